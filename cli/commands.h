@@ -1,0 +1,14 @@
+// The `napiscope` subcommands: each registers its options and runs, returning an exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace napiscope::cli {
+
+/// Exit codes, rtla's convention: 0 clean, 2 findings at or above the threshold, 1 error.
+enum ExitCode : int { kExitClean = 0, kExitError = 1, kExitFindings = 2 };
+
+/// Adds `napiscope info`; sets `*run` to the code that executes it once parsed.
+void AddInfoCommand(CLI::App& app, std::function<int()>* run);
+
+}  // namespace napiscope::cli

@@ -1,0 +1,18 @@
+// Renders a TraceSummary (`napiscope info`) as text or JSON.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "napiscope/trace_summary.h"
+
+namespace napiscope {
+
+/// The summary for people, several lines ending in a newline.
+std::string InfoToText(const TraceSummary& summary);
+
+/// The summary as the documented "napiscope.info/1" JSON object.
+nlohmann::json InfoToJson(const TraceSummary& summary);
+
+}  // namespace napiscope

@@ -1,0 +1,57 @@
+// Task names over time: pid -> comm as saved cmdlines and sched events reveal them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "napiscope/event.h"
+
+namespace napiscope {
+
+/// What is known about one pid: its comm changes over time and its last seen priority.
+struct TaskRecord {
+  struct CommChange {
+    TimestampNs since_ns;
+    StringId comm;
+  };
+  std::vector<CommChange> comms;  ///< in time order; first entry may come from saved cmdlines
+  int16_t last_prio = -1;         ///< kernel priority, -1 when never seen
+};
+
+/// pid -> TaskRecord. Fed by loaders, read by analyses and reports.
+class TaskTable {
+ public:
+  /// Records that `pid` was called `comm` at `ts_ns` (no-op if unchanged).
+  void ObserveComm(int32_t pid, StringId comm, TimestampNs ts_ns);
+
+  /// Records a priority seen for `pid`.
+  void ObservePrio(int32_t pid, int16_t prio);
+
+  /// Records the comms and priorities an event reveals (sched_switch, wakeups, fork, ...).
+  void ObserveEvent(const Event& event);
+
+  /// Sets the comm known before the trace started (saved cmdlines); does not override events.
+  void SetInitialComm(int32_t pid, StringId comm);
+
+  /// The latest known comm of `pid`, 0 (empty) if unknown.
+  StringId CommOf(int32_t pid) const;
+
+  /// The comm `pid` had at `ts_ns`, falling back to the earliest known one.
+  StringId CommAt(int32_t pid, TimestampNs ts_ns) const;
+
+  /// The record of `pid`, or nullptr.
+  const TaskRecord* Find(int32_t pid) const;
+
+  /// Number of distinct pids known.
+  size_t size() const { return tasks_.size(); }
+
+  /// All tasks, unordered.
+  const absl::flat_hash_map<int32_t, TaskRecord>& tasks() const { return tasks_; }
+
+ private:
+  absl::flat_hash_map<int32_t, TaskRecord> tasks_;
+};
+
+}  // namespace napiscope

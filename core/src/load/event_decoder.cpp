@@ -1,0 +1,178 @@
+#include "load/event_decoder.h"
+
+#include <cstring>
+#include <string_view>
+
+#include <traceevent/event-parse.h>
+
+namespace napiscope::internal {
+namespace {
+
+// Field names per kind, in the order Decode reads them.
+std::vector<const char*> FieldNamesOf(EventKind kind) {
+  switch (kind) {
+    case EventKind::kSchedSwitch:
+      return {"prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid",
+              "next_prio"};
+    case EventKind::kSchedWaking:
+    case EventKind::kSchedWakeup:
+    case EventKind::kSchedWakeupNew:
+      return {"comm", "pid", "prio", "target_cpu"};
+    case EventKind::kSchedMigrateTask:
+      return {"comm", "pid", "prio", "orig_cpu", "dest_cpu"};
+    case EventKind::kSchedPiSetprio:
+      return {"comm", "pid", "oldprio", "newprio"};
+    case EventKind::kSchedProcessFork:
+      return {"parent_pid", "child_comm", "child_pid"};
+    case EventKind::kSchedProcessExit:
+      return {"comm", "pid", "prio"};
+    case EventKind::kIrqHandlerEntry:
+      return {"irq", "name"};
+    case EventKind::kIrqHandlerExit:
+      return {"irq", "ret"};
+    case EventKind::kSoftirqRaise:
+    case EventKind::kSoftirqEntry:
+    case EventKind::kSoftirqExit:
+      return {"vec"};
+    case EventKind::kNapiPoll:
+      return {"napi", "dev_name", "work", "budget"};
+    case EventKind::kNetifReceiveSkb:
+    case EventKind::kNetifRx:
+    case EventKind::kNetDevXmit:
+      return {"name", "len", "rc"};
+    default:
+      return {};
+  }
+}
+
+FieldRef Resolve(tep_event* event, const char* name) {
+  FieldRef ref;
+  tep_format_field* field = tep_find_any_field(event, name);
+  if (field == nullptr) return ref;
+  ref.offset = field->offset;
+  ref.size = field->size;
+  ref.is_signed = (field->flags & TEP_FIELD_IS_SIGNED) != 0;
+  ref.dynamic = (field->flags & TEP_FIELD_IS_DYNAMIC) != 0;
+  ref.relative = (field->flags & TEP_FIELD_IS_RELATIVE) != 0;
+  return ref;
+}
+
+}  // namespace
+
+EventDecoder::EventDecoder(tep_handle* tep, TraceContext* context)
+    : tep_(tep), context_(context) {
+  // Every event shares the common header; take it from any event.
+  if (tep_get_events_count(tep) > 0) {
+    tep_event* any = tep_get_event(tep, 0);
+    common_type_ = Resolve(any, "common_type");
+    common_flags_ = Resolve(any, "common_flags");
+    common_pid_ = Resolve(any, "common_pid");
+  }
+}
+
+const EventRecipe& EventDecoder::RecipeFor(int id) {
+  if (id < 0 || id > 1 << 20) return unknown_;
+  if (static_cast<size_t>(id) >= recipes_.size()) recipes_.resize(id + 1);
+  EventRecipe& recipe = recipes_[id];
+  if (recipe.known || recipe.name != 0) return recipe;
+  tep_event* event = tep_find_event(tep_, id);
+  if (event == nullptr) {
+    recipe.name = context_->strings.Intern("<unknown event id>");
+    return recipe;
+  }
+  recipe.known = true;
+  recipe.name = context_->strings.Intern(event->name ? event->name : "");
+  recipe.kind = EventKindFromName(event->name ? event->name : "");
+  for (const char* field : FieldNamesOf(recipe.kind)) recipe.fields.push_back(Resolve(event, field));
+  return recipe;
+}
+
+int64_t EventDecoder::ReadInt(const uint8_t* data, int size, const FieldRef& field) const {
+  if (!field.valid() || field.offset + field.size > size) return 0;
+  if (field.size != 1 && field.size != 2 && field.size != 4 && field.size != 8) return 0;
+  uint64_t raw = tep_read_number(tep_, data + field.offset, field.size);
+  if (field.is_signed && field.size < 8) {
+    int shift = 64 - field.size * 8;
+    return static_cast<int64_t>(raw << shift) >> shift;
+  }
+  return static_cast<int64_t>(raw);
+}
+
+StringId EventDecoder::ReadString(const uint8_t* data, int size, const FieldRef& field) {
+  if (!field.valid() || field.offset + field.size > size) return 0;
+  int start = field.offset;
+  int length = field.size;
+  if (field.dynamic) {
+    uint32_t locator = static_cast<uint32_t>(tep_read_number(tep_, data + field.offset, 4));
+    start = static_cast<int>(locator & 0xffff);
+    length = static_cast<int>(locator >> 16);
+    if (field.relative) start += field.offset + field.size;
+    if (start < 0 || length < 0 || start + length > size) return 0;
+  }
+  const char* text = reinterpret_cast<const char*>(data + start);
+  return context_->strings.Intern(std::string_view(text, strnlen(text, length)));
+}
+
+bool EventDecoder::Decode(const void* raw, int size, Event* event) {
+  const uint8_t* data = static_cast<const uint8_t*>(raw);
+  if (!common_type_.valid() || size < common_pid_.offset + common_pid_.size) return false;
+  const EventRecipe& recipe = RecipeFor(static_cast<int>(ReadInt(data, size, common_type_)));
+  event->name = recipe.name;
+  if (!recipe.known) return false;
+  event->kind = recipe.kind;
+  event->flags = static_cast<uint8_t>(ReadInt(data, size, common_flags_));
+  event->pid = static_cast<int32_t>(ReadInt(data, size, common_pid_));
+  event->napi = NapiPollFields{};
+  const std::vector<FieldRef>& f = recipe.fields;
+  auto i32 = [&](size_t i) { return static_cast<int32_t>(ReadInt(data, size, f[i])); };
+  auto i16 = [&](size_t i) { return static_cast<int16_t>(ReadInt(data, size, f[i])); };
+  auto str = [&](size_t i) { return ReadString(data, size, f[i]); };
+  switch (recipe.kind) {
+    case EventKind::kSchedSwitch:
+      event->sched_switch = {i32(1), i32(5), i16(2), i16(6),
+                             static_cast<uint16_t>(ReadInt(data, size, f[3]) & 0xffff), str(0),
+                             str(4)};
+      break;
+    case EventKind::kSchedWaking:
+    case EventKind::kSchedWakeup:
+    case EventKind::kSchedWakeupNew:
+      event->wake = {i32(1), i16(2), i16(3), str(0)};
+      break;
+    case EventKind::kSchedMigrateTask:
+      event->migrate = {i32(1), i16(2), i16(3), i16(4), str(0)};
+      break;
+    case EventKind::kSchedPiSetprio:
+      event->pi = {i32(1), i16(2), i16(3), str(0)};
+      break;
+    case EventKind::kSchedProcessFork:
+      event->fork = {i32(0), i32(2), str(1)};
+      break;
+    case EventKind::kSchedProcessExit:
+      event->exit = {i32(1), i16(2), str(0)};
+      break;
+    case EventKind::kIrqHandlerEntry:
+      event->irq = {i32(0), 0, str(1)};
+      break;
+    case EventKind::kIrqHandlerExit:
+      event->irq = {i32(0), i32(1), 0};
+      break;
+    case EventKind::kSoftirqRaise:
+    case EventKind::kSoftirqEntry:
+    case EventKind::kSoftirqExit:
+      event->softirq = {static_cast<uint32_t>(ReadInt(data, size, f[0]))};
+      break;
+    case EventKind::kNapiPoll:
+      event->napi = {static_cast<uint64_t>(ReadInt(data, size, f[0])), str(1), i32(2), i32(3)};
+      break;
+    case EventKind::kNetifReceiveSkb:
+    case EventKind::kNetifRx:
+    case EventKind::kNetDevXmit:
+      event->net = {str(0), static_cast<uint32_t>(ReadInt(data, size, f[1])), i32(2)};
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+}  // namespace napiscope::internal

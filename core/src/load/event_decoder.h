@@ -1,0 +1,54 @@
+// Decodes raw ring-buffer records into Events using field offsets resolved once per event id.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "napiscope/event_sink.h"
+
+struct tep_handle;
+struct tep_event;
+struct tep_format_field;
+
+namespace napiscope::internal {
+
+/// Where one field sits in a record, resolved from the event's format.
+struct FieldRef {
+  int offset = -1;
+  int size = 0;
+  bool is_signed = false;
+  bool dynamic = false;   ///< __data_loc: a 32-bit (len << 16 | offset) locator
+  bool relative = false;  ///< __rel_loc: locator offset counts from the end of the field
+  bool valid() const { return offset >= 0; }
+};
+
+/// Decoding recipe for one event id.
+struct EventRecipe {
+  EventKind kind = EventKind::kOther;
+  StringId name = 0;
+  bool known = false;                ///< the id exists in the file's formats
+  std::vector<FieldRef> fields;      ///< kind-specific, see event_decoder.cpp
+};
+
+/// Turns records of one tep handle into Events; interns strings into the context.
+class EventDecoder {
+ public:
+  EventDecoder(tep_handle* tep, TraceContext* context);
+
+  /// Decodes `size` bytes of record `data` into `event`; false when the id is unknown or
+  /// the record is too short for its format.
+  bool Decode(const void* data, int size, Event* event);
+
+ private:
+  const EventRecipe& RecipeFor(int id);
+  int64_t ReadInt(const uint8_t* data, int size, const FieldRef& field) const;
+  StringId ReadString(const uint8_t* data, int size, const FieldRef& field);
+
+  tep_handle* tep_;
+  TraceContext* context_;
+  FieldRef common_type_, common_flags_, common_pid_;
+  std::vector<EventRecipe> recipes_;  // indexed by event id (ids are small integers)
+  EventRecipe unknown_;
+};
+
+}  // namespace napiscope::internal

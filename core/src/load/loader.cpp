@@ -1,0 +1,81 @@
+#include "napiscope/loader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <absl/strings/str_cat.h>
+
+#include "load/text_loader.h"
+#include "load/tracedat_header.h"
+#include "load/tracedat_loader.h"
+
+namespace napiscope {
+namespace {
+
+constexpr size_t kSniffBytes = 64 * 1024;
+
+absl::Status WithPath(const std::string& path, const absl::Status& status) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat(path, ": ", status.message()));
+}
+
+// Checks the path is a readable, non-empty regular file and returns its first bytes.
+absl::Status Sniff(const std::string& path, std::string* head) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0) return absl::NotFoundError(std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) return absl::InvalidArgumentError("is a directory, not a trace file");
+  if (!S_ISREG(st.st_mode)) return absl::InvalidArgumentError("is not a regular file");
+  if (st.st_size == 0) return absl::InvalidArgumentError("empty file");
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::PermissionDeniedError(std::strerror(errno));
+  head->resize(std::min<size_t>(kSniffBytes, static_cast<size_t>(st.st_size)));
+  ssize_t n = pread(fd, head->data(), head->size(), 0);
+  int read_errno = errno;
+  close(fd);
+  if (n < 0) return absl::DataLossError(std::strerror(read_errno));
+  head->resize(static_cast<size_t>(n));
+  return absl::OkStatus();
+}
+
+absl::Status Detect(const std::string& path, TraceFormat* format) {
+  std::string head;
+  absl::Status status = Sniff(path, &head);
+  if (!status.ok()) return status;
+  if (internal::HasTraceDatMagic(head.data(), head.size())) {
+    *format = TraceFormat::kTraceDat;
+    return absl::OkStatus();
+  }
+  if (internal::LooksLikeTraceText(head, format)) return absl::OkStatus();
+  if (head.size() >= 3 && head.compare(0, 3, "\x17\x08\x44") == 0) {
+    return absl::InvalidArgumentError("trace.dat magic is damaged");
+  }
+  return absl::InvalidArgumentError(
+      "not a trace: neither a trace.dat file nor ftrace / trace-cmd report text");
+}
+
+}  // namespace
+
+absl::Status DetectTraceFormat(const std::string& path, TraceFormat* format) {
+  return WithPath(path, Detect(path, format));
+}
+
+absl::Status LoadTrace(const std::string& path, TraceContext& context, EventSink& sink,
+                       const LoadOptions& options) {
+  TraceFormat format;
+  absl::Status status = Detect(path, &format);
+  if (!status.ok()) return WithPath(path, status);
+  context.meta.path = path;
+  context.meta.format = format;
+  if (format == TraceFormat::kTraceDat) {
+    status = internal::LoadTraceDat(path, context, sink, options);
+  } else {
+    status = internal::LoadTraceText(path, context, sink, options);
+  }
+  return WithPath(path, status);
+}
+
+}  // namespace napiscope

@@ -1,0 +1,449 @@
+#include "load/tracedat_header.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <memory>
+
+#include <absl/strings/str_cat.h>
+#include <zstd.h>
+
+namespace napiscope::internal {
+namespace {
+
+constexpr char kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
+constexpr uint16_t kOptionDone = 0;
+constexpr uint16_t kOptionTraceClock = 4;
+constexpr uint16_t kOptionBuffer = 3;
+constexpr uint16_t kOptionUname = 5;
+constexpr uint16_t kOptionCpuCount = 8;
+constexpr uint16_t kOptionFirstSectionRef = 16;  // HEADER_INFO .. CMDLINES point at sections
+constexpr uint16_t kOptionLastSectionRef = 21;
+constexpr uint16_t kSectionOptions = 0;
+constexpr uint64_t kSectionHeaderBytes = 16;
+constexpr uint16_t kSectionFlagCompressed = 1;
+constexpr uint64_t kMaxSectionBytes = 256ull << 20;  // options are small; refuse absurd sizes
+constexpr int kMaxOptionSections = 1024;
+
+// A bounds-checked reader over a byte range, in the file's endianness.
+class ByteReader {
+ public:
+  ByteReader(const uint8_t* data, size_t size, bool big_endian)
+      : data_(data), size_(size), big_endian_(big_endian) {}
+
+  bool ReadU16(uint16_t* v) { return ReadInt(2, v); }
+  bool ReadU32(uint32_t* v) { return ReadInt(4, v); }
+  bool ReadU64(uint64_t* v) { return ReadInt(8, v); }
+
+  bool ReadString(std::string* out) {
+    const void* nul = std::memchr(data_ + pos_, 0, size_ - pos_);
+    if (nul == nullptr) return false;
+    size_t len = static_cast<const uint8_t*>(nul) - (data_ + pos_);
+    out->assign(reinterpret_cast<const char*>(data_ + pos_), len);
+    pos_ += len + 1;
+    return true;
+  }
+
+  bool Skip(uint64_t n) {
+    if (n > size_ - pos_) return false;
+    pos_ += n;
+    return true;
+  }
+
+  const uint8_t* here() const { return data_ + pos_; }
+  size_t remaining() const { return size_ - pos_; }
+
+ private:
+  template <typename T>
+  bool ReadInt(int bytes, T* v) {
+    if (static_cast<size_t>(bytes) > size_ - pos_) return false;
+    uint64_t value = 0;
+    for (int i = 0; i < bytes; ++i) {
+      int shift = big_endian_ ? (bytes - 1 - i) * 8 : i * 8;
+      value |= static_cast<uint64_t>(data_[pos_ + i]) << shift;
+    }
+    pos_ += bytes;
+    *v = static_cast<T>(value);
+    return true;
+  }
+
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+  bool big_endian_;
+};
+
+// The file, read with pread at explicit offsets.
+class FileView {
+ public:
+  explicit FileView(int fd, uint64_t size) : fd_(fd), size_(size) {}
+  ~FileView() { close(fd_); }
+
+  uint64_t size() const { return size_; }
+
+  bool Read(uint64_t offset, uint64_t length, std::string* out) const {
+    if (offset > size_ || length > size_ - offset) return false;
+    out->resize(length);
+    uint64_t done = 0;
+    while (done < length) {
+      ssize_t n = pread(fd_, out->data() + done, length - done, offset + done);
+      if (n <= 0) return false;
+      done += n;
+    }
+    return true;
+  }
+
+ private:
+  int fd_;
+  uint64_t size_;
+};
+
+absl::Status Corrupt(const std::string& what) {
+  return absl::DataLossError(absl::StrCat("corrupt trace.dat header: ", what));
+}
+
+absl::Status Truncated(const std::string& what) {
+  return absl::DataLossError(absl::StrCat("truncated trace.dat: ", what));
+}
+
+// Options share one layout in v6 (inline) and v7 (inside an options section).
+// Returns the offset of the next options section (v7), 0 when none.
+absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* header,
+                          uint64_t* next_section) {
+  *next_section = 0;
+  for (;;) {
+    uint16_t id = 0;
+    uint32_t size = 0;
+    if (!reader.ReadU16(&id)) return Corrupt("options end early");
+    if (id == kOptionDone && version < 7) return absl::OkStatus();
+    if (!reader.ReadU32(&size)) return Corrupt("options end early");
+    if (size > reader.remaining()) return Corrupt("option larger than its section");
+    ByteReader option(reader.here(), size, header->big_endian);
+    reader.Skip(size);
+    switch (id) {
+      case kOptionDone:
+        if (!option.ReadU64(next_section)) return Corrupt("DONE option too short");
+        return absl::OkStatus();
+      case kOptionUname:
+        option.ReadString(&header->uname);
+        break;
+      case kOptionTraceClock:
+        option.ReadString(&header->clock);
+        break;
+      case kOptionCpuCount: {
+        uint32_t cpus = 0;
+        if (option.ReadU32(&cpus)) header->cpus = static_cast<int>(cpus);
+        break;
+      }
+      case kOptionBuffer: {
+        uint64_t offset = 0;
+        std::string name;
+        if (!option.ReadU64(&offset) || !option.ReadString(&name)) {
+          return Corrupt("BUFFER option too short");
+        }
+        if (version < 7) {
+          if (!name.empty()) header->buffer_instances.push_back(name);
+          break;
+        }
+        std::string clock;
+        uint32_t page_size = 0, cpu_count = 0;
+        if (!option.ReadString(&clock) || !option.ReadU32(&page_size) ||
+            !option.ReadU32(&cpu_count)) {
+          return Corrupt("BUFFER option too short");
+        }
+        header->section_offsets.push_back(offset);
+        if (!name.empty()) {
+          header->buffer_instances.push_back(name);
+          break;
+        }
+        if (!clock.empty()) header->clock = clock;
+        if (cpu_count > 1u << 16) return Corrupt(absl::StrCat("absurd CPU count ", cpu_count));
+        for (uint32_t i = 0; i < cpu_count; ++i) {
+          uint32_t cpu = 0;
+          CpuDataExtent extent;
+          if (!option.ReadU32(&cpu) || !option.ReadU64(&extent.offset) ||
+              !option.ReadU64(&extent.size)) {
+            return Corrupt("BUFFER option CPU list too short");
+          }
+          extent.cpu = static_cast<int>(cpu);
+          header->top_buffer.push_back(extent);
+        }
+        break;
+      }
+      default:
+        if (id >= kOptionFirstSectionRef && id <= kOptionLastSectionRef && version >= 7) {
+          uint64_t section = 0;
+          if (option.ReadU64(&section)) header->section_offsets.push_back(section);
+        }
+        break;
+    }
+  }
+}
+
+absl::Status ReadSection(const FileView& file, uint64_t offset, const TraceDatHeader& header,
+                         uint16_t want_id, std::string* content) {
+  std::string raw;
+  if (!file.Read(offset, 16, &raw)) {
+    return Truncated(absl::StrCat("section header at offset ", offset, " is past the end"));
+  }
+  ByteReader reader(reinterpret_cast<const uint8_t*>(raw.data()), raw.size(), header.big_endian);
+  uint16_t id = 0, flags = 0;
+  uint32_t string_id = 0;
+  uint64_t size = 0;
+  reader.ReadU16(&id);
+  reader.ReadU16(&flags);
+  reader.ReadU32(&string_id);
+  reader.ReadU64(&size);
+  if (id != want_id) {
+    return Corrupt(absl::StrCat("expected section ", want_id, " at offset ", offset, ", found ", id));
+  }
+  if (size > kMaxSectionBytes) return Corrupt(absl::StrCat("section of ", size, " bytes"));
+  if (!file.Read(offset + 16, size, &raw)) {
+    return Truncated(absl::StrCat("section at offset ", offset, " runs past the end of the file"));
+  }
+  if (!(flags & kSectionFlagCompressed)) {
+    *content = std::move(raw);
+    return absl::OkStatus();
+  }
+  ByteReader sizes(reinterpret_cast<const uint8_t*>(raw.data()), raw.size(), header.big_endian);
+  uint32_t compressed = 0, uncompressed = 0;
+  if (!sizes.ReadU32(&compressed) || !sizes.ReadU32(&uncompressed) ||
+      compressed > sizes.remaining() || uncompressed > kMaxSectionBytes) {
+    return Corrupt(absl::StrCat("bad compression header in section at offset ", offset));
+  }
+  if (header.compression.rfind("zstd", 0) != 0) {
+    return absl::UnimplementedError(
+        absl::StrCat("compression '", header.compression, "' is not supported (zstd is)"));
+  }
+  content->resize(uncompressed);
+  size_t got = ZSTD_decompress(content->data(), uncompressed, sizes.here(), compressed);
+  if (ZSTD_isError(got) || got != uncompressed) {
+    return Corrupt(absl::StrCat("section at offset ", offset, " does not decompress"));
+  }
+  return absl::OkStatus();
+}
+
+// Reads the size of the section at `offset`; false when its header or body passes the end.
+bool SectionEnd(const FileView& file, uint64_t offset, bool big_endian, uint64_t* end) {
+  std::string raw;
+  if (!file.Read(offset, kSectionHeaderBytes, &raw)) return false;
+  ByteReader reader(reinterpret_cast<const uint8_t*>(raw.data()), raw.size(), big_endian);
+  uint64_t size = 0;
+  reader.Skip(8);
+  reader.ReadU64(&size);
+  if (size > file.size() - offset - kSectionHeaderBytes) return false;
+  *end = offset + kSectionHeaderBytes + size;
+  return true;
+}
+
+// libtracecmd reads v7 sections lazily and stops quietly at a short one, so every section
+// the options name, and any that follow the last of them (the strings section), must fit.
+absl::Status CheckSectionsFit(const FileView& file, TraceDatHeader* header) {
+  uint64_t last_end = 0;
+  for (uint64_t offset : header->section_offsets) {
+    uint64_t end = 0;
+    if (!SectionEnd(file, offset, header->big_endian, &end)) {
+      return Truncated(absl::StrCat("section at byte ", offset, " runs past the end of the file (",
+                                    file.size(), " bytes)"));
+    }
+    last_end = std::max(last_end, end);
+  }
+  for (int trailing = 0; last_end < file.size() && trailing < kMaxOptionSections; ++trailing) {
+    uint64_t end = 0;
+    if (!SectionEnd(file, last_end, header->big_endian, &end)) {
+      return Truncated(absl::StrCat("section at byte ", last_end,
+                                    " runs past the end of the file (", file.size(), " bytes)"));
+    }
+    last_end = end;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParseV7(const FileView& file, ByteReader& reader, TraceDatHeader* header) {
+  std::string name, version;
+  if (!reader.ReadString(&name) || !reader.ReadString(&version)) {
+    return Truncated("compression header cut short");
+  }
+  header->compression = name == "none" ? "none" : absl::StrCat(name, " ", version);
+  uint64_t options_offset = 0;
+  if (!reader.ReadU64(&options_offset)) return Truncated("first options offset cut short");
+  for (int sections = 0; options_offset != 0; ++sections) {
+    if (sections >= kMaxOptionSections) return Corrupt("options sections form a loop");
+    header->section_offsets.push_back(options_offset);
+    std::string content;
+    absl::Status status = ReadSection(file, options_offset, *header, kSectionOptions, &content);
+    if (!status.ok()) return status;
+    ByteReader options(reinterpret_cast<const uint8_t*>(content.data()), content.size(),
+                       header->big_endian);
+    status = ParseOptions(options, 7, header, &options_offset);
+    if (!status.ok()) return status;
+  }
+  return CheckSectionsFit(file, header);
+}
+
+// v6 keeps everything inline; walk the size-prefixed blocks to the flyrecord table.
+absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* header) {
+  // The header before the CPU data is small except for kallsyms; read it in growing chunks.
+  uint64_t pos = start;
+  std::string buf;
+  auto read = [&](uint64_t length) -> bool {
+    if (!file.Read(pos, length, &buf)) return false;
+    pos += length;
+    return true;
+  };
+  auto read_int = [&](int bytes, uint64_t* v) -> bool {
+    if (!read(bytes)) return false;
+    ByteReader r(reinterpret_cast<const uint8_t*>(buf.data()), buf.size(), header->big_endian);
+    if (bytes == 4) {
+      uint32_t v32 = 0;
+      r.ReadU32(&v32);
+      *v = v32;
+      return true;
+    }
+    return r.ReadU64(v);
+  };
+  auto skip_sized = [&](int size_bytes) -> bool {
+    uint64_t size = 0;
+    if (!read_int(size_bytes, &size)) return false;
+    if (size > file.size() - pos) return false;
+    pos += size;
+    return true;
+  };
+  auto read_cstring = [&](std::string* out) -> bool {
+    out->clear();
+    for (int i = 0; i < 4096; ++i) {
+      if (!read(1)) return false;
+      if (buf[0] == '\0') return true;
+      out->push_back(buf[0]);
+    }
+    return false;
+  };
+  std::string tag;
+  if (!read_cstring(&tag) || tag != "header_page" || !skip_sized(8)) {
+    return Truncated("header_page block missing or cut short");
+  }
+  if (!read_cstring(&tag) || tag != "header_event" || !skip_sized(8)) {
+    return Truncated("header_event block missing or cut short");
+  }
+  uint64_t count = 0;
+  if (!read_int(4, &count)) return Truncated("ftrace formats cut short");
+  if (count > 100000) return Corrupt("absurd ftrace format count");
+  for (uint64_t i = 0; i < count; ++i) {
+    if (!skip_sized(8)) return Truncated("ftrace formats cut short");
+  }
+  uint64_t systems = 0;
+  if (!read_int(4, &systems)) return Truncated("event formats cut short");
+  if (systems > 100000) return Corrupt("absurd event system count");
+  for (uint64_t s = 0; s < systems; ++s) {
+    std::string system;
+    if (!read_cstring(&system) || !read_int(4, &count)) return Truncated("event formats cut short");
+    if (count > 100000) return Corrupt("absurd event count");
+    for (uint64_t i = 0; i < count; ++i) {
+      if (!skip_sized(8)) return Truncated("event formats cut short");
+    }
+  }
+  if (!skip_sized(4)) return Truncated("kallsyms cut short");
+  if (!skip_sized(4)) return Truncated("printk formats cut short");
+  if (!skip_sized(8)) return Truncated("saved cmdlines cut short");
+  uint64_t cpus = 0;
+  if (!read_int(4, &cpus)) return Truncated("CPU count missing");
+  if (cpus > 1u << 16) return Corrupt(absl::StrCat("absurd CPU count ", cpus));
+  header->cpus = static_cast<int>(cpus);
+  for (int blocks = 0; blocks < 16; ++blocks) {
+    if (!read(10)) return Truncated("no flyrecord section");
+    std::string label(buf.data(), strnlen(buf.data(), 10));
+    if (label == "latency  " || label == "latency") {
+      return absl::UnimplementedError("latency-format trace.dat (no flyrecord data)");
+    }
+    if (label == "flyrecord") {
+      for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
+        CpuDataExtent extent;
+        extent.cpu = static_cast<int>(cpu);
+        if (!read_int(8, &extent.offset) || !read_int(8, &extent.size)) {
+          return Truncated("flyrecord CPU table cut short");
+        }
+        header->top_buffer.push_back(extent);
+      }
+      return absl::OkStatus();
+    }
+    if (label.rfind("options", 0) != 0) return Corrupt(absl::StrCat("unexpected block '", label, "'"));
+    // Options: read a generous window and parse it in place.
+    std::string window;
+    uint64_t window_size = std::min<uint64_t>(file.size() - pos, 1 << 20);
+    if (!file.Read(pos, window_size, &window)) return Truncated("options cut short");
+    ByteReader options(reinterpret_cast<const uint8_t*>(window.data()), window.size(),
+                       header->big_endian);
+    uint64_t unused;
+    absl::Status status = ParseOptions(options, 6, header, &unused);
+    if (!status.ok()) return status;
+    pos += window.size() - options.remaining();
+  }
+  return Corrupt("too many option blocks");
+}
+
+}  // namespace
+
+bool HasTraceDatMagic(const char* bytes, size_t size) {
+  return size >= sizeof(kMagic) && std::memcmp(bytes, kMagic, sizeof(kMagic)) == 0;
+}
+
+absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::NotFoundError(std::strerror(errno));
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    close(fd);
+    return absl::InternalError(std::strerror(errno));
+  }
+  FileView file(fd, static_cast<uint64_t>(st.st_size));
+  header->file_size = file.size();
+  std::string head;
+  if (!file.Read(0, std::min<uint64_t>(file.size(), 4096), &head) ||
+      !HasTraceDatMagic(head.data(), head.size())) {
+    return absl::InvalidArgumentError("not a trace.dat file (bad magic)");
+  }
+  ByteReader reader(reinterpret_cast<const uint8_t*>(head.data()), head.size(), false);
+  reader.Skip(sizeof(kMagic));
+  std::string version;
+  if (!reader.ReadString(&version)) return Truncated("version string cut short");
+  header->version = std::atoi(version.c_str());
+  if (header->version != 6 && header->version != 7) {
+    return absl::UnimplementedError(absl::StrCat("trace.dat version '", version,
+                                                 "' is not supported (6 and 7 are)"));
+  }
+  uint16_t flags = 0;
+  if (!reader.ReadU16(&flags)) return Truncated("endianness flags cut short");
+  header->big_endian = (flags & 0xff) != 0;
+  header->long_size = flags >> 8;
+  if ((flags & 0xff) > 1 || (header->long_size != 4 && header->long_size != 8)) {
+    return Corrupt(absl::StrCat("bad endianness ", flags & 0xff, " or long size ", flags >> 8));
+  }
+  ByteReader rest(reader.here(), reader.remaining(), header->big_endian);
+  uint32_t page_size = 0;
+  if (!rest.ReadU32(&page_size)) return Truncated("page size cut short");
+  if (page_size < 256 || page_size > (1u << 24) || (page_size & (page_size - 1)) != 0) {
+    return Corrupt(absl::StrCat("page size ", page_size));
+  }
+  header->page_size = static_cast<int>(page_size);
+  absl::Status status = header->version >= 7
+                            ? ParseV7(file, rest, header)
+                            : ParseV6(file, head.size() - rest.remaining(), header);
+  if (!status.ok()) return status;
+  for (const CpuDataExtent& extent : header->top_buffer) {
+    if (extent.offset > file.size() || extent.size > file.size() - extent.offset) {
+      return Truncated(absl::StrCat("CPU ", extent.cpu, " data ends at byte ",
+                                    extent.offset + extent.size, " but the file has ",
+                                    file.size(), " bytes"));
+    }
+  }
+  if (header->cpus == 0) {
+    for (const CpuDataExtent& extent : header->top_buffer) {
+      header->cpus = std::max(header->cpus, extent.cpu + 1);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace napiscope::internal

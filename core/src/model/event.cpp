@@ -1,0 +1,86 @@
+#include "napiscope/event.h"
+
+#include <array>
+
+namespace napiscope {
+namespace {
+
+constexpr std::array<std::string_view, static_cast<size_t>(EventKind::kCount)> kKindNames = {
+    "",
+    "sched_switch",
+    "sched_waking",
+    "sched_wakeup",
+    "sched_wakeup_new",
+    "sched_migrate_task",
+    "sched_pi_setprio",
+    "sched_process_fork",
+    "sched_process_exit",
+    "irq_handler_entry",
+    "irq_handler_exit",
+    "softirq_raise",
+    "softirq_entry",
+    "softirq_exit",
+    "napi_poll",
+    "netif_receive_skb",
+    "netif_rx",
+    "net_dev_xmit",
+    "",
+};
+
+constexpr std::array<std::string_view, kSoftirqVectorCount> kVectorNames = {
+    "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU"};
+
+// Letters in bit order of TaskStateBit (without the preempt bit).
+constexpr std::string_view kStateLetters = "SDTtXZPI";
+
+}  // namespace
+
+std::string_view EventKindName(EventKind kind) {
+  size_t index = static_cast<size_t>(kind);
+  return index < kKindNames.size() ? kKindNames[index] : std::string_view();
+}
+
+EventKind EventKindFromName(std::string_view name) {
+  if (name.empty()) return EventKind::kOther;
+  for (size_t i = 1; i < kKindNames.size(); ++i) {
+    if (kKindNames[i] == name) return static_cast<EventKind>(i);
+  }
+  return EventKind::kOther;
+}
+
+std::string_view SoftirqVectorName(uint32_t vec) {
+  return vec < kVectorNames.size() ? kVectorNames[vec] : std::string_view("?");
+}
+
+std::string TaskStateLetters(uint16_t state) {
+  if (IsRunnableState(state)) return (state & kStatePreempted) ? "R+" : "R";
+  std::string letters;
+  for (size_t bit = 0; bit < kStateLetters.size(); ++bit) {
+    if (state & (1u << bit)) {
+      if (!letters.empty()) letters += '|';
+      letters += kStateLetters[bit];
+    }
+  }
+  if (state & kStatePreempted) letters += '+';
+  return letters;
+}
+
+bool ParseTaskStateLetters(std::string_view letters, uint16_t* state) {
+  uint16_t value = 0;
+  for (char c : letters) {
+    if (c == '|' || c == 'R') continue;
+    if (c == '+') {
+      value |= kStatePreempted;
+      continue;
+    }
+    size_t bit = kStateLetters.find(c);
+    // W (waking) and K (wakekill) of old kernels have no bit of their own here.
+    if (c == 'W' || c == 'K' || c == 'N') continue;
+    if (bit == std::string_view::npos) return false;
+    value |= static_cast<uint16_t>(1u << bit);
+  }
+  *state = value;
+  return true;
+}
+
+}  // namespace napiscope

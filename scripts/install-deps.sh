@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages napiscope needs to build, test and record; skips what is there.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config clang
+  libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev trace-cmd
+  libabsl-dev libfmt-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libegl-dev libxkbcommon-dev
+  xvfb xauth python3
+)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

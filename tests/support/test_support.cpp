@@ -1,0 +1,61 @@
+#include "support/test_support.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "napiscope/loader.h"
+
+namespace napiscope::testing {
+
+std::string TestData(const std::string& relative) {
+  return std::string(NAPISCOPE_TESTDATA) + "/" + relative;
+}
+
+std::string MakeTempDir() {
+  char pattern[] = "/tmp/napiscope-test-XXXXXX";
+  const char* dir = mkdtemp(pattern);
+  return dir ? dir : "/tmp";
+}
+
+absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary) {
+  TraceContext context;
+  TraceSummaryBuilder builder;
+  absl::Status status = LoadTrace(path, context, builder);
+  if (status.ok()) *summary = builder.Finish(context);
+  return status;
+}
+
+CommandResult RunCommand(const std::string& command) {
+  std::string dir = MakeTempDir();
+  std::string out = dir + "/out", err = dir + "/err";
+  CommandResult result;
+  int status = std::system((command + " >" + out + " 2>" + err + " </dev/null").c_str());
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  result.out = ReadFile(out);
+  result.err = ReadFile(err);
+  std::system(("rm -rf " + dir).c_str());
+  return result;
+}
+
+std::string CliPath() { return NAPISCOPE_CLI; }
+
+bool HaveProgram(const std::string& program) {
+  return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+void WriteFile(const std::string& path, const std::string& content) {
+  std::ofstream(path, std::ios::binary) << content;
+}
+
+}  // namespace napiscope::testing

@@ -1,0 +1,44 @@
+// Helpers shared by the tests: data paths, loading a trace in one call, running the CLI.
+#pragma once
+
+#include <string>
+
+#include <absl/status/status.h>
+
+#include "napiscope/event_sink.h"
+#include "napiscope/trace_summary.h"
+
+namespace napiscope::testing {
+
+/// Path of a file under testdata/.
+std::string TestData(const std::string& relative);
+
+/// A fresh, empty temporary directory for one test.
+std::string MakeTempDir();
+
+/// Loads `path` into a summary; the status says why it failed.
+absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary);
+
+/// Result of running a command.
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  ///< stdout
+  std::string err;  ///< stderr
+};
+
+/// Runs `command` through /bin/sh, capturing stdout and stderr.
+CommandResult RunCommand(const std::string& command);
+
+/// Path of the napiscope CLI built with the tests.
+std::string CliPath();
+
+/// True when `program` is on PATH.
+bool HaveProgram(const std::string& program);
+
+/// Reads a whole file ("" when missing).
+std::string ReadFile(const std::string& path);
+
+/// Writes a whole file.
+void WriteFile(const std::string& path, const std::string& content);
+
+}  // namespace napiscope::testing

@@ -33,6 +33,8 @@ enum class EventKind : uint8_t {
   kNetifReceiveSkb,
   kNetifRx,
   kNetDevXmit,
+  kIrqVectorEntry,  ///< x86 irq_vectors:*_entry (local_timer, reschedule, ...): hard IRQ context
+  kIrqVectorExit,   ///< x86 irq_vectors:*_exit
   kMissedEvents,  ///< Synthetic: the ring buffer dropped events on this CPU before this point.
   kCount,
 };
@@ -42,6 +44,9 @@ std::string_view EventKindName(EventKind kind);
 
 /// The kind for a kernel event name, kOther when napiscope does not decode it.
 EventKind EventKindFromName(std::string_view name);
+
+/// For an x86 irq_vectors event name ("local_timer_entry") the vector's name ("local_timer").
+std::string_view IrqVectorBaseName(std::string_view event_name);
 
 /// Softirq vectors as numbered by the kernel (include/linux/interrupt.h).
 enum SoftirqVector : uint8_t {
@@ -147,7 +152,8 @@ struct ExitFields {
   StringId comm;
 };
 
-/// irq_handler_entry (handler set) and irq_handler_exit (ret set) fields.
+/// irq_handler_entry (handler set) and irq_handler_exit (ret set) fields; for irq_vectors
+/// events irq is the vector number and handler the vector's name ("local_timer").
 struct IrqFields {
   int32_t irq;
   int32_t ret;

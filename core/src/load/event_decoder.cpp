@@ -40,6 +40,9 @@ std::vector<const char*> FieldNamesOf(EventKind kind) {
     case EventKind::kNetifRx:
     case EventKind::kNetDevXmit:
       return {"name", "len", "rc"};
+    case EventKind::kIrqVectorEntry:
+    case EventKind::kIrqVectorExit:
+      return {"vector"};
     default:
       return {};
   }
@@ -82,7 +85,14 @@ const EventRecipe& EventDecoder::RecipeFor(int id) {
   }
   recipe.known = true;
   recipe.name = context_->strings.Intern(event->name ? event->name : "");
-  recipe.kind = EventKindFromName(event->name ? event->name : "");
+  std::string_view name = event->name ? event->name : "";
+  recipe.kind = EventKindFromName(name);
+  // irq_vectors names are also plain words elsewhere; only trust them in that system.
+  bool is_vector = recipe.kind == EventKind::kIrqVectorEntry || recipe.kind == EventKind::kIrqVectorExit;
+  if (is_vector && std::string_view(event->system ? event->system : "") != "irq_vectors") {
+    recipe.kind = EventKind::kOther;
+  }
+  if (is_vector) recipe.handler = context_->strings.Intern(IrqVectorBaseName(name));
   for (const char* field : FieldNamesOf(recipe.kind)) recipe.fields.push_back(Resolve(event, field));
   return recipe;
 }
@@ -168,6 +178,10 @@ bool EventDecoder::Decode(const void* raw, int size, Event* event) {
     case EventKind::kNetifRx:
     case EventKind::kNetDevXmit:
       event->net = {str(0), static_cast<uint32_t>(ReadInt(data, size, f[1])), i32(2)};
+      break;
+    case EventKind::kIrqVectorEntry:
+    case EventKind::kIrqVectorExit:
+      event->irq = {i32(0), 0, recipe.handler};
       break;
     default:
       break;

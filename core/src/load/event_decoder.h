@@ -27,6 +27,7 @@ struct EventRecipe {
   EventKind kind = EventKind::kOther;
   StringId name = 0;
   bool known = false;                ///< the id exists in the file's formats
+  StringId handler = 0;              ///< irq_vectors: the vector's name
   std::vector<FieldRef> fields;      ///< kind-specific, see event_decoder.cpp
 };
 

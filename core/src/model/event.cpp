@@ -25,7 +25,15 @@ constexpr std::array<std::string_view, static_cast<size_t>(EventKind::kCount)> k
     "netif_rx",
     "net_dev_xmit",
     "",
+    "",
+    "",
 };
+
+// x86 irq_vectors events (arch/x86/include/asm/trace/irq_vectors.h), each with _entry/_exit.
+constexpr std::string_view kIrqVectorNames[] = {
+    "local_timer",   "spurious_apic", "error_apic",          "x86_platform_ipi",
+    "irq_work",      "reschedule",    "call_function",       "call_function_single",
+    "threshold_apic", "deferred_error_apic", "thermal_apic", "posted_msi_notification"};
 
 constexpr std::array<std::string_view, kSoftirqVectorCount> kVectorNames = {
     "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED", "HRTIMER", "RCU"};
@@ -43,9 +51,27 @@ std::string_view EventKindName(EventKind kind) {
 EventKind EventKindFromName(std::string_view name) {
   if (name.empty()) return EventKind::kOther;
   for (size_t i = 1; i < kKindNames.size(); ++i) {
-    if (kKindNames[i] == name) return static_cast<EventKind>(i);
+    if (!kKindNames[i].empty() && kKindNames[i] == name) return static_cast<EventKind>(i);
+  }
+  if (!IrqVectorBaseName(name).empty()) {
+    return name.ends_with("_entry") ? EventKind::kIrqVectorEntry : EventKind::kIrqVectorExit;
   }
   return EventKind::kOther;
+}
+
+std::string_view IrqVectorBaseName(std::string_view event_name) {
+  std::string_view base;
+  if (event_name.ends_with("_entry")) {
+    base = event_name.substr(0, event_name.size() - 6);
+  } else if (event_name.ends_with("_exit")) {
+    base = event_name.substr(0, event_name.size() - 5);
+  } else {
+    return {};
+  }
+  for (std::string_view vector : kIrqVectorNames) {
+    if (vector == base) return vector;
+  }
+  return {};
 }
 
 std::string_view SoftirqVectorName(uint32_t vec) {

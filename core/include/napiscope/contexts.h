@@ -1,0 +1,156 @@
+// Execution contexts per CPU: who held each CPU at every moment (task, hard IRQ, softirq,
+// NAPI poll), reconstructed from the event stream and handed out as segments and intervals.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "napiscope/event_sink.h"
+#include "napiscope/task_class.h"
+
+namespace napiscope {
+
+/// What a context frame is.
+enum class ContextKind : uint8_t {
+  kTask,      ///< a task running at task level (idle included)
+  kHardirq,   ///< a hard IRQ handler or x86 interrupt vector
+  kSoftirq,   ///< a softirq vector being processed
+  kNapiPoll,  ///< one napi->poll() call, nested in a softirq or a NAPI kthread
+};
+
+/// Short stable name ("task", "hardirq", "softirq", "napi_poll").
+std::string_view ContextKindName(ContextKind kind);
+
+/// Where a softirq ran.
+enum class SoftirqSite : uint8_t {
+  kNone,           ///< not a softirq
+  kIrqExit,        ///< at hard-IRQ exit, on top of whatever was interrupted
+  kTaskBhEnable,   ///< in a task, at local_bh_enable()
+  kIrqThread,      ///< inside an RT IRQ thread irq/N-*
+  kKsoftirqd,      ///< in ksoftirqd/N
+  kNapiKthread,    ///< in a threaded-NAPI kthread napi/*
+  kUnknown,        ///< began before the trace or a gap; where is not known
+};
+
+/// Stable name of a site ("irq_exit", "task_bh_enable", "irq_thread", "ksoftirqd",
+/// "napi_kthread", "unknown", "").
+std::string_view SoftirqSiteName(SoftirqSite site);
+
+/// One level of a CPU's context stack.
+struct ContextFrame {
+  TimestampNs start_ns = 0;   ///< when the frame began, or resumed after its task was switched out
+  ContextKind kind = ContextKind::kTask;
+  SoftirqSite site = SoftirqSite::kNone;
+  TaskClass task_class = TaskClass::kOther;  ///< class of the task on the CPU
+  uint8_t depth = 0;          ///< 0 for the task, +1 per nested frame
+  bool start_known = true;    ///< false when the frame was already running at trace start / gap
+  bool resumed = false;       ///< true when start_ns is a resume, not the first start
+  uint16_t cpu = 0;
+  int16_t prio = -1;          ///< kernel priority of the task on the CPU, -1 unknown
+  int32_t pid = 0;            ///< the task on the CPU (for every kind)
+  int32_t irq = -1;           ///< hard IRQ number or x86 vector
+  uint32_t vec = 0;           ///< softirq vector
+  StringId name = 0;          ///< task comm, IRQ handler / vector name, or NAPI device
+  uint64_t napi = 0;          ///< napi_struct pointer of a NAPI poll
+  int32_t work = 0;           ///< NAPI poll: packets processed
+  int32_t budget = 0;         ///< NAPI poll: budget
+};
+
+/// A frame from its start to its end (nested frames included in its time).
+struct ContextInterval {
+  ContextFrame frame;
+  TimestampNs end_ns = 0;
+  bool end_known = true;   ///< false when closed by a missed-events gap or the end of the trace
+  bool suspended = false;  ///< true when it ended because its task was switched out (RT)
+};
+
+/// Exclusive time: [start_ns, end_ns) on a CPU belonged to `frame` alone (the top of the stack).
+/// Per CPU, segments arrive in time order and tile the CPU's traced time except unknown gaps.
+struct CpuSegment {
+  TimestampNs start_ns = 0;
+  TimestampNs end_ns = 0;
+  ContextFrame frame;
+};
+
+/// Receives what the tracker reconstructs.
+class ContextListener {
+ public:
+  virtual ~ContextListener() = default;
+  /// Exclusive time of the top frame of a CPU.
+  virtual void OnSegment(const CpuSegment& segment) { (void)segment; }
+  /// A frame that ended (NAPI polls are reported here only).
+  virtual void OnInterval(const ContextInterval& interval) { (void)interval; }
+  /// Time on `cpu` in which events were lost; nothing is known about it.
+  virtual void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
+    (void)cpu, (void)start_ns, (void)end_ns;
+  }
+};
+
+/// Counts of things in the stream that did not fit the context model.
+struct ContextAnomalies {
+  int64_t unmatched_exits = 0;       ///< exit without entry after the trace start was settled
+  int64_t frames_closed_by_switch = 0;  ///< hard IRQ / IRQ-exit softirq open at a sched_switch
+  int64_t missing_switches = 0;      ///< an event's pid was not the task we had current
+};
+
+/// Rebuilds per-CPU context stacks from events. Feed it events first, then query it or read
+/// what listeners received. Softirqs run in a task (RT, bh_enable, ksoftirqd) belong to the
+/// task and follow it across context switches; hard IRQs and IRQ-exit softirqs belong to the CPU.
+class ContextTracker : public EventSink {
+ public:
+  ContextTracker();
+  ~ContextTracker() override;
+
+  /// Adds a listener; it must outlive the tracker.
+  void AddListener(ContextListener* listener) { listeners_.push_back(listener); }
+
+  void OnBegin(const TraceContext& context) override;
+  void OnEvent(const Event& event) override;
+  void OnEnd() override;
+
+  /// The frame on top of `cpu` after the last event (a task frame when nothing is nested).
+  const ContextFrame& Top(uint16_t cpu) const;
+
+  /// The task current on `cpu`, -1 when unknown.
+  int32_t CurrentPid(uint16_t cpu) const;
+
+  /// Softirq frames a task is inside (RT: kept while it is switched out); may be empty.
+  const std::vector<ContextFrame>& TaskSoftirqFrames(int32_t pid) const;
+
+  /// Anomalies seen so far.
+  const ContextAnomalies& anomalies() const { return anomalies_; }
+
+  /// The trace context given at OnBegin (nullptr before).
+  const TraceContext* trace() const { return trace_; }
+
+ private:
+  struct CpuState;
+  CpuState& StateOf(const Event& event);
+  void Advance(CpuState& cpu, TimestampNs ts);
+  void EmitSegment(CpuState& cpu, const CpuSegment& segment);
+  void FlushWarmup(CpuState& cpu);
+  void CloseInterval(const ContextFrame& frame, TimestampNs end, bool end_known, bool suspended);
+  void CloseAll(CpuState& cpu, TimestampNs end);
+  void StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringId comm, TimestampNs ts,
+                 bool start_known);
+  void PushIrq(CpuState& cpu, const Event& event);
+  void PopIrq(CpuState& cpu, const Event& event);
+  void PushSoftirq(CpuState& cpu, const Event& event);
+  void PopSoftirq(CpuState& cpu, const Event& event);
+  void SwitchTask(CpuState& cpu, const Event& event);
+  void NapiPoll(CpuState& cpu, const Event& event);
+  void Resync(CpuState& cpu, const Event& event);
+  void ImplicitFrame(CpuState& cpu, ContextFrame frame, TimestampNs end);
+  ContextFrame& MutableTop(CpuState& cpu);
+  void Renumber(CpuState& cpu);
+
+  const TraceContext* trace_ = nullptr;
+  std::vector<ContextListener*> listeners_;
+  std::vector<CpuState> cpus_;
+  absl::flat_hash_map<int32_t, std::vector<ContextFrame>> task_frames_;  // by TaskKey
+  ContextAnomalies anomalies_;
+};
+
+}  // namespace napiscope

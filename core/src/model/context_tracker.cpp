@@ -1,0 +1,465 @@
+#include "napiscope/contexts.h"
+
+#include <algorithm>
+
+namespace napiscope {
+namespace {
+
+// Segments held back per CPU until its first sched_switch; past this the CPU is taken as settled.
+constexpr size_t kMaxWarmupSegments = 1 << 16;
+
+// Every CPU has its own idle task, all with pid 0: key their frames per CPU.
+int32_t TaskKey(int32_t pid, uint16_t cpu) { return pid != 0 ? pid : -1 - static_cast<int32_t>(cpu); }
+
+bool IsIrqEntry(EventKind kind) {
+  return kind == EventKind::kIrqHandlerEntry || kind == EventKind::kIrqVectorEntry;
+}
+
+}  // namespace
+
+std::string_view ContextKindName(ContextKind kind) {
+  switch (kind) {
+    case ContextKind::kTask:
+      return "task";
+    case ContextKind::kHardirq:
+      return "hardirq";
+    case ContextKind::kSoftirq:
+      return "softirq";
+    case ContextKind::kNapiPoll:
+      return "napi_poll";
+  }
+  return "";
+}
+
+std::string_view SoftirqSiteName(SoftirqSite site) {
+  switch (site) {
+    case SoftirqSite::kNone:
+      return "";
+    case SoftirqSite::kIrqExit:
+      return "irq_exit";
+    case SoftirqSite::kTaskBhEnable:
+      return "task_bh_enable";
+    case SoftirqSite::kIrqThread:
+      return "irq_thread";
+    case SoftirqSite::kKsoftirqd:
+      return "ksoftirqd";
+    case SoftirqSite::kNapiKthread:
+      return "napi_kthread";
+    case SoftirqSite::kUnknown:
+      return "unknown";
+  }
+  return "";
+}
+
+// Per-CPU reconstruction state.
+struct ContextTracker::CpuState {
+  bool seen = false;         // has a known task (false at start and after a gap)
+  bool warm = false;         // a sched_switch settled the stack since the start / last gap
+  bool in_irq_tail = false;  // the last context change was a hard IRQ returning to task level
+  uint16_t cpu = 0;
+  TimestampNs cursor_ns = 0;  // exclusive time is attributed up to here
+  TimestampNs last_ts_ns = 0;
+  TimestampNs napi_cursor_ns = 0;
+  ContextFrame task;                    // depth 0
+  std::vector<ContextFrame> irq_frames;  // hard IRQs and IRQ-exit softirqs, bottom first
+  std::vector<CpuSegment> warmup;       // held back until warm
+};
+
+ContextTracker::ContextTracker() = default;
+ContextTracker::~ContextTracker() = default;
+
+void ContextTracker::OnBegin(const TraceContext& context) {
+  trace_ = &context;
+  cpus_.assign(std::max(context.meta.cpus, 1), CpuState{});
+  for (size_t i = 0; i < cpus_.size(); ++i) cpus_[i].cpu = static_cast<uint16_t>(i);
+}
+
+ContextTracker::CpuState& ContextTracker::StateOf(const Event& event) {
+  if (event.cpu >= cpus_.size()) {
+    size_t old = cpus_.size();
+    cpus_.resize(event.cpu + 1);
+    for (size_t i = old; i < cpus_.size(); ++i) cpus_[i].cpu = static_cast<uint16_t>(i);
+  }
+  CpuState& cpu = cpus_[event.cpu];
+  if (!cpu.seen && event.kind != EventKind::kMissedEvents) {
+    const TaskRecord* record = trace_ ? trace_->tasks.Find(event.pid) : nullptr;
+    int16_t prio = record ? record->last_prio : -1;
+    StringId comm = trace_ ? trace_->tasks.CommAt(event.pid, event.ts_ns) : 0;
+    cpu.seen = true;
+    cpu.cursor_ns = event.ts_ns;
+    cpu.napi_cursor_ns = event.ts_ns;
+    StartTask(cpu, event.pid, prio, comm, event.ts_ns, false);
+  }
+  return cpu;
+}
+
+void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringId comm,
+                               TimestampNs ts, bool start_known) {
+  std::string_view comm_text = trace_ ? trace_->strings.Get(comm) : std::string_view();
+  cpu.task = ContextFrame{};
+  cpu.task.start_ns = ts;
+  cpu.task.start_known = start_known;
+  cpu.task.cpu = cpu.cpu;
+  cpu.task.pid = pid;
+  cpu.task.prio = prio;
+  cpu.task.name = comm;
+  cpu.task.task_class = ClassifyTask(pid, comm_text, prio);
+  auto it = task_frames_.find(TaskKey(pid, cpu.cpu));
+  if (it != task_frames_.end()) {
+    for (ContextFrame& frame : it->second) {
+      frame.start_ns = ts;
+      frame.resumed = true;
+      frame.cpu = cpu.cpu;
+      frame.prio = prio;
+      frame.task_class = cpu.task.task_class;
+    }
+  }
+  Renumber(cpu);
+}
+
+ContextFrame& ContextTracker::MutableTop(CpuState& cpu) {
+  if (!cpu.irq_frames.empty()) return cpu.irq_frames.back();
+  auto it = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  if (it != task_frames_.end() && !it->second.empty()) return it->second.back();
+  return cpu.task;
+}
+
+void ContextTracker::Renumber(CpuState& cpu) {
+  uint8_t depth = 1;
+  auto it = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  if (it != task_frames_.end()) {
+    for (ContextFrame& frame : it->second) frame.depth = depth++;
+  }
+  for (ContextFrame& frame : cpu.irq_frames) frame.depth = depth++;
+}
+
+void ContextTracker::EmitSegment(CpuState& cpu, const CpuSegment& segment) {
+  if (!cpu.warm) {
+    if (cpu.warmup.size() < kMaxWarmupSegments) {
+      cpu.warmup.push_back(segment);
+      return;
+    }
+    FlushWarmup(cpu);
+    cpu.warm = true;
+  }
+  for (ContextListener* listener : listeners_) listener->OnSegment(segment);
+}
+
+void ContextTracker::FlushWarmup(CpuState& cpu) {
+  for (const CpuSegment& segment : cpu.warmup) {
+    for (ContextListener* listener : listeners_) listener->OnSegment(segment);
+  }
+  cpu.warmup.clear();
+}
+
+void ContextTracker::Advance(CpuState& cpu, TimestampNs ts) {
+  if (ts <= cpu.cursor_ns) return;
+  CpuSegment segment{cpu.cursor_ns, ts, MutableTop(cpu)};
+  segment.frame.cpu = cpu.cpu;
+  EmitSegment(cpu, segment);
+  cpu.cursor_ns = ts;
+}
+
+void ContextTracker::CloseInterval(const ContextFrame& frame, TimestampNs end, bool end_known,
+                                   bool suspended) {
+  ContextInterval interval{frame, end, end_known, suspended};
+  for (ContextListener* listener : listeners_) listener->OnInterval(interval);
+}
+
+// An exit without its entry while the CPU is still settling: the frame was running when the
+// trace (or the gap) began, so the task time held back so far was really this frame's.
+void ContextTracker::ImplicitFrame(CpuState& cpu, ContextFrame frame, TimestampNs end) {
+  frame.start_ns = cpu.task.start_ns;
+  frame.start_known = false;
+  frame.cpu = cpu.cpu;
+  frame.pid = cpu.task.pid;
+  frame.prio = cpu.task.prio;
+  frame.task_class = cpu.task.task_class;
+  frame.depth = 1;
+  if (!cpu.warm) {
+    for (CpuSegment& segment : cpu.warmup) {
+      if (segment.frame.kind == ContextKind::kTask) segment.frame = frame;
+    }
+  } else {
+    ++anomalies_.unmatched_exits;
+  }
+  CloseInterval(frame, end, true, false);
+}
+
+void ContextTracker::PushIrq(CpuState& cpu, const Event& event) {
+  Advance(cpu, event.ts_ns);
+  ContextFrame frame = cpu.task;
+  frame.start_ns = event.ts_ns;
+  frame.start_known = true;
+  frame.resumed = false;
+  frame.kind = ContextKind::kHardirq;
+  frame.irq = event.irq.irq;
+  frame.name = event.irq.handler;
+  cpu.irq_frames.push_back(frame);
+  Renumber(cpu);
+  cpu.in_irq_tail = false;
+  cpu.napi_cursor_ns = event.ts_ns;
+}
+
+void ContextTracker::PopIrq(CpuState& cpu, const Event& event) {
+  Advance(cpu, event.ts_ns);
+  bool is_vector = event.kind == EventKind::kIrqVectorExit;
+  auto matches = [&](const ContextFrame& frame) {
+    return frame.kind == ContextKind::kHardirq && frame.irq == event.irq.irq &&
+           (!is_vector || frame.name == event.irq.handler);
+  };
+  auto found = std::find_if(cpu.irq_frames.rbegin(), cpu.irq_frames.rend(), matches);
+  if (found == cpu.irq_frames.rend()) {
+    ContextFrame frame;
+    frame.kind = ContextKind::kHardirq;
+    frame.irq = event.irq.irq;
+    frame.name = event.irq.handler;
+    if (cpu.irq_frames.empty()) ImplicitFrame(cpu, frame, event.ts_ns);
+    else ++anomalies_.unmatched_exits;
+  } else {
+    size_t index = cpu.irq_frames.size() - 1 - (found - cpu.irq_frames.rbegin());
+    for (size_t i = cpu.irq_frames.size() - 1; i > index; --i) {
+      CloseInterval(cpu.irq_frames[i], event.ts_ns, false, false);
+    }
+    CloseInterval(cpu.irq_frames[index], event.ts_ns, true, false);
+    cpu.irq_frames.resize(index);
+  }
+  cpu.in_irq_tail = std::none_of(cpu.irq_frames.begin(), cpu.irq_frames.end(), [](const auto& f) {
+    return f.kind == ContextKind::kHardirq;
+  });
+  cpu.napi_cursor_ns = event.ts_ns;
+}
+
+void ContextTracker::PushSoftirq(CpuState& cpu, const Event& event) {
+  Advance(cpu, event.ts_ns);
+  ContextFrame frame = cpu.task;
+  frame.start_ns = event.ts_ns;
+  frame.start_known = true;
+  frame.resumed = false;
+  frame.kind = ContextKind::kSoftirq;
+  frame.vec = event.softirq.vec;
+  frame.name = 0;
+  bool on_cpu_stack = cpu.in_irq_tail || !cpu.irq_frames.empty();
+  if (on_cpu_stack) {
+    frame.site = SoftirqSite::kIrqExit;
+  } else {
+    switch (cpu.task.task_class) {
+      case TaskClass::kKsoftirqd:
+        frame.site = SoftirqSite::kKsoftirqd;
+        break;
+      case TaskClass::kIrqThread:
+        frame.site = SoftirqSite::kIrqThread;
+        break;
+      case TaskClass::kNapiKthread:
+        frame.site = SoftirqSite::kNapiKthread;
+        break;
+      default:
+        frame.site = SoftirqSite::kTaskBhEnable;
+        break;
+    }
+  }
+  if (on_cpu_stack) {
+    cpu.irq_frames.push_back(frame);
+  } else {
+    task_frames_[TaskKey(cpu.task.pid, cpu.cpu)].push_back(frame);
+  }
+  Renumber(cpu);
+  cpu.in_irq_tail = false;
+  cpu.napi_cursor_ns = event.ts_ns;
+}
+
+void ContextTracker::PopSoftirq(CpuState& cpu, const Event& event) {
+  Advance(cpu, event.ts_ns);
+  uint32_t vec = event.softirq.vec;
+  auto matches = [vec](const ContextFrame& frame) {
+    return frame.kind == ContextKind::kSoftirq && frame.vec == vec;
+  };
+  cpu.in_irq_tail = false;
+  auto on_cpu = std::find_if(cpu.irq_frames.rbegin(), cpu.irq_frames.rend(), matches);
+  if (on_cpu != cpu.irq_frames.rend()) {
+    size_t index = cpu.irq_frames.size() - 1 - (on_cpu - cpu.irq_frames.rbegin());
+    for (size_t i = cpu.irq_frames.size() - 1; i > index; --i) {
+      CloseInterval(cpu.irq_frames[i], event.ts_ns, false, false);
+    }
+    CloseInterval(cpu.irq_frames[index], event.ts_ns, true, false);
+    cpu.irq_frames.resize(index);
+    cpu.in_irq_tail = cpu.irq_frames.empty();
+  } else {
+    std::vector<ContextFrame>& frames = task_frames_[TaskKey(cpu.task.pid, cpu.cpu)];
+    auto in_task = std::find_if(frames.rbegin(), frames.rend(), matches);
+    if (in_task == frames.rend()) {
+      ContextFrame frame;
+      frame.kind = ContextKind::kSoftirq;
+      frame.vec = vec;
+      frame.site = SoftirqSite::kUnknown;
+      if (cpu.irq_frames.empty()) ImplicitFrame(cpu, frame, event.ts_ns);
+      else ++anomalies_.unmatched_exits;
+    } else {
+      // Anything still open above it on the CPU lost its exit.
+      for (const ContextFrame& stale : cpu.irq_frames) CloseInterval(stale, event.ts_ns, false, false);
+      cpu.irq_frames.clear();
+      size_t index = frames.size() - 1 - (in_task - frames.rbegin());
+      for (size_t i = frames.size() - 1; i > index; --i) {
+        CloseInterval(frames[i], event.ts_ns, false, false);
+      }
+      CloseInterval(frames[index], event.ts_ns, true, false);
+      frames.resize(index);
+    }
+  }
+  Renumber(cpu);
+  cpu.napi_cursor_ns = event.ts_ns;
+}
+
+void ContextTracker::SwitchTask(CpuState& cpu, const Event& event) {
+  const SchedSwitchFields& s = event.sched_switch;
+  Advance(cpu, event.ts_ns);
+  for (const ContextFrame& stale : cpu.irq_frames) {
+    CloseInterval(stale, event.ts_ns, false, false);
+    ++anomalies_.frames_closed_by_switch;
+  }
+  cpu.irq_frames.clear();
+  auto it = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  if (it != task_frames_.end()) {
+    for (const ContextFrame& frame : it->second) CloseInterval(frame, event.ts_ns, true, true);
+  }
+  CloseInterval(cpu.task, event.ts_ns, true, false);
+  if (!cpu.warm) {
+    FlushWarmup(cpu);
+    cpu.warm = true;
+  }
+  StartTask(cpu, s.next_pid, s.next_prio, s.next_comm, event.ts_ns, true);
+  cpu.in_irq_tail = false;
+  cpu.napi_cursor_ns = event.ts_ns;
+}
+
+void ContextTracker::NapiPoll(CpuState& cpu, const Event& event) {
+  const ContextFrame& top = MutableTop(cpu);
+  ContextFrame frame = top;
+  frame.kind = ContextKind::kNapiPoll;
+  frame.depth = static_cast<uint8_t>(top.depth + 1);
+  frame.start_ns = std::max(cpu.napi_cursor_ns, top.start_ns);
+  frame.start_known = top.start_known || cpu.napi_cursor_ns > top.start_ns;
+  frame.resumed = false;
+  if (top.kind != ContextKind::kSoftirq) {
+    frame.site = top.task_class == TaskClass::kNapiKthread ? SoftirqSite::kNapiKthread
+                                                            : SoftirqSite::kNone;
+  }
+  frame.name = event.napi.dev;
+  frame.napi = event.napi.napi;
+  frame.work = event.napi.work;
+  frame.budget = event.napi.budget;
+  CloseInterval(frame, event.ts_ns, true, false);
+  cpu.napi_cursor_ns = event.ts_ns;
+}
+
+void ContextTracker::CloseAll(CpuState& cpu, TimestampNs end) {
+  Advance(cpu, end);
+  FlushWarmup(cpu);
+  for (auto it = cpu.irq_frames.rbegin(); it != cpu.irq_frames.rend(); ++it) {
+    CloseInterval(*it, end, false, false);
+  }
+  cpu.irq_frames.clear();
+  auto frames = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  if (frames != task_frames_.end()) {
+    for (auto it = frames->second.rbegin(); it != frames->second.rend(); ++it) {
+      CloseInterval(*it, end, false, false);
+    }
+    task_frames_.erase(frames);
+  }
+  CloseInterval(cpu.task, end, false, false);
+}
+
+// The event says another task is current than the one we tracked: a sched_switch was lost
+// without a missed-events marker. Close what we had at the last event, treat the time up to
+// this event as unknown, and continue with the task the event names.
+void ContextTracker::Resync(CpuState& cpu, const Event& event) {
+  ++anomalies_.missing_switches;
+  CloseAll(cpu, cpu.last_ts_ns);
+  if (event.ts_ns > cpu.last_ts_ns) {
+    for (ContextListener* listener : listeners_) {
+      listener->OnUnknownTime(cpu.cpu, cpu.last_ts_ns, event.ts_ns);
+    }
+  }
+  cpu.seen = false;
+  cpu.warm = false;
+  cpu.in_irq_tail = false;
+  StateOf(event);
+}
+
+void ContextTracker::OnEvent(const Event& event) {
+  CpuState& cpu = StateOf(event);
+  if (event.kind != EventKind::kMissedEvents && event.pid != cpu.task.pid) Resync(cpu, event);
+  switch (event.kind) {
+    case EventKind::kMissedEvents:
+      if (cpu.seen) {
+        CloseAll(cpu, cpu.last_ts_ns);
+        for (ContextListener* listener : listeners_) {
+          listener->OnUnknownTime(cpu.cpu, cpu.last_ts_ns, event.ts_ns);
+        }
+      }
+      cpu.seen = false;
+      cpu.warm = false;
+      cpu.in_irq_tail = false;
+      return;  // last_ts stays at the last real event before the gap
+    case EventKind::kSchedSwitch:
+      SwitchTask(cpu, event);
+      break;
+    case EventKind::kIrqHandlerEntry:
+    case EventKind::kIrqVectorEntry:
+      PushIrq(cpu, event);
+      break;
+    case EventKind::kIrqHandlerExit:
+    case EventKind::kIrqVectorExit:
+      PopIrq(cpu, event);
+      break;
+    case EventKind::kSoftirqEntry:
+      PushSoftirq(cpu, event);
+      break;
+    case EventKind::kSoftirqExit:
+      PopSoftirq(cpu, event);
+      break;
+    case EventKind::kNapiPoll:
+      NapiPoll(cpu, event);
+      cpu.in_irq_tail = false;
+      break;
+    case EventKind::kSoftirqRaise:
+    case EventKind::kSchedWaking:
+    case EventKind::kSchedWakeup:
+    case EventKind::kSchedWakeupNew:
+      break;  // happen inside the IRQ tail too (raise, wakeup_softirqd) without ending it
+    default:
+      if (!IsIrqEntry(event.kind)) cpu.in_irq_tail = false;
+      break;
+  }
+  cpu.last_ts_ns = std::max(cpu.last_ts_ns, event.ts_ns);
+}
+
+void ContextTracker::OnEnd() {
+  for (CpuState& cpu : cpus_) {
+    if (cpu.seen) CloseAll(cpu, cpu.last_ts_ns);
+    cpu.seen = false;
+  }
+}
+
+const ContextFrame& ContextTracker::Top(uint16_t cpu) const {
+  static const ContextFrame kNone{};
+  if (cpu >= cpus_.size() || !cpus_[cpu].seen) return kNone;
+  const CpuState& state = cpus_[cpu];
+  if (!state.irq_frames.empty()) return state.irq_frames.back();
+  auto it = task_frames_.find(TaskKey(state.task.pid, cpu));
+  if (it != task_frames_.end() && !it->second.empty()) return it->second.back();
+  return state.task;
+}
+
+int32_t ContextTracker::CurrentPid(uint16_t cpu) const {
+  if (cpu >= cpus_.size() || !cpus_[cpu].seen) return -1;
+  return cpus_[cpu].task.pid;
+}
+
+const std::vector<ContextFrame>& ContextTracker::TaskSoftirqFrames(int32_t pid) const {
+  static const std::vector<ContextFrame> kEmpty;
+  auto it = task_frames_.find(pid);  // idle (pid 0) is per CPU and never blocks in a softirq
+  return it == task_frames_.end() ? kEmpty : it->second;
+}
+
+}  // namespace napiscope

@@ -210,4 +210,8 @@ struct Event {
   Event() : napi{} {}
 };
 
+/// True when two events have the same common fields and the same fields for their kind
+/// (bytes of the union that the kind does not use are ignored).
+bool SameEventContent(const Event& a, const Event& b);
+
 }  // namespace napiscope

@@ -1,6 +1,7 @@
 #include "napiscope/event.h"
 
 #include <array>
+#include <cstring>
 
 namespace napiscope {
 namespace {
@@ -106,6 +107,61 @@ bool ParseTaskStateLetters(std::string_view letters, uint16_t* state) {
     value |= static_cast<uint16_t>(1u << bit);
   }
   *state = value;
+  return true;
+}
+
+bool SameEventContent(const Event& a, const Event& b) {
+  if (a.ts_ns != b.ts_ns || a.pid != b.pid || a.cpu != b.cpu || a.kind != b.kind ||
+      a.flags != b.flags || a.name != b.name) {
+    return false;
+  }
+  auto same = [](const auto& x, const auto& y) { return std::memcmp(&x, &y, sizeof(x)) == 0; };
+  switch (a.kind) {
+    case EventKind::kSchedSwitch: {
+      const SchedSwitchFields &x = a.sched_switch, &y = b.sched_switch;
+      return x.prev_pid == y.prev_pid && x.next_pid == y.next_pid && x.prev_prio == y.prev_prio &&
+             x.next_prio == y.next_prio && x.prev_state == y.prev_state &&
+             x.prev_comm == y.prev_comm && x.next_comm == y.next_comm;
+    }
+    case EventKind::kSchedWaking:
+    case EventKind::kSchedWakeup:
+    case EventKind::kSchedWakeupNew:
+      return a.wake.pid == b.wake.pid && a.wake.prio == b.wake.prio &&
+             a.wake.target_cpu == b.wake.target_cpu && a.wake.comm == b.wake.comm;
+    case EventKind::kSchedMigrateTask:
+      return a.migrate.pid == b.migrate.pid && a.migrate.prio == b.migrate.prio &&
+             a.migrate.orig_cpu == b.migrate.orig_cpu && a.migrate.dest_cpu == b.migrate.dest_cpu &&
+             a.migrate.comm == b.migrate.comm;
+    case EventKind::kSchedPiSetprio:
+      return a.pi.pid == b.pi.pid && a.pi.old_prio == b.pi.old_prio &&
+             a.pi.new_prio == b.pi.new_prio && a.pi.comm == b.pi.comm;
+    case EventKind::kSchedProcessFork:
+      return a.fork.parent_pid == b.fork.parent_pid && a.fork.child_pid == b.fork.child_pid &&
+             a.fork.child_comm == b.fork.child_comm;
+    case EventKind::kSchedProcessExit:
+      return a.exit.pid == b.exit.pid && a.exit.prio == b.exit.prio && a.exit.comm == b.exit.comm;
+    case EventKind::kIrqHandlerEntry:
+    case EventKind::kIrqHandlerExit:
+    case EventKind::kIrqVectorEntry:
+    case EventKind::kIrqVectorExit:
+      return a.irq.irq == b.irq.irq && a.irq.ret == b.irq.ret && a.irq.handler == b.irq.handler;
+    case EventKind::kSoftirqRaise:
+    case EventKind::kSoftirqEntry:
+    case EventKind::kSoftirqExit:
+      return a.softirq.vec == b.softirq.vec;
+    case EventKind::kNapiPoll:
+      return a.napi.napi == b.napi.napi && a.napi.dev == b.napi.dev && a.napi.work == b.napi.work &&
+             a.napi.budget == b.napi.budget;
+    case EventKind::kNetifReceiveSkb:
+    case EventKind::kNetifRx:
+    case EventKind::kNetDevXmit:
+      return a.net.dev == b.net.dev && a.net.len == b.net.len && a.net.rc == b.net.rc;
+    case EventKind::kMissedEvents:
+      return same(a.missed.count, b.missed.count);
+    case EventKind::kOther:
+    case EventKind::kCount:
+      return true;
+  }
   return true;
 }
 

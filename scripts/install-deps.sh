@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config clang
-  libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev trace-cmd
+  libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev zlib1g-dev liblzma-dev trace-cmd
   libabsl-dev libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libegl-dev libxkbcommon-dev

@@ -1,0 +1,131 @@
+#include "load/text_input.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <absl/strings/str_cat.h>
+
+namespace napiscope::internal {
+namespace {
+
+constexpr size_t kChunkBytes = 1 << 20;
+// A longer "line" means the file is not text; refuse it instead of growing without bound.
+constexpr size_t kMaxLineBytes = 64 << 20;
+
+}  // namespace
+
+TextLineReader::~TextLineReader() {
+  if (fd_ >= 0) close(fd_);
+}
+
+absl::Status TextLineReader::Open(const std::string& path) {
+  fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) return absl::NotFoundError(std::strerror(errno));
+  struct stat st;
+  if (fstat(fd_, &st) != 0) return absl::InternalError(std::strerror(errno));
+  file_size_ = static_cast<uint64_t>(st.st_size);
+  char magic[6] = {};
+  ssize_t n = pread(fd_, magic, sizeof(magic), 0);
+  if (n < 0) return absl::DataLossError(std::strerror(errno));
+  compression_ = CompressionOf(std::string_view(magic, static_cast<size_t>(n)));
+  decompressor_ = MakeDecompressor(compression_);
+  buffer_.resize(kChunkBytes);
+  if (decompressor_) raw_.resize(kChunkBytes);
+  return absl::OkStatus();
+}
+
+double TextLineReader::FractionRead() const {
+  return file_size_ == 0 ? 1.0 : static_cast<double>(file_read_) / static_cast<double>(file_size_);
+}
+
+// Appends more plain text after end_; false when nothing more will come.
+bool TextLineReader::Refill() {
+  if (stream_done_) return false;
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (end_ == buffer_.size()) {
+    if (buffer_.size() >= kMaxLineBytes) {
+      status_ = absl::DataLossError(
+          absl::StrCat("a line is longer than ", kMaxLineBytes >> 20, " MiB: not a text trace"));
+      stream_done_ = true;
+      return false;
+    }
+    buffer_.resize(buffer_.size() * 2);
+  }
+  for (;;) {
+    char* out = buffer_.data() + end_;
+    size_t space = buffer_.size() - end_;
+    if (!decompressor_) {
+      ssize_t n = read(fd_, out, space);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) status_ = absl::DataLossError(std::strerror(errno));
+      if (n <= 0) {
+        stream_done_ = true;
+        return false;
+      }
+      file_read_ += static_cast<uint64_t>(n);
+      end_ += static_cast<size_t>(n);
+      return true;
+    }
+    if (raw_pending_.empty() && !file_done_) {
+      ssize_t n = read(fd_, raw_.data(), raw_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) status_ = absl::DataLossError(std::strerror(errno));
+      if (n <= 0) {
+        file_done_ = true;
+      } else {
+        file_read_ += static_cast<uint64_t>(n);
+        raw_pending_ = std::string_view(raw_.data(), static_cast<size_t>(n));
+      }
+    }
+    size_t produced = 0;
+    bool clean_end = false;
+    size_t pending_before = raw_pending_.size();
+    absl::Status status =
+        decompressor_->Run(&raw_pending_, file_done_, out, space, &produced, &clean_end);
+    if (!status.ok()) {
+      status_ = absl::DataLossError(
+          absl::StrCat(status.message(), " after ", file_read_, " compressed bytes"));
+      stream_done_ = true;
+      return false;
+    }
+    end_ += produced;
+    if (produced > 0) return true;
+    if (file_done_ && (raw_pending_.empty() || raw_pending_.size() == pending_before)) {
+      stream_done_ = true;
+      truncated_ = !clean_end;
+      return false;
+    }
+  }
+}
+
+bool TextLineReader::NextLine(std::string_view* line) {
+  for (;;) {
+    const char* start = buffer_.data() + begin_;
+    const void* newline = std::memchr(start, '\n', end_ - begin_);
+    if (newline != nullptr) {
+      size_t length = static_cast<const char*>(newline) - start;
+      begin_ += length + 1;
+      if (length > 0 && start[length - 1] == '\r') --length;
+      *line = std::string_view(start, length);
+      return true;
+    }
+    if (!Refill()) {
+      if (begin_ == end_) return false;
+      // The last line has no newline.
+      *line = std::string_view(buffer_.data() + begin_, end_ - begin_);
+      if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+      begin_ = end_;
+      return true;
+    }
+  }
+}
+
+}  // namespace napiscope::internal

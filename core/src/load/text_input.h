@@ -1,0 +1,86 @@
+// Reads a text file line by line, plain or gzip / zstd / xz compressed, in large chunks.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <absl/status/status.h>
+
+namespace napiscope::internal {
+
+/// Compression of a file, told by its first bytes.
+enum class TextCompression : uint8_t { kNone, kGzip, kZstd, kXz };
+
+/// The compression whose magic `head` starts with (kNone when none matches).
+TextCompression CompressionOf(std::string_view head);
+
+/// Name for people: "", "gzip", "zstd", "xz".
+std::string_view CompressionName(TextCompression compression);
+
+/// Decompresses as much of `head` (the start of a compressed file) as it can, up to
+/// `max_bytes` of output; plain input is returned as is.
+std::string DecompressPrefix(std::string_view head, size_t max_bytes);
+
+/// Turns compressed bytes into plain bytes, chunk by chunk.
+class Decompressor {
+ public:
+  virtual ~Decompressor() = default;
+  /// Consumes input from `*in` (advancing it) and writes up to `out_size` bytes to `out`;
+  /// `*produced` says how many. `input_done` says no input follows `*in`; `*clean_end` is set
+  /// when the input ended exactly at the end of a complete stream (not truncated).
+  virtual absl::Status Run(std::string_view* in, bool input_done, char* out, size_t out_size,
+                           size_t* produced, bool* clean_end) = 0;
+};
+
+/// A decompressor for `compression` (nullptr for kNone).
+std::unique_ptr<Decompressor> MakeDecompressor(TextCompression compression);
+
+/// Yields the lines of a file; the views stay valid until the next call.
+class TextLineReader {
+ public:
+  TextLineReader() = default;
+  ~TextLineReader();
+  TextLineReader(const TextLineReader&) = delete;
+  TextLineReader& operator=(const TextLineReader&) = delete;
+
+  /// Opens `path` and picks the decompressor from its first bytes.
+  absl::Status Open(const std::string& path);
+
+  /// The next line without its newline; false at the end or on an error (see status()).
+  bool NextLine(std::string_view* line);
+
+  /// OK, or why reading stopped early.
+  const absl::Status& status() const { return status_; }
+
+  /// Fraction of the file's bytes read so far (0..1).
+  double FractionRead() const;
+
+  /// The file's compression.
+  TextCompression compression() const { return compression_; }
+
+  /// True when compressed input ended inside a stream (a cut-off .gz / .zst / .xz).
+  bool truncated() const { return truncated_; }
+
+ private:
+  bool Refill();
+
+  int fd_ = -1;
+  uint64_t file_size_ = 0;
+  uint64_t file_read_ = 0;
+  bool file_done_ = false;
+  bool stream_done_ = false;
+  bool truncated_ = false;
+  TextCompression compression_ = TextCompression::kNone;
+  std::unique_ptr<Decompressor> decompressor_;
+  std::vector<char> raw_;         // compressed bytes not yet decompressed
+  std::string_view raw_pending_;  // the unconsumed part of raw_
+  std::vector<char> buffer_;      // plain text; lines are views into it
+  size_t begin_ = 0;              // first byte not yet returned
+  size_t end_ = 0;                // end of valid data
+  absl::Status status_;
+};
+
+}  // namespace napiscope::internal

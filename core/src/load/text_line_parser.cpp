@@ -1,0 +1,187 @@
+#include "load/text_line_parser.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace napiscope::internal {
+namespace {
+
+constexpr int64_t kNsPerSecond = 1'000'000'000;
+// Powers of ten that scale a fraction of N digits to nanoseconds.
+constexpr int64_t kFractionScale[10] = {0,      100'000'000, 10'000'000, 1'000'000, 100'000,
+                                        10'000, 1'000,       100,        10,        1};
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::string_view TrimRight(std::string_view text) {
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::string_view TrimLeft(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  return text;
+}
+
+bool ParseUnsigned(std::string_view text, int64_t* value) {
+  if (text.empty()) return false;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return error == std::errc() && end == text.data() + text.size() && *value >= 0;
+}
+
+// Finds the "TIMESTAMP:" token that ends the line's prefix. Returns the offset of the colon
+// and sets `start` to where the timestamp begins; npos when there is none.
+size_t FindTimestampColon(std::string_view line, size_t* start) {
+  size_t colon = 0;
+  while ((colon = line.find(':', colon)) != std::string_view::npos) {
+    size_t at = colon++;
+    if (at + 1 < line.size() && line[at + 1] != ' ' && line[at + 1] != '\t') continue;
+    size_t begin = at;
+    while (begin > 0 && IsDigit(line[begin - 1])) --begin;
+    if (begin == at) continue;
+    if (begin > 0 && line[begin - 1] == '.') {
+      size_t fraction = begin;
+      begin = fraction - 1;
+      while (begin > 0 && IsDigit(line[begin - 1])) --begin;
+      if (begin == fraction - 1) continue;
+    }
+    // A timestamp follows the prefix columns, so something and a space come before it.
+    if (begin < 2 || (line[begin - 1] != ' ' && line[begin - 1] != '\t')) continue;
+    *start = begin;
+    return at;
+  }
+  return std::string_view::npos;
+}
+
+// "[001]" -> 1.
+bool ParseBracketedCpu(std::string_view token, int32_t* cpu) {
+  if (token.size() < 3 || token.front() != '[' || token.back() != ']') return false;
+  int64_t value = 0;
+  if (!ParseUnsigned(token.substr(1, token.size() - 2), &value) || value > 0xffff) return false;
+  *cpu = static_cast<int32_t>(value);
+  return true;
+}
+
+// Splits off the last space-separated token of `text` (already trimmed on the right).
+std::string_view PopLastToken(std::string_view* text) {
+  size_t space = text->find_last_of(" \t");
+  std::string_view token = space == std::string_view::npos ? *text : text->substr(space + 1);
+  *text = TrimRight(space == std::string_view::npos ? std::string_view() : text->substr(0, space));
+  return token;
+}
+
+// Parses the CPU and irq-info columns at the right end of the prefix, in any of the layouts:
+// "[001]", "[001] d.h1." (kernel) and "1d.h1." (trace-cmd -l, CPU and flags glued).
+bool ParseCpuAndFlags(std::string_view* prefix, TextEventLine* out) {
+  std::string_view token = PopLastToken(prefix);
+  if (ParseBracketedCpu(token, &out->cpu)) return true;
+  if (LooksLikeFlagsColumn(token)) {
+    std::string_view cpu_token = PopLastToken(prefix);
+    if (!ParseBracketedCpu(cpu_token, &out->cpu)) return false;
+    out->flags = token;
+    out->flags_dialect = FlagsDialect::kKernel;
+    return true;
+  }
+  size_t digits = 0;
+  while (digits < token.size() && IsDigit(token[digits])) ++digits;
+  if (digits == 0 || !LooksLikeFlagsColumn(token.substr(digits))) return false;
+  int64_t cpu = 0;
+  if (!ParseUnsigned(token.substr(0, digits), &cpu) || cpu > 0xffff) return false;
+  out->cpu = static_cast<int32_t>(cpu);
+  out->flags = token.substr(digits);
+  out->flags_dialect = FlagsDialect::kTraceCmd;
+  out->comm_truncated = true;
+  return true;
+}
+
+// Parses "comm-pid" with an optional "(tgid)" after it.
+bool ParseTaskColumns(std::string_view prefix, TextEventLine* out) {
+  if (!prefix.empty() && prefix.back() == ')') {
+    size_t open = prefix.rfind('(');
+    if (open == std::string_view::npos) return false;
+    std::string_view tgid = TrimSpaces(prefix.substr(open + 1, prefix.size() - open - 2));
+    int64_t value = -1;
+    if (!tgid.empty() && tgid.find_first_not_of('-') != std::string_view::npos) {
+      if (!ParseUnsigned(tgid, &value) || value > INT32_MAX) return false;
+    }
+    out->tgid = static_cast<int32_t>(value);
+    prefix = TrimRight(prefix.substr(0, open));
+  }
+  size_t dash = prefix.rfind('-');
+  if (dash == std::string_view::npos || dash == 0) return false;
+  int64_t pid = 0;
+  if (!ParseUnsigned(prefix.substr(dash + 1), &pid) || pid > INT32_MAX) return false;
+  out->pid = static_cast<int32_t>(pid);
+  out->comm = TrimLeft(prefix.substr(0, dash));
+  if (out->comm_truncated) out->comm_truncated = out->comm.size() >= 8;
+  return true;
+}
+
+}  // namespace
+
+std::string_view TrimSpaces(std::string_view text) { return TrimLeft(TrimRight(text)); }
+
+bool ParseInt(std::string_view text, int64_t* value) {
+  if (text.empty()) return false;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns) {
+  size_t dot = text.find('.');
+  int64_t seconds = 0;
+  if (dot == std::string_view::npos) return ParseUnsigned(text, ts_ns);
+  std::string_view fraction = text.substr(dot + 1);
+  int64_t fraction_value = 0;
+  if (!ParseUnsigned(text.substr(0, dot), &seconds) || fraction.empty() || fraction.size() > 9 ||
+      !ParseUnsigned(fraction, &fraction_value) || seconds > INT64_MAX / kNsPerSecond - 1) {
+    return false;
+  }
+  *ts_ns = seconds * kNsPerSecond + fraction_value * kFractionScale[fraction.size()];
+  return true;
+}
+
+bool ParseEventLine(std::string_view line, TextEventLine* out) {
+  size_t ts_start = 0;
+  size_t colon = FindTimestampColon(line, &ts_start);
+  if (colon == std::string_view::npos) return false;
+  *out = TextEventLine();
+  if (!ParseTimestampNs(line.substr(ts_start, colon - ts_start), &out->ts_ns)) return false;
+
+  std::string_view rest = TrimLeft(line.substr(colon + 1));
+  size_t name_end = rest.find_first_of(": \t");
+  if (name_end == 0 || name_end == std::string_view::npos || rest[name_end] != ':') return false;
+  out->name = rest.substr(0, name_end);
+  out->fields = TrimSpaces(rest.substr(name_end + 1));
+
+  std::string_view prefix = TrimRight(line.substr(0, ts_start));
+  return ParseCpuAndFlags(&prefix, out) && ParseTaskColumns(prefix, out);
+}
+
+bool ParseMissedLine(std::string_view line, TextMissedLine* out) {
+  line = TrimSpaces(line);
+  if (line.size() < 8 || line.compare(0, 4, "CPU:") != 0 || line.back() != ']') return false;
+  size_t bracket = line.find(" [");
+  if (bracket == std::string_view::npos) return false;
+  int64_t cpu = 0;
+  if (!ParseUnsigned(line.substr(4, bracket - 4), &cpu) || cpu > 0xffff) return false;
+  std::string_view inside = line.substr(bracket + 2, line.size() - bracket - 3);
+  std::string_view number;
+  if (inside == "EVENTS DROPPED") {
+    number = "";
+  } else if (inside.ends_with(" EVENTS DROPPED")) {
+    number = inside.substr(0, inside.size() - 15);
+  } else if (inside.starts_with("LOST ") && inside.ends_with(" EVENTS")) {
+    number = inside.substr(5, inside.size() - 12);
+  } else {
+    return false;
+  }
+  out->cpu = static_cast<int32_t>(cpu);
+  out->count = -1;
+  if (!number.empty() && !ParseUnsigned(number, &out->count)) return false;
+  return true;
+}
+
+}  // namespace napiscope::internal

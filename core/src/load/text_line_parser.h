@@ -1,0 +1,48 @@
+// Splits one line of ftrace or trace-cmd report text into its columns, without allocating.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "load/text_flags.h"
+#include "napiscope/event.h"
+
+namespace napiscope::internal {
+
+/// The columns every event line has; the views point into the line.
+struct TextEventLine {
+  std::string_view comm;  ///< as printed; "<idle>", "<...>" for unknown
+  int32_t pid = 0;
+  int32_t tgid = -1;  ///< -1 when there is no tgid column or it shows "-------"
+  int32_t cpu = 0;
+  std::string_view flags;  ///< irq-info column ("d.h1."), empty when the line has none
+  FlagsDialect flags_dialect = FlagsDialect::kKernel;
+  bool comm_truncated = false;  ///< trace-cmd -l cuts comms to 8 characters
+  TimestampNs ts_ns = 0;
+  std::string_view name;    ///< event name ("sched_switch")
+  std::string_view fields;  ///< the rest, as the event's print format made it
+};
+
+/// What a non-event line says about missed events ("CPU:1 [LOST 42 EVENTS]").
+struct TextMissedLine {
+  int32_t cpu = 0;
+  int64_t count = -1;  ///< -1 when the line does not say
+};
+
+/// Parses "SECONDS.FRACTION" (1 to 9 fraction digits) or plain integer nanoseconds.
+bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns);
+
+/// Parses an event line of any supported layout; false when the line is not one.
+bool ParseEventLine(std::string_view line, TextEventLine* out);
+
+/// Parses trace-cmd's "CPU:N [N EVENTS DROPPED]" / "CPU:N [EVENTS DROPPED]" and the
+/// kernel's "CPU:N [LOST N EVENTS]".
+bool ParseMissedLine(std::string_view line, TextMissedLine* out);
+
+/// Strips spaces, tabs and a trailing carriage return from both ends.
+std::string_view TrimSpaces(std::string_view text);
+
+/// Parses a whole decimal integer (optionally negative); false on any other character.
+bool ParseInt(std::string_view text, int64_t* value);
+
+}  // namespace napiscope::internal

@@ -1,0 +1,92 @@
+// Writes trace.dat version 6 files: header, event formats, saved cmdlines and per-CPU
+// ring-buffer pages laid out as libtraceevent's kbuffer reads them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <absl/status/status.h>
+
+#include "napiscope/event.h"
+#include "tracegen/format_catalog.h"
+
+namespace napiscope::tracegen {
+
+/// What goes into the file besides the events.
+struct TraceDatWriterOptions {
+  int cpus = 1;
+  int page_size = 4096;
+  std::vector<std::pair<int32_t, std::string>> cmdlines;  ///< saved cmdlines (pid, comm)
+  std::string uname;  ///< written as the UNAME option when not empty
+};
+
+/// Counts of what the writer produced.
+struct TraceDatWriterStats {
+  int64_t records = 0;
+  int64_t pages = 0;
+  int64_t time_extends = 0;
+  int64_t missed_marks = 0;
+};
+
+/// Streams one CPU at a time: Open, then for each CPU in increasing order BeginCpu, Append
+/// (timestamps never decreasing), EndCpu; then Close. CPUs without BeginCpu get no data.
+class TraceDatWriter {
+ public:
+  TraceDatWriter() = default;
+  ~TraceDatWriter();
+  TraceDatWriter(const TraceDatWriter&) = delete;
+  TraceDatWriter& operator=(const TraceDatWriter&) = delete;
+
+  /// Creates `path` and writes everything up to the CPU data.
+  absl::Status Open(const std::string& path, const TraceDatWriterOptions& options,
+                    const FormatCatalog& catalog = FormatCatalog::Embedded());
+
+  /// Starts the data of `cpu`; CPUs must come in increasing order.
+  absl::Status BeginCpu(int cpu);
+
+  /// Appends one record payload (as RecordEncoder makes it) at `ts_ns`.
+  absl::Status Append(TimestampNs ts_ns, std::string_view payload);
+
+  /// The ring buffer lost events before the next Append on this CPU: that record starts a
+  /// new page whose header says so (with `count` stored in the page, -1 for unknown).
+  void MarkMissed(int64_t count);
+
+  /// Flushes the CPU's last page.
+  absl::Status EndCpu();
+
+  /// Writes the CPU table and closes the file.
+  absl::Status Close();
+
+  /// What was written so far.
+  const TraceDatWriterStats& stats() const { return stats_; }
+
+ private:
+  absl::Status FlushPage();
+  absl::Status WriteOut(const char* data, size_t size);
+  absl::Status Drain();
+  void PutRecordHeader(uint32_t type_len, uint32_t delta, int64_t array = -1);
+
+  int fd_ = -1;
+  std::string path_;
+  int page_size_ = 4096;
+  int cpus_ = 0;
+  int current_cpu_ = -1;
+  uint64_t file_offset_ = 0;       // bytes handed to WriteOut so far
+  uint64_t cpu_table_offset_ = 0;  // where the flyrecord (offset, size) pairs go
+  std::vector<std::pair<uint64_t, uint64_t>> cpu_extents_;
+  std::string out_;       // buffered file output
+  std::string page_;      // the page being filled
+  size_t page_used_ = 0;  // data bytes used after the page header
+  TimestampNs page_ts_ns_ = 0;
+  TimestampNs last_ts_ns_ = 0;
+  bool page_missed_ = false;
+  int64_t page_missed_count_ = -1;
+  bool missed_pending_ = false;
+  int64_t missed_pending_count_ = -1;
+  TraceDatWriterStats stats_;
+};
+
+}  // namespace napiscope::tracegen

@@ -291,7 +291,7 @@ class TextTraceLoader {
 
 bool LooksLikeTraceText(std::string_view head, TraceFormat* format) {
   std::string text = DecompressPrefix(head, kSniffTextBytes);
-  if (text.empty() || text.find('\0') != std::string::npos) return false;
+  if (text.empty()) return false;
   FormatEvidence evidence;
   int cpus = 0;
   size_t events = 0;

@@ -1,0 +1,131 @@
+// One lane of a CPU's timeline: intervals packed in 12 bytes each, sorted by start, with a
+// level-of-detail pyramid over blocks of intervals so a view of any zoom costs O(pixel columns).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "napiscope/event.h"
+
+namespace napiscope {
+
+/// What an interval of a lane looks like to a query: its time and its interned item.
+struct TimelineInterval {
+  TimestampNs start_ns = 0;
+  TimestampNs end_ns = 0;
+  uint32_t item = 0;   ///< index into Timeline::items()
+  uint32_t index = 0;  ///< position in its lane (intervals are sorted by start)
+
+  /// Length of the interval in ns.
+  TimestampNs duration_ns() const { return end_ns - start_ns; }
+  bool operator==(const TimelineInterval&) const = default;
+};
+
+/// What a lane needs to know about an item to aggregate it: its colour key and whether it is
+/// marked (an exhausted NAPI poll).
+struct LaneItemTraits {
+  uint16_t key = 0;
+  bool marked = false;
+};
+
+/// Summary of the intervals that start in one pixel column and are narrower than the column.
+struct TimelineColumn {
+  uint32_t count = 0;          ///< intervals summarised
+  uint32_t marked = 0;         ///< of which marked (exhausted NAPI polls)
+  TimestampNs busy_ns = 0;     ///< their summed duration
+  TimestampNs longest_ns = 0;  ///< the longest of them
+  uint16_t dominant_key = 0;   ///< the key with the most time (exact within a block of 32
+                               ///< intervals, approximate across blocks); valid when count > 0
+};
+
+/// The part of a lane a view shows: every interval when few, else per-column summaries plus the
+/// intervals at least one column wide (those are drawn individually and left out of the columns).
+struct LaneSlice {
+  bool aggregated = false;
+  std::vector<TimelineColumn> columns;  ///< one per pixel column when aggregated, else empty
+  std::vector<TimelineInterval>
+      intervals;  ///< all intervals overlapping the range, or the wide ones
+};
+
+/// Intervals of one lane of one CPU. Build once, then query from any thread.
+class TimelineLane {
+ public:
+  /// An interval as the builder collects it.
+  struct Entry {
+    TimestampNs start_ns;
+    TimestampNs end_ns;
+    uint32_t item;
+  };
+
+  /// Intervals per leaf block of the pyramid; queries scan at most two blocks per column.
+  static constexpr size_t kBlockSize = 32;
+
+  /// Sorts `entries` (by start, longer first on ties), packs them and builds the pyramid.
+  /// `traits` is indexed by item.
+  void Build(std::vector<Entry> entries, std::span<const LaneItemTraits> traits);
+
+  /// Number of intervals.
+  size_t size() const { return packed_.size(); }
+  bool empty() const { return packed_.empty(); }
+
+  /// The interval at `index` (< size()).
+  TimelineInterval At(size_t index) const;
+
+  /// Index of the first interval starting at or after `ts_ns` (size() when none).
+  size_t LowerBound(TimestampNs ts_ns) const;
+
+  /// Appends to `out` every interval with index < `end_index` that ends after `after_ns` and
+  /// lasts at least `min_duration_ns`, in index order. Cost grows with what it finds, not size().
+  void FindOverlapping(size_t end_index, TimestampNs after_ns, TimestampNs min_duration_ns,
+                       std::vector<TimelineInterval>* out) const;
+
+  /// Summary of the intervals [begin, end) from the pyramid: O(log size() + 2 blocks).
+  TimelineColumn Summarize(size_t begin, size_t end, std::span<const LaneItemTraits> traits) const;
+
+  /// What a view of [from_ns, to_ns) at `columns` pixel columns draws; `item_mask` (indexed by
+  /// item, may be null) hides items whose entry is 0. Unfiltered cost is O(columns * log size());
+  /// a filtered query scans the intervals in the range.
+  LaneSlice Query(TimestampNs from_ns, TimestampNs to_ns, int columns,
+                  std::span<const LaneItemTraits> traits,
+                  const std::vector<uint8_t>* item_mask = nullptr) const;
+
+  /// Bytes held (capacity), pyramid included.
+  size_t BytesUsed() const;
+
+ private:
+  struct Packed {
+    uint32_t start_offset_ns;  // from the first start of its block; kEscape: see long_start_ns_
+    uint32_t duration_ns;      // kEscape: see long_duration_ns_
+    uint32_t item;
+  };
+  struct Node {
+    TimestampNs max_end_ns = 0;
+    TimestampNs busy_ns = 0;
+    TimestampNs max_duration_ns = 0;
+    TimestampNs dominant_ns = 0;
+    uint32_t marked = 0;
+    uint16_t dominant_key = 0;
+  };
+  static constexpr uint32_t kEscape = UINT32_MAX;
+
+  TimestampNs StartOf(size_t index) const;
+  TimestampNs DurationOf(size_t index) const;
+  void BuildPyramid(std::span<const LaneItemTraits> traits);
+  void Visit(size_t level, size_t node, size_t end_index, TimestampNs after_ns,
+             TimestampNs min_duration_ns, std::vector<TimelineInterval>* out) const;
+  LaneSlice ScanFiltered(TimestampNs from_ns, TimestampNs to_ns, int columns,
+                         std::span<const LaneItemTraits> traits,
+                         const std::vector<uint8_t>& item_mask) const;
+
+  std::vector<Packed> packed_;
+  std::vector<TimestampNs> block_start_ns_;  // start of the first interval of each block
+  std::vector<std::vector<Node>> levels_;    // levels_[0][b] sums block b; each level halves
+  absl::flat_hash_map<uint32_t, TimestampNs> long_start_ns_;     // by index; rare
+  absl::flat_hash_map<uint32_t, TimestampNs> long_duration_ns_;  // by index; >= 4.29 s
+};
+
+}  // namespace napiscope

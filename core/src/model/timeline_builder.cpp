@@ -1,0 +1,282 @@
+#include "napiscope/timeline_builder.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace napiscope {
+namespace {
+
+uint8_t FlagsOf(const ContextInterval& interval) {
+  uint8_t flags = 0;
+  if (!interval.frame.start_known) flags |= kItemStartUnknown;
+  if (!interval.end_known) flags |= kItemEndUnknown;
+  if (interval.suspended) flags |= kItemSuspended;
+  if (interval.frame.resumed) flags |= kItemResumed;
+  return flags;
+}
+
+}  // namespace
+
+TimelineBuilder::TimelineBuilder() = default;
+TimelineBuilder::~TimelineBuilder() = default;
+
+void TimelineBuilder::OnBegin(const TraceContext& context) {
+  trace_ = &context;
+  cpus_.clear();
+  for (int cpu = 0; cpu < context.meta.cpus; ++cpu) Cpu(static_cast<uint16_t>(cpu));
+}
+
+TimelineBuilder::CpuState& TimelineBuilder::Cpu(uint16_t cpu) {
+  while (cpus_.size() <= cpu) {
+    CpuState& state = cpus_.emplace_back();
+    state.raised_ns.fill(-1);
+    state.last_ts_ns = -1;
+  }
+  return cpus_[cpu];
+}
+
+uint32_t TimelineBuilder::Intern(const TimelineItem& item) {
+  auto [it, inserted] = item_ids_.try_emplace(item, static_cast<uint32_t>(timeline_.items_.size()));
+  if (inserted) timeline_.items_.push_back(item);
+  return it->second;
+}
+
+uint16_t TimelineBuilder::HandlerKey(int32_t irq, StringId name) {
+  int64_t packed = (static_cast<int64_t>(irq) << 32) | name;
+  auto [it, inserted] =
+      handler_keys_.try_emplace(packed, static_cast<uint16_t>(timeline_.handlers_.size()));
+  if (inserted) timeline_.handlers_.push_back({irq, name});
+  return it->second;
+}
+
+uint16_t TimelineBuilder::DeviceKey(StringId dev) {
+  auto [it, inserted] =
+      device_keys_.try_emplace(dev, static_cast<uint16_t>(timeline_.napi_devices_.size()));
+  if (inserted) timeline_.napi_devices_.push_back(dev);
+  return it->second;
+}
+
+void TimelineBuilder::AddInterval(uint16_t cpu, Lane lane, TimestampNs start_ns, TimestampNs end_ns,
+                                  const TimelineItem& item) {
+  Cpu(cpu).lanes[static_cast<int>(lane)].push_back({start_ns, end_ns, Intern(item)});
+}
+
+void TimelineBuilder::OnInterval(const ContextInterval& interval) {
+  const ContextFrame& frame = interval.frame;
+  TimelineItem item;
+  item.flags = FlagsOf(interval);
+  item.task_class = frame.task_class;
+  item.prio = frame.prio;
+  item.pid = frame.pid;
+  item.name = frame.name;
+  switch (frame.kind) {
+    case ContextKind::kTask:
+      if (frame.task_class == TaskClass::kIdle) return;
+      item.lane = Lane::kTask;
+      item.key = static_cast<uint16_t>(frame.task_class);
+      break;
+    case ContextKind::kHardirq:
+      item.lane = Lane::kHardirq;
+      item.irq = frame.irq;
+      item.key = HandlerKey(frame.irq, frame.name);
+      item.pid = 0;
+      item.prio = -1;
+      item.task_class = TaskClass::kOther;
+      break;
+    case ContextKind::kSoftirq:
+      item.lane = Lane::kSoftirq;
+      item.vec = frame.vec;
+      item.site = frame.site;
+      item.key = static_cast<uint16_t>(frame.vec);
+      item.name = trace_ ? trace_->tasks.CommAt(frame.pid, frame.start_ns) : 0;
+      break;
+    case ContextKind::kNapiPoll:
+      item.lane = Lane::kNapiPoll;
+      item.site = frame.site;
+      item.work = frame.work;
+      item.budget = frame.budget;
+      item.key = DeviceKey(frame.name);
+      if (frame.budget > 0 && frame.work >= frame.budget) item.flags |= kItemExhausted;
+      break;
+  }
+  AddInterval(frame.cpu, item.lane, frame.start_ns, interval.end_ns, item);
+}
+
+void TimelineBuilder::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
+  std::vector<TimelineGap>& gaps = Cpu(cpu).gaps;
+  if (!gaps.empty() && gaps.back().end_ns >= start_ns) {
+    gaps.back().end_ns = std::max(gaps.back().end_ns, end_ns);
+  } else {
+    gaps.push_back({start_ns, end_ns});
+  }
+  ForgetPending(cpu);
+}
+
+// Pairing across lost events would invent delays: a gap on one CPU drops its pending raises,
+// and every pending activation (the switch-in or the IRQ may be among the lost events).
+void TimelineBuilder::ForgetPending(uint16_t cpu) {
+  Cpu(cpu).raised_ns.fill(-1);
+  pending_irq_.clear();
+  pending_wake_.clear();
+}
+
+void TimelineBuilder::OnEvent(const Event& event) {
+  if (event.kind == EventKind::kMissedEvents) {
+    // A marker always lost something; a zero count means the file did not say how much.
+    missed_.push_back({event.cpu, event.ts_ns, Cpu(event.cpu).last_ts_ns,
+                       event.missed.count > 0 ? event.missed.count : -1});
+    ForgetPending(event.cpu);
+    return;
+  }
+  ++timeline_.events_;
+  Cpu(event.cpu).last_ts_ns = event.ts_ns;
+  if (!saw_event_) {
+    timeline_.start_ns_ = event.ts_ns;
+    saw_event_ = true;
+  }
+  timeline_.end_ns_ = std::max(timeline_.end_ns_, event.ts_ns);
+  switch (event.kind) {
+    case EventKind::kSoftirqRaise:
+      OnRaise(event);
+      break;
+    case EventKind::kSoftirqEntry:
+      OnSoftirqEntry(event);
+      break;
+    case EventKind::kIrqHandlerEntry:
+      // The first hard IRQ since the thread last ran is the one that woke it.
+      pending_irq_.try_emplace(event.irq.irq, PendingActivation{event.ts_ns, event.cpu});
+      break;
+    case EventKind::kSchedWaking: {
+      std::string_view comm = trace_ ? trace_->strings.Get(event.wake.comm) : std::string_view();
+      TaskClass task_class = ClassifyTask(event.wake.pid, comm, event.wake.prio);
+      if (task_class == TaskClass::kNapiKthread || task_class == TaskClass::kKsoftirqd) {
+        pending_wake_.try_emplace(event.wake.pid, PendingActivation{event.ts_ns, event.cpu});
+      }
+      break;
+    }
+    case EventKind::kSchedSwitch:
+      OnSwitch(event);
+      break;
+    default:
+      break;
+  }
+}
+
+// DOMAIN.md: only the first raise after the vector was last entered on this CPU pairs with the
+// next entry of that vector on this CPU; later raises of a pending vector change nothing.
+void TimelineBuilder::OnRaise(const Event& event) {
+  uint32_t vec = event.softirq.vec;
+  if (vec >= kSoftirqVectorCount) return;
+  TimestampNs& raised = Cpu(event.cpu).raised_ns[vec];
+  if (raised < 0) raised = event.ts_ns;
+}
+
+void TimelineBuilder::OnSoftirqEntry(const Event& event) {
+  uint32_t vec = event.softirq.vec;
+  if (vec >= kSoftirqVectorCount) return;
+  TimestampNs& raised = Cpu(event.cpu).raised_ns[vec];
+  if (raised >= 0) {
+    TimelineItem item;
+    item.lane = Lane::kSoftirqWait;
+    item.vec = vec;
+    item.key = static_cast<uint16_t>(vec);
+    AddInterval(event.cpu, Lane::kSoftirqWait, raised, event.ts_ns, item);
+  }
+  raised = -1;
+}
+
+void TimelineBuilder::OnSwitch(const Event& event) {
+  const SchedSwitchFields& s = event.sched_switch;
+  auto strings = [this](StringId id) {
+    return trace_ ? trace_->strings.Get(id) : std::string_view();
+  };
+  // A thread switched out has handled every activation pending for it: an IRQ or wakeup that
+  // came while it ran does not make its next switch-in an activation.
+  int32_t prev_irq = -1;
+  if (ParseIrqThreadName(strings(s.prev_comm), &prev_irq)) pending_irq_.erase(prev_irq);
+  pending_wake_.erase(s.prev_pid);
+
+  std::string_view next_comm = strings(s.next_comm);
+  TaskClass next_class = ClassifyTask(s.next_pid, next_comm, s.next_prio);
+  Activation activation;
+  activation.to_ns = event.ts_ns;
+  activation.to_cpu = event.cpu;
+  activation.pid = s.next_pid;
+  activation.comm = s.next_comm;
+  if (next_class == TaskClass::kIrqThread) {
+    int32_t irq = -1;
+    ParseIrqThreadName(next_comm, &irq);
+    auto it = pending_irq_.find(irq);
+    if (it == pending_irq_.end()) return;
+    activation.kind = ActivationKind::kIrqThread;
+    activation.irq = irq;
+    activation.from_ns = it->second.from_ns;
+    activation.from_cpu = it->second.from_cpu;
+    pending_irq_.erase(it);
+  } else if (next_class == TaskClass::kNapiKthread || next_class == TaskClass::kKsoftirqd) {
+    auto it = pending_wake_.find(s.next_pid);
+    if (it == pending_wake_.end()) return;
+    activation.kind = next_class == TaskClass::kNapiKthread ? ActivationKind::kNapiKthread
+                                                            : ActivationKind::kKsoftirqd;
+    activation.from_ns = it->second.from_ns;
+    activation.from_cpu = it->second.from_cpu;
+    pending_wake_.erase(it);
+  } else {
+    return;
+  }
+  timeline_.activations_.push_back(activation);
+}
+
+Timeline TimelineBuilder::Finish() {
+  Timeline& t = timeline_;
+  t.traits_.resize(t.items_.size());
+  for (size_t i = 0; i < t.items_.size(); ++i) {
+    t.traits_[i] = {t.items_[i].key, (t.items_[i].flags & kItemExhausted) != 0};
+  }
+  t.cpus_.resize(cpus_.size());
+  for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
+    for (int lane = 0; lane < kLaneCount; ++lane) {
+      t.cpus_[cpu].lanes[lane].Build(std::move(cpus_[cpu].lanes[lane]), t.traits_);
+    }
+    t.cpus_[cpu].gaps = std::move(cpus_[cpu].gaps);
+  }
+  for (const MissedEventsMark& mark : missed_) {
+    if (mark.cpu >= t.cpus_.size()) continue;
+    std::vector<TimelineGap>& gaps = t.cpus_[mark.cpu].gaps;
+    auto after =
+        std::upper_bound(gaps.begin(), gaps.end(), mark.ts_ns,
+                         [](TimestampNs ts, const TimelineGap& g) { return ts < g.start_ns; });
+    if (after != gaps.begin() && std::prev(after)->end_ns >= mark.ts_ns) {
+      TimelineGap& gap = *std::prev(after);
+      gap.lost_events = mark.count < 0 || gap.lost_events < 0 ? -1 : gap.lost_events + mark.count;
+    } else {
+      // Lost before the CPU's first event: unknown from the trace start (or its last event).
+      TimestampNs start = mark.last_before_ns >= 0 ? mark.last_before_ns : t.start_ns_;
+      if (start < mark.ts_ns) gaps.insert(after, {start, mark.ts_ns, mark.count});
+    }
+  }
+  std::stable_sort(t.activations_.begin(), t.activations_.end(),
+                   [](const Activation& a, const Activation& b) { return a.from_ns < b.from_ns; });
+  for (const Activation& activation : t.activations_) {
+    if (!activation.cross_cpu()) continue;
+    t.cross_cpu_.push_back(activation);
+    t.max_cross_latency_ns_ =
+        std::max(t.max_cross_latency_ns_, activation.to_ns - activation.from_ns);
+  }
+  t.items_.shrink_to_fit();
+  t.activations_.shrink_to_fit();
+  t.cross_cpu_.shrink_to_fit();
+  Timeline result = std::move(timeline_);
+  timeline_ = Timeline();
+  cpus_.clear();
+  item_ids_.clear();
+  handler_keys_.clear();
+  device_keys_.clear();
+  missed_.clear();
+  pending_irq_.clear();
+  pending_wake_.clear();
+  saw_event_ = false;
+  return result;
+}
+
+}  // namespace napiscope

@@ -1,0 +1,325 @@
+#include "napiscope/timeline_lane.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace napiscope {
+namespace {
+
+// Time per key over a handful of keys; when full, a new key replaces the smallest one if it
+// outweighs it. Exact for up to kSlots keys, which covers a 32-interval block of most lanes.
+class KeyTally {
+ public:
+  void Add(uint16_t key, TimestampNs ns) {
+    for (int i = 0; i < used_; ++i) {
+      if (slots_[i].first == key) {
+        slots_[i].second += ns;
+        return;
+      }
+    }
+    if (used_ < kSlots) {
+      slots_[used_++] = {key, ns};
+      return;
+    }
+    auto smallest =
+        std::min_element(slots_.begin(), slots_.end(),
+                         [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (ns > smallest->second) *smallest = {key, ns};
+  }
+
+  // The key with the most time and that time; {0, 0} when nothing was added.
+  std::pair<uint16_t, TimestampNs> Top() const {
+    std::pair<uint16_t, TimestampNs> top{0, 0};
+    for (int i = 0; i < used_; ++i) {
+      if (slots_[i].second > top.second) top = slots_[i];
+    }
+    return top;
+  }
+
+ private:
+  static constexpr int kSlots = 8;
+  std::array<std::pair<uint16_t, TimestampNs>, kSlots> slots_{};
+  int used_ = 0;
+};
+
+// Zero-length intervals still count when choosing a colour.
+TimestampNs TallyWeight(TimestampNs duration_ns) { return std::max<TimestampNs>(duration_ns, 1); }
+
+// Index of the column [boundaries[c], boundaries[c + 1]) that holds `ts_ns`.
+size_t ColumnOf(const std::vector<TimestampNs>& boundaries, TimestampNs ts_ns) {
+  auto it = std::upper_bound(boundaries.begin(), boundaries.end(), ts_ns);
+  return static_cast<size_t>(it - boundaries.begin()) - 1;
+}
+
+// Column c covers [boundaries[c], boundaries[c + 1]); columns + 1 values from `from` to `to`.
+std::vector<TimestampNs> ColumnBoundaries(TimestampNs from_ns, TimestampNs to_ns, int columns) {
+  std::vector<TimestampNs> boundaries(static_cast<size_t>(columns) + 1);
+  // long double keeps 64 bits of mantissa: exact for any trace span times any column count.
+  long double span = static_cast<long double>(to_ns - from_ns);
+  for (int c = 0; c <= columns; ++c) {
+    boundaries[c] = from_ns + static_cast<TimestampNs>(span * c / columns);
+  }
+  return boundaries;
+}
+
+}  // namespace
+
+void TimelineLane::Build(std::vector<Entry> entries, std::span<const LaneItemTraits> traits) {
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
+  });
+  packed_.assign(entries.size(), Packed{});
+  block_start_ns_.assign((entries.size() + kBlockSize - 1) / kBlockSize, 0);
+  long_start_ns_.clear();
+  long_duration_ns_.clear();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& entry = entries[i];
+    if (i % kBlockSize == 0) block_start_ns_[i / kBlockSize] = entry.start_ns;
+    TimestampNs offset = entry.start_ns - block_start_ns_[i / kBlockSize];
+    TimestampNs duration = std::max<TimestampNs>(entry.end_ns - entry.start_ns, 0);
+    Packed& packed = packed_[i];
+    packed.item = entry.item;
+    packed.start_offset_ns = static_cast<uint32_t>(std::min<TimestampNs>(offset, kEscape));
+    if (offset >= kEscape) long_start_ns_[static_cast<uint32_t>(i)] = entry.start_ns;
+    packed.duration_ns = static_cast<uint32_t>(std::min<TimestampNs>(duration, kEscape));
+    if (duration >= kEscape) long_duration_ns_[static_cast<uint32_t>(i)] = duration;
+  }
+  entries.clear();
+  entries.shrink_to_fit();
+  BuildPyramid(traits);
+}
+
+void TimelineLane::BuildPyramid(std::span<const LaneItemTraits> traits) {
+  levels_.clear();
+  if (packed_.empty()) return;
+  std::vector<Node>& blocks = levels_.emplace_back(block_start_ns_.size());
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    Node& node = blocks[b];
+    KeyTally tally;
+    size_t end = std::min(packed_.size(), (b + 1) * kBlockSize);
+    for (size_t i = b * kBlockSize; i < end; ++i) {
+      TimestampNs duration = DurationOf(i);
+      const LaneItemTraits& item = traits[packed_[i].item];
+      node.max_end_ns = std::max(node.max_end_ns, StartOf(i) + duration);
+      node.busy_ns += duration;
+      node.max_duration_ns = std::max(node.max_duration_ns, duration);
+      node.marked += item.marked ? 1 : 0;
+      tally.Add(item.key, TallyWeight(duration));
+    }
+    std::tie(node.dominant_key, node.dominant_ns) = tally.Top();
+  }
+  while (levels_.back().size() > 1) {
+    const std::vector<Node> below = levels_.back();
+    std::vector<Node>& level = levels_.emplace_back((below.size() + 1) / 2);
+    for (size_t j = 0; j < level.size(); ++j) {
+      Node node = below[2 * j];
+      if (2 * j + 1 < below.size()) {
+        const Node& right = below[2 * j + 1];
+        node.max_end_ns = std::max(node.max_end_ns, right.max_end_ns);
+        node.busy_ns += right.busy_ns;
+        node.max_duration_ns = std::max(node.max_duration_ns, right.max_duration_ns);
+        node.marked += right.marked;
+        if (right.dominant_key == node.dominant_key) {
+          node.dominant_ns += right.dominant_ns;
+        } else if (right.dominant_ns > node.dominant_ns) {
+          node.dominant_key = right.dominant_key;
+          node.dominant_ns = right.dominant_ns;
+        }
+      }
+      level[j] = node;
+    }
+  }
+}
+
+TimestampNs TimelineLane::StartOf(size_t index) const {
+  const Packed& packed = packed_[index];
+  if (packed.start_offset_ns == kEscape) return long_start_ns_.at(static_cast<uint32_t>(index));
+  return block_start_ns_[index / kBlockSize] + packed.start_offset_ns;
+}
+
+TimestampNs TimelineLane::DurationOf(size_t index) const {
+  const Packed& packed = packed_[index];
+  if (packed.duration_ns == kEscape) return long_duration_ns_.at(static_cast<uint32_t>(index));
+  return packed.duration_ns;
+}
+
+TimelineInterval TimelineLane::At(size_t index) const {
+  TimestampNs start = StartOf(index);
+  return {start, start + DurationOf(index), packed_[index].item, static_cast<uint32_t>(index)};
+}
+
+size_t TimelineLane::LowerBound(TimestampNs ts_ns) const {
+  // The first block starting at or after ts_ns; the answer is in the block before it, or is it.
+  size_t block =
+      static_cast<size_t>(std::lower_bound(block_start_ns_.begin(), block_start_ns_.end(), ts_ns) -
+                          block_start_ns_.begin());
+  if (block == 0) return 0;
+  size_t lo = (block - 1) * kBlockSize + 1;
+  size_t hi = std::min(block * kBlockSize, packed_.size());
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (StartOf(mid) < ts_ns)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+void TimelineLane::FindOverlapping(size_t end_index, TimestampNs after_ns,
+                                   TimestampNs min_duration_ns,
+                                   std::vector<TimelineInterval>* out) const {
+  if (levels_.empty() || end_index == 0) return;
+  Visit(levels_.size() - 1, 0, std::min(end_index, packed_.size()), after_ns, min_duration_ns, out);
+}
+
+void TimelineLane::Visit(size_t level, size_t node, size_t end_index, TimestampNs after_ns,
+                         TimestampNs min_duration_ns, std::vector<TimelineInterval>* out) const {
+  size_t first_index = (node << level) * kBlockSize;
+  if (node >= levels_[level].size() || first_index >= end_index) return;
+  const Node& summary = levels_[level][node];
+  if (summary.max_end_ns <= after_ns || summary.max_duration_ns < min_duration_ns) return;
+  if (level == 0) {
+    size_t end = std::min(end_index, first_index + kBlockSize);
+    for (size_t i = first_index; i < end; ++i) {
+      TimelineInterval interval = At(i);
+      if (interval.end_ns > after_ns && interval.duration_ns() >= min_duration_ns) {
+        out->push_back(interval);
+      }
+    }
+    return;
+  }
+  Visit(level - 1, 2 * node, end_index, after_ns, min_duration_ns, out);
+  Visit(level - 1, 2 * node + 1, end_index, after_ns, min_duration_ns, out);
+}
+
+TimelineColumn TimelineLane::Summarize(size_t begin, size_t end,
+                                       std::span<const LaneItemTraits> traits) const {
+  TimelineColumn column;
+  KeyTally tally;
+  auto add_interval = [&](size_t i) {
+    TimestampNs duration = DurationOf(i);
+    const LaneItemTraits& item = traits[packed_[i].item];
+    ++column.count;
+    column.marked += item.marked ? 1 : 0;
+    column.busy_ns += duration;
+    column.longest_ns = std::max(column.longest_ns, duration);
+    tally.Add(item.key, TallyWeight(duration));
+  };
+  auto add_node = [&](size_t level, size_t index) {
+    const Node& node = levels_[level][index];
+    column.count += static_cast<uint32_t>(kBlockSize << level);
+    column.marked += node.marked;
+    column.busy_ns += node.busy_ns;
+    column.longest_ns = std::max(column.longest_ns, node.max_duration_ns);
+    tally.Add(node.dominant_key, node.dominant_ns);
+  };
+  end = std::min(end, packed_.size());
+  while (begin < end && begin % kBlockSize != 0) add_interval(begin++);
+  while (end > begin && end % kBlockSize != 0) add_interval(--end);
+  // Whole blocks: climb the pyramid, taking the largest aligned nodes (as in a segment tree).
+  size_t lo = begin / kBlockSize;
+  size_t hi = end / kBlockSize;
+  for (size_t level = 0; lo < hi; ++level, lo >>= 1, hi >>= 1) {
+    if (lo & 1) add_node(level, lo++);
+    if (hi & 1) add_node(level, --hi);
+  }
+  column.dominant_key = tally.Top().first;
+  return column;
+}
+
+LaneSlice TimelineLane::Query(TimestampNs from_ns, TimestampNs to_ns, int columns,
+                              std::span<const LaneItemTraits> traits,
+                              const std::vector<uint8_t>* item_mask) const {
+  LaneSlice slice;
+  if (packed_.empty() || to_ns <= from_ns || columns <= 0) return slice;
+  if (item_mask != nullptr) return ScanFiltered(from_ns, to_ns, columns, traits, *item_mask);
+  size_t first = LowerBound(from_ns);
+  size_t last = LowerBound(to_ns);
+  if (last - first <= static_cast<size_t>(columns)) {
+    FindOverlapping(first, from_ns, 0, &slice.intervals);
+    for (size_t i = first; i < last; ++i) slice.intervals.push_back(At(i));
+    return slice;
+  }
+  slice.aggregated = true;
+  std::vector<TimestampNs> boundaries = ColumnBoundaries(from_ns, to_ns, columns);
+  TimestampNs widest_column = 0;
+  for (int c = 0; c < columns; ++c) {
+    widest_column = std::max(widest_column, boundaries[c + 1] - boundaries[c]);
+  }
+  FindOverlapping(last, from_ns, std::max<TimestampNs>(widest_column, 1), &slice.intervals);
+  slice.columns.resize(columns);
+  size_t begin = first;
+  for (int c = 0; c < columns; ++c) {
+    size_t end = c + 1 == columns ? last : LowerBound(boundaries[c + 1]);
+    if (end > begin) slice.columns[c] = Summarize(begin, end, traits);
+    begin = end;
+  }
+  // Wide intervals are drawn on their own: take them out of the column they start in.
+  for (const TimelineInterval& wide : slice.intervals) {
+    if (wide.start_ns < from_ns) continue;
+    TimelineColumn& column = slice.columns[ColumnOf(boundaries, wide.start_ns)];
+    column.count -= 1;
+    column.busy_ns -= wide.duration_ns();
+    column.marked -= traits[wide.item].marked ? 1 : 0;
+    if (column.count == 0) column = TimelineColumn{};
+  }
+  return slice;
+}
+
+LaneSlice TimelineLane::ScanFiltered(TimestampNs from_ns, TimestampNs to_ns, int columns,
+                                     std::span<const LaneItemTraits> traits,
+                                     const std::vector<uint8_t>& item_mask) const {
+  LaneSlice slice;
+  std::vector<TimestampNs> boundaries = ColumnBoundaries(from_ns, to_ns, columns);
+  std::vector<KeyTally> tallies;
+  // Aggregated mode: wide intervals and those begun before the range are kept whole.
+  auto place = [&](const TimelineInterval& interval) {
+    size_t c = interval.start_ns < from_ns ? 0 : ColumnOf(boundaries, interval.start_ns);
+    TimestampNs width = std::max<TimestampNs>(boundaries[c + 1] - boundaries[c], 1);
+    if (interval.start_ns < from_ns || interval.duration_ns() >= width) {
+      slice.intervals.push_back(interval);
+      return;
+    }
+    TimelineColumn& column = slice.columns[c];
+    const LaneItemTraits& item = traits[interval.item];
+    ++column.count;
+    column.marked += item.marked ? 1 : 0;
+    column.busy_ns += interval.duration_ns();
+    column.longest_ns = std::max(column.longest_ns, interval.duration_ns());
+    tallies[c].Add(item.key, TallyWeight(interval.duration_ns()));
+  };
+  auto add = [&](const TimelineInterval& interval) {
+    if (interval.item >= item_mask.size() || item_mask[interval.item] == 0) return;
+    if (slice.aggregated) return place(interval);
+    slice.intervals.push_back(interval);
+    if (slice.intervals.size() <= static_cast<size_t>(columns)) return;
+    // Too many to draw one by one: switch to columns.
+    slice.aggregated = true;
+    slice.columns.resize(columns);
+    tallies.resize(columns);
+    std::vector<TimelineInterval> pending;
+    pending.swap(slice.intervals);
+    for (const TimelineInterval& p : pending) place(p);
+  };
+  size_t first = LowerBound(from_ns);
+  std::vector<TimelineInterval> carried;
+  FindOverlapping(first, from_ns, 0, &carried);
+  for (const TimelineInterval& interval : carried) add(interval);
+  size_t last = LowerBound(to_ns);
+  for (size_t i = first; i < last; ++i) add(At(i));
+  for (size_t c = 0; c < tallies.size(); ++c)
+    slice.columns[c].dominant_key = tallies[c].Top().first;
+  return slice;
+}
+
+size_t TimelineLane::BytesUsed() const {
+  size_t bytes = packed_.capacity() * sizeof(Packed) +
+                 block_start_ns_.capacity() * sizeof(TimestampNs) +
+                 (long_start_ns_.size() + long_duration_ns_.size()) * 2 * sizeof(TimestampNs);
+  for (const std::vector<Node>& level : levels_) bytes += level.capacity() * sizeof(Node);
+  return bytes;
+}
+
+}  // namespace napiscope

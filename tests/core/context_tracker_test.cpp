@@ -187,6 +187,7 @@ TEST(ContextTracker, SoftirqInAPreemptedTaskFollowsTheTask) {
   const ContextInterval* resumed = r.Find(K::kSoftirq, 300);
   ASSERT_NE(resumed, nullptr);
   EXPECT_TRUE(resumed->frame.resumed);
+  EXPECT_EQ(resumed->frame.entered_ns, 100);
   EXPECT_EQ(resumed->end_ns, 350);
   EXPECT_EQ(r.segments[2].frame.pid, kOther);
 }

@@ -41,6 +41,7 @@ std::string_view SoftirqSiteName(SoftirqSite site);
 /// One level of a CPU's context stack.
 struct ContextFrame {
   TimestampNs start_ns = 0;   ///< when the frame began, or resumed after its task was switched out
+  TimestampNs entered_ns = 0; ///< when the frame first began (before any resume)
   ContextKind kind = ContextKind::kTask;
   SoftirqSite site = SoftirqSite::kNone;
   TaskClass task_class = TaskClass::kOther;  ///< class of the task on the CPU
@@ -118,6 +119,10 @@ class ContextTracker : public EventSink {
 
   /// Softirq frames a task is inside (RT: kept while it is switched out); may be empty.
   const std::vector<ContextFrame>& TaskSoftirqFrames(int32_t pid) const;
+
+  /// Softirq frames open on `cpu` after the last event: the CPU's own (IRQ exit) and those of
+  /// tasks that entered a softirq there and were switched out inside it (PREEMPT_RT).
+  std::vector<ContextFrame> OpenSoftirqFrames(uint16_t cpu) const;
 
   /// Anomalies seen so far.
   const ContextAnomalies& anomalies() const { return anomalies_; }

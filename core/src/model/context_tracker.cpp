@@ -98,6 +98,7 @@ void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringI
   std::string_view comm_text = trace_ ? trace_->strings.Get(comm) : std::string_view();
   cpu.task = ContextFrame{};
   cpu.task.start_ns = ts;
+  cpu.task.entered_ns = ts;
   cpu.task.start_known = start_known;
   cpu.task.cpu = cpu.cpu;
   cpu.task.pid = pid;
@@ -170,6 +171,7 @@ void ContextTracker::CloseInterval(const ContextFrame& frame, TimestampNs end, b
 // trace (or the gap) began, so the task time held back so far was really this frame's.
 void ContextTracker::ImplicitFrame(CpuState& cpu, ContextFrame frame, TimestampNs end) {
   frame.start_ns = cpu.task.start_ns;
+  frame.entered_ns = cpu.task.start_ns;
   frame.start_known = false;
   frame.cpu = cpu.cpu;
   frame.pid = cpu.task.pid;
@@ -190,6 +192,7 @@ void ContextTracker::PushIrq(CpuState& cpu, const Event& event) {
   Advance(cpu, event.ts_ns);
   ContextFrame frame = cpu.task;
   frame.start_ns = event.ts_ns;
+  frame.entered_ns = event.ts_ns;
   frame.start_known = true;
   frame.resumed = false;
   frame.kind = ContextKind::kHardirq;
@@ -234,6 +237,7 @@ void ContextTracker::PushSoftirq(CpuState& cpu, const Event& event) {
   Advance(cpu, event.ts_ns);
   ContextFrame frame = cpu.task;
   frame.start_ns = event.ts_ns;
+  frame.entered_ns = event.ts_ns;
   frame.start_known = true;
   frame.resumed = false;
   frame.kind = ContextKind::kSoftirq;
@@ -338,6 +342,7 @@ void ContextTracker::NapiPoll(CpuState& cpu, const Event& event) {
   frame.kind = ContextKind::kNapiPoll;
   frame.depth = static_cast<uint8_t>(top.depth + 1);
   frame.start_ns = std::max(cpu.napi_cursor_ns, top.start_ns);
+  frame.entered_ns = frame.start_ns;
   frame.start_known = top.start_known || cpu.napi_cursor_ns > top.start_ns;
   frame.resumed = false;
   if (top.kind != ContextKind::kSoftirq) {
@@ -454,6 +459,21 @@ const ContextFrame& ContextTracker::Top(uint16_t cpu) const {
 int32_t ContextTracker::CurrentPid(uint16_t cpu) const {
   if (cpu >= cpus_.size() || !cpus_[cpu].seen) return -1;
   return cpus_[cpu].task.pid;
+}
+
+std::vector<ContextFrame> ContextTracker::OpenSoftirqFrames(uint16_t cpu) const {
+  std::vector<ContextFrame> open;
+  if (cpu < cpus_.size() && cpus_[cpu].seen) {
+    for (const ContextFrame& frame : cpus_[cpu].irq_frames) {
+      if (frame.kind == ContextKind::kSoftirq) open.push_back(frame);
+    }
+  }
+  for (const auto& [key, frames] : task_frames_) {
+    for (const ContextFrame& frame : frames) {
+      if (frame.cpu == cpu && frame.kind == ContextKind::kSoftirq) open.push_back(frame);
+    }
+  }
+  return open;
 }
 
 const std::vector<ContextFrame>& ContextTracker::TaskSoftirqFrames(int32_t pid) const {

@@ -11,4 +11,7 @@ enum ExitCode : int { kExitClean = 0, kExitError = 1, kExitFindings = 2 };
 /// Adds `napiscope info`; sets `*run` to the code that executes it once parsed.
 void AddInfoCommand(CLI::App& app, std::function<int()>* run);
 
+/// Adds `napiscope report`; sets `*run` to the code that executes it once parsed.
+void AddReportCommand(CLI::App& app, std::function<int()>* run);
+
 }  // namespace napiscope::cli

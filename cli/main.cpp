@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "napiscope 0.1.0");
   std::function<int()> run;
   AddInfoCommand(app, &run);
+  AddReportCommand(app, &run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace napiscope {
 
@@ -11,6 +12,11 @@ std::string FormatDuration(int64_t ns);
 
 /// A trace timestamp as seconds with microseconds, as ftrace prints it: "1553.278955".
 std::string FormatTimestamp(int64_t ts_ns);
+
+/// Parses a trace timestamp as FormatTimestamp and trace-cmd print it, seconds with up to 9
+/// decimals ("1553.278955"), or an integer with a unit ("1553278955000ns", "1553278955us",
+/// "1553278ms", "1553s"); false when it is neither.
+bool ParseTimestamp(std::string_view text, int64_t* ts_ns);
 
 /// A softirq pending mask as the kernel prints it ("0x88") and its vector names ("NET_RX|SCHED").
 std::string FormatSoftirqMask(uint32_t mask);

@@ -1,6 +1,8 @@
 #include "napiscope/format.h"
 
+#include <charconv>
 #include <cstdlib>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -20,6 +22,41 @@ std::string FormatTimestamp(int64_t ts_ns) {
   const char* sign = ts_ns < 0 ? "-" : "";
   int64_t magnitude = std::llabs(ts_ns);
   return fmt::format("{}{}.{:06d}", sign, magnitude / 1000000000, (magnitude % 1000000000) / 1000);
+}
+
+namespace {
+
+bool ParseDigits(std::string_view digits, int64_t* value) {
+  if (digits.empty()) return false;
+  auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), *value);
+  return error == std::errc() && end == digits.data() + digits.size() && *value >= 0;
+}
+
+}  // namespace
+
+bool ParseTimestamp(std::string_view text, int64_t* ts_ns) {
+  constexpr std::pair<std::string_view, int64_t> kUnits[] = {
+      {"ns", 1}, {"us", 1000}, {"ms", 1000000}, {"s", 1000000000}};
+  for (const auto& [suffix, scale] : kUnits) {
+    if (!text.ends_with(suffix)) continue;
+    int64_t value;
+    if (!ParseDigits(text.substr(0, text.size() - suffix.size()), &value)) return false;
+    if (value > std::numeric_limits<int64_t>::max() / scale) return false;
+    *ts_ns = value * scale;
+    return true;
+  }
+  size_t dot = text.find('.');
+  int64_t seconds;
+  if (!ParseDigits(text.substr(0, dot), &seconds)) return false;
+  if (seconds > std::numeric_limits<int64_t>::max() / 1000000000 - 1) return false;
+  int64_t fraction_ns = 0;
+  if (dot != std::string_view::npos) {
+    std::string_view fraction = text.substr(dot + 1);
+    if (fraction.size() > 9 || !ParseDigits(fraction, &fraction_ns)) return false;
+    for (size_t i = fraction.size(); i < 9; ++i) fraction_ns *= 10;
+  }
+  *ts_ns = seconds * 1000000000 + fraction_ns;
+  return true;
 }
 
 std::string FormatSoftirqMask(uint32_t mask) {

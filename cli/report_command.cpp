@@ -1,0 +1,107 @@
+#include <algorithm>
+#include <charconv>
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/format.h"
+#include "napiscope/report_render.h"
+
+namespace napiscope::cli {
+namespace {
+
+struct ReportOptions {
+  std::string path;
+  std::string format = "text";
+  std::string cpus;
+  std::string from;
+  std::string to;
+};
+
+bool ParseInt(std::string_view text, int* value) {
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
+  return error == std::errc() && end == text.data() + text.size() && *value >= 0;
+}
+
+// "0,2-3" -> {0, 2, 3}, as taskset and /proc/irq/N/smp_affinity_list write CPU lists.
+bool ParseCpuList(std::string_view text, std::vector<int>* cpus) {
+  while (!text.empty() || cpus->empty()) {
+    size_t comma = text.find(',');
+    std::string_view part = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    if (comma != std::string_view::npos && text.empty()) return false;  // "0,"
+    size_t dash = part.find('-');
+    int first, last;
+    if (!ParseInt(part.substr(0, dash), &first)) return false;
+    last = first;
+    if (dash != std::string_view::npos && !ParseInt(part.substr(dash + 1), &last)) return false;
+    if (last < first) return false;
+    for (int cpu = first; cpu <= last; ++cpu) cpus->push_back(cpu);
+  }
+  std::sort(cpus->begin(), cpus->end());
+  cpus->erase(std::unique(cpus->begin(), cpus->end()), cpus->end());
+  return true;
+}
+
+int Usage(const std::string& message) {
+  std::cerr << "napiscope report: " << message << "\n";
+  return kExitError;
+}
+
+int RunReport(const ReportOptions& options) {
+  AnalysisOptions analysis;
+  if (!options.cpus.empty() && !ParseCpuList(options.cpus, &analysis.cpus)) {
+    return Usage("--cpu wants a CPU list like 0,2-3, not '" + options.cpus + "'");
+  }
+  if (!options.from.empty() && !ParseTimestamp(options.from, &analysis.window.from_ns)) {
+    return Usage("--from wants a trace time like 1553.278955 or 1553278955000ns, not '" +
+                 options.from + "'");
+  }
+  if (!options.to.empty() && !ParseTimestamp(options.to, &analysis.window.to_ns)) {
+    return Usage("--to wants a trace time like 1553.278955 or 1553278955000ns, not '" + options.to +
+                 "'");
+  }
+  if (analysis.window.to_ns < analysis.window.from_ns) return Usage("--to is before --from");
+  Report report;
+  absl::Status status = AnalyzeTrace(options.path, analysis, &report);
+  if (!status.ok()) {
+    std::cerr << "napiscope: " << status.message() << "\n";
+    return kExitError;
+  }
+  if (options.format == "json") {
+    std::cout << ReportToJson(report).dump(2) << "\n";
+  } else {
+    std::cout << ReportToText(report);
+  }
+  bool above_threshold =
+      std::any_of(report.findings.begin(), report.findings.end(),
+                  [](const Finding& f) { return f.severity >= Severity::kWarning; });
+  return above_threshold ? kExitFindings : kExitClean;
+}
+
+}  // namespace
+
+void AddReportCommand(CLI::App& app, std::function<int()>* run) {
+  auto options = std::make_shared<ReportOptions>();
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "Analyse a trace: softirq raise-to-entry latency and who delayed it, softirq and "
+      "hard-IRQ run times, CPU time per context, and findings. Exit code 2 when a "
+      "finding is a warning or an error");
+  report->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
+  report->add_option("--format", options->format, "text (default) or json (napiscope.report/1)")
+      ->check(CLI::IsMember({"text", "json"}));
+  report->add_option("--cpu", options->cpus, "only rows and findings of these CPUs, e.g. 0,2-3");
+  report->add_option("--from", options->from,
+                     "only what begins at or after this trace time (seconds, as trace-cmd "
+                     "prints them, or with a unit: 1553278955000ns)");
+  report->add_option("--to", options->to, "only what begins at or before this trace time");
+  report->footer(
+      "Example:\n  napiscope report trace.dat\n"
+      "  napiscope report --format json trace.dat | jq '.softirq_latency[] | {cpu, name, "
+      "max_ns}'\n  napiscope report --cpu 1 --from 1553.2 --to 1553.4 trace.dat");
+  report->callback([options, run] { *run = [options] { return RunReport(*options); }; });
+}
+
+}  // namespace napiscope::cli

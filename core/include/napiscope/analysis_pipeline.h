@@ -1,0 +1,48 @@
+// Runs every analysis over one pass of a trace and fills a Report.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <absl/status/status.h>
+
+#include "napiscope/event_sink.h"
+#include "napiscope/loader.h"
+#include "napiscope/report.h"
+#include "napiscope/thresholds.h"
+
+namespace napiscope {
+
+/// What to analyse and how to judge it.
+struct AnalysisOptions {
+  AnalysisWindow window;  ///< events outside still update state; only what begins inside counts
+  std::vector<int> cpus;  ///< restrict rows and findings to these CPUs; empty: all
+  Thresholds thresholds;
+  LoadOptions load;
+};
+
+/// An EventSink that feeds the context tracker and every analysis as events stream in;
+/// memory is bounded by CPUs, tasks, IRQs and findings, not by the number of events.
+class AnalysisPipeline : public EventSink {
+ public:
+  explicit AnalysisPipeline(const AnalysisOptions& options);
+  ~AnalysisPipeline() override;
+
+  void OnBegin(const TraceContext& context) override;
+  void OnEvent(const Event& event) override;
+  void OnEnd() override;
+
+  /// Builds the report; call once after the last event, with the context the events used.
+  Report Finish(const TraceContext& context);
+
+ private:
+  struct Parts;
+  AnalysisOptions options_;
+  std::unique_ptr<Parts> parts_;
+};
+
+/// Loads `path` and analyses it in one pass. Errors name the file and are returned, not printed.
+absl::Status AnalyzeTrace(const std::string& path, const AnalysisOptions& options, Report* report);
+
+}  // namespace napiscope

@@ -1,0 +1,35 @@
+// Findings: what an analysis concluded, as one sentence with the numbers that support it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "napiscope/event.h"
+
+namespace napiscope {
+
+/// How bad a finding is; ordered, so `severity >= Severity::kWarning` works.
+enum class Severity : uint8_t {
+  kInfo,     ///< worth knowing, not a problem by itself
+  kWarning,  ///< above a warning threshold
+  kError,    ///< above an error threshold
+};
+
+/// Stable name of a severity ("info", "warning", "error").
+std::string_view SeverityName(Severity severity);
+
+/// One conclusion of an analysis.
+struct Finding {
+  std::string rule;  ///< stable id of the rule ("softirq-latency")
+  Severity severity = Severity::kInfo;
+  std::string summary;       ///< one sentence for people, numbers included
+  int cpu = -1;              ///< the CPU it is about, -1 when not one CPU
+  TimestampNs start_ns = 0;  ///< the worst case it describes begins here
+  TimestampNs end_ns = 0;    ///< ... and ends here
+  nlohmann::json evidence = nlohmann::json::object();  ///< the numbers, as JSON key/values
+};
+
+}  // namespace napiscope

@@ -1,0 +1,52 @@
+// Run times of softirqs and hard IRQs (entry to exit) per CPU, from the context tracker.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "analysis/duration_recorder.h"
+#include "napiscope/contexts.h"
+#include "napiscope/report.h"
+
+namespace napiscope::internal {
+
+/// Measures every softirq and hard IRQ whose entry and exit are both in the trace. A softirq
+/// preempted inside a task (PREEMPT_RT) is one run: the pieces it spent on the CPU are summed,
+/// the time it was switched out is not counted. Nested frames are part of the run.
+class ContextRuntime : public ContextListener {
+ public:
+  explicit ContextRuntime(const AnalysisWindow& window) : window_(window) {}
+
+  void OnInterval(const ContextInterval& interval) override;
+
+  /// One row per (cpu, vec) with a measured run, by cpu then vec.
+  std::vector<SoftirqRuntimeRow> SoftirqRows() const;
+
+  /// One row per (cpu, irq, name) with a measured run, by cpu, irq, then name.
+  std::vector<HardirqRuntimeRow> HardirqRows(const TraceContext& context) const;
+
+ private:
+  // A softirq run whose task was switched out inside it, waiting for its next piece.
+  struct Suspended {
+    uint16_t cpu;
+    TimestampNs start_ns;
+    int64_t on_cpu_ns;
+    bool start_known;
+  };
+  struct SoftirqState {
+    DurationRecorder runs;
+    int64_t preempted_runs = 0;
+  };
+
+  void Softirq(const ContextInterval& interval);
+
+  AnalysisWindow window_;
+  std::map<std::pair<int, uint32_t>, SoftirqState> softirqs_;                // (cpu, vec)
+  std::map<std::tuple<int, int32_t, StringId>, DurationRecorder> hardirqs_;  // (cpu, irq, name)
+  // By (task, vec, depth); idle tasks are keyed per CPU as -1 - cpu.
+  std::map<std::tuple<int32_t, uint32_t, uint8_t>, Suspended> suspended_;
+};
+
+}  // namespace napiscope::internal

@@ -1,0 +1,89 @@
+#include "analysis/cpu_time.h"
+
+#include <algorithm>
+
+namespace napiscope::internal {
+
+CpuTime::CpuState& CpuTime::Cpu(uint16_t cpu) {
+  if (cpu >= cpus_.size()) {
+    size_t old = cpus_.size();
+    cpus_.resize(cpu + 1);
+    for (size_t i = old; i < cpus_.size(); ++i) {
+      cpus_[i].row.cpu = static_cast<int>(i);
+      cpus_[i].row.softirq_ns.assign(kSoftirqVectorCount, 0);
+    }
+  }
+  return cpus_[cpu];
+}
+
+int64_t CpuTime::Clipped(TimestampNs start_ns, TimestampNs end_ns) const {
+  return std::max<int64_t>(0,
+                           std::min(end_ns, window_.to_ns) - std::max(start_ns, window_.from_ns));
+}
+
+void CpuTime::OnEvent(const Event& event) {
+  if (event.kind == EventKind::kMissedEvents) return;
+  CpuState& cpu = Cpu(event.cpu);
+  if (!cpu.seen) cpu.row.first_ts_ns = event.ts_ns;
+  cpu.seen = true;
+  cpu.row.last_ts_ns = std::max(cpu.row.last_ts_ns, event.ts_ns);
+}
+
+void CpuTime::OnSegment(const CpuSegment& segment) {
+  int64_t ns = Clipped(segment.start_ns, segment.end_ns);
+  if (ns == 0) return;
+  const ContextFrame& frame = segment.frame;
+  CpuTimeRow& row = Cpu(frame.cpu).row;
+  switch (frame.kind) {
+    case ContextKind::kHardirq:
+      row.hardirq_ns += ns;
+      return;
+    case ContextKind::kSoftirq:
+      if (frame.vec >= row.softirq_ns.size()) row.softirq_ns.resize(frame.vec + 1, 0);
+      row.softirq_ns[frame.vec] += ns;
+      return;
+    case ContextKind::kTask:
+    case ContextKind::kNapiPoll:  // never a segment: polls are nested in a softirq or task
+      break;
+  }
+  switch (frame.task_class) {
+    case TaskClass::kIdle:
+      row.idle_ns += ns;
+      break;
+    case TaskClass::kIrqThread:
+      row.irq_thread_ns += ns;
+      break;
+    case TaskClass::kKsoftirqd:
+      row.ksoftirqd_ns += ns;
+      break;
+    case TaskClass::kNapiKthread:
+      row.napi_kthread_ns += ns;
+      break;
+    case TaskClass::kRtTask:
+      row.rt_task_ns += ns;
+      break;
+    case TaskClass::kOther:
+      row.other_task_ns += ns;
+      break;
+  }
+}
+
+void CpuTime::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
+  Cpu(cpu).row.unknown_ns += Clipped(start_ns, end_ns);
+}
+
+std::vector<CpuTimeRow> CpuTime::Rows() const {
+  std::vector<CpuTimeRow> rows;
+  for (const CpuState& cpu : cpus_) {
+    if (!cpu.seen) continue;
+    CpuTimeRow row = cpu.row;
+    row.first_ts_ns = std::max(row.first_ts_ns, window_.from_ns);
+    row.last_ts_ns = std::min(row.last_ts_ns, window_.to_ns);
+    if (row.last_ts_ns < row.first_ts_ns) continue;  // no time of this CPU inside the window
+    row.span_ns = row.last_ts_ns - row.first_ts_ns;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace napiscope::internal

@@ -1,0 +1,89 @@
+#include "analysis/duration_recorder.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace napiscope::internal {
+namespace {
+
+constexpr int kMantissaBits = 11;  // values below 2^11 get a bucket each
+constexpr uint64_t kExactBelow = uint64_t{1} << kMantissaBits;
+constexpr uint64_t kHalf = kExactBelow / 2;
+
+// Monotonic bucket key: the value itself below 2048, else (exponent, top 11 bits).
+uint64_t BucketOf(uint64_t value) {
+  if (value < kExactBelow) return value;
+  int shift = std::bit_width(value) - kMantissaBits;
+  uint64_t mantissa = value >> shift;  // in [1024, 2047]
+  return kExactBelow + static_cast<uint64_t>(shift - 1) * kHalf + (mantissa - kHalf);
+}
+
+// The largest value in a bucket.
+uint64_t BucketUpper(uint64_t key) {
+  if (key < kExactBelow) return key;
+  uint64_t offset = key - kExactBelow;
+  int shift = static_cast<int>(offset / kHalf) + 1;
+  uint64_t mantissa = offset % kHalf + kHalf;
+  return ((mantissa + 1) << shift) - 1;
+}
+
+}  // namespace
+
+int64_t NearestRank(int64_t per_mille, int64_t count) {
+  int64_t rank = (per_mille * count + 999) / 1000;
+  return std::max<int64_t>(rank, 1);
+}
+
+void DurationRecorder::Add(int64_t duration_ns, TimestampNs start_ns) {
+  duration_ns = std::max<int64_t>(duration_ns, 0);
+  if (count_ == 0 || duration_ns < min_ns_) min_ns_ = duration_ns;
+  if (count_ == 0 || duration_ns > max_ns_) {
+    max_ns_ = duration_ns;
+    max_at_ns_ = start_ns;
+  }
+  ++count_;
+  if (buckets_.empty() && exact_.size() < exact_limit_) {
+    exact_.push_back(duration_ns);
+    return;
+  }
+  if (!exact_.empty()) Fold();
+  ++buckets_[BucketOf(static_cast<uint64_t>(duration_ns))];
+}
+
+void DurationRecorder::Fold() {
+  for (int64_t value : exact_) ++buckets_[BucketOf(static_cast<uint64_t>(value))];
+  exact_.clear();
+  exact_.shrink_to_fit();
+}
+
+DurationStats DurationRecorder::Stats() const {
+  DurationStats stats;
+  stats.count = count_;
+  if (count_ == 0) return stats;
+  stats.min_ns = min_ns_;
+  stats.max_ns = max_ns_;
+  stats.max_at_ns = max_at_ns_;
+  constexpr int64_t kPerMille[] = {500, 900, 990, 999};
+  int64_t* outputs[] = {&stats.p50_ns, &stats.p90_ns, &stats.p99_ns, &stats.p999_ns};
+  if (buckets_.empty()) {
+    std::vector<int64_t> sorted = exact_;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < 4; ++i) *outputs[i] = sorted[NearestRank(kPerMille[i], count_) - 1];
+    return stats;
+  }
+  stats.exact = false;
+  for (size_t i = 0; i < 4; ++i) {
+    int64_t rank = NearestRank(kPerMille[i], count_);
+    int64_t seen = 0;
+    for (const auto& [key, samples] : buckets_) {
+      seen += samples;
+      if (seen >= rank) {
+        *outputs[i] = std::min<int64_t>(static_cast<int64_t>(BucketUpper(key)), max_ns_);
+        break;
+      }
+    }
+  }
+  return stats;
+}
+
+}  // namespace napiscope::internal

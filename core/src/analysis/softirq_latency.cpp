@@ -1,0 +1,213 @@
+#include "analysis/softirq_latency.h"
+
+#include <algorithm>
+
+namespace napiscope::internal {
+namespace {
+
+// The pending mask is a 32-bit word; anything beyond is a decoding error, not a vector.
+constexpr uint32_t kMaxVectors = 32;
+
+// Longer waits first; of equal waits the earlier one.
+bool LongerWait(TimestampNs delay_a, TimestampNs raise_a, TimestampNs delay_b,
+                TimestampNs raise_b) {
+  return delay_a != delay_b ? delay_a > delay_b : raise_a < raise_b;
+}
+
+int32_t HolderId(const ContextFrame& frame) {
+  switch (frame.kind) {
+    case ContextKind::kHardirq:
+      return frame.irq;
+    case ContextKind::kSoftirq:
+      return static_cast<int32_t>(frame.vec);
+    default:
+      return frame.pid;
+  }
+}
+
+}  // namespace
+
+SoftirqLatency::SoftirqLatency(const ContextTracker* tracker, const AnalysisWindow& window)
+    : tracker_(tracker), window_(window) {}
+
+SoftirqLatency::CpuState& SoftirqLatency::Cpu(uint16_t cpu) {
+  if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+  return cpus_[cpu];
+}
+
+SoftirqLatency::VecState& SoftirqLatency::Vec(CpuState& cpu, uint32_t vec) {
+  if (vec >= cpu.vecs.size()) cpu.vecs.resize(vec + 1);
+  return cpu.vecs[vec];
+}
+
+void SoftirqLatency::OnEvent(const Event& event) {
+  switch (event.kind) {
+    case EventKind::kSoftirqRaise:
+      if (event.softirq.vec < kMaxVectors) Raise(Cpu(event.cpu), event.softirq.vec, event.ts_ns);
+      break;
+    case EventKind::kSoftirqEntry:
+      if (event.softirq.vec < kMaxVectors) Enter(Cpu(event.cpu), event);
+      break;
+    case EventKind::kMissedEvents:
+      Drop(Cpu(event.cpu));
+      break;
+    default:
+      break;
+  }
+}
+
+void SoftirqLatency::Raise(CpuState& cpu, uint32_t vec, TimestampNs ts_ns) {
+  bool already_pending = std::any_of(cpu.pending.begin(), cpu.pending.end(),
+                                     [vec](const Wait& wait) { return wait.vec == vec; });
+  if (already_pending) return;  // the kernel sets a bit that is already set: nothing changes
+  Wait wait;
+  wait.vec = vec;
+  wait.raise_ns = ts_ns;
+  cpu.pending.push_back(std::move(wait));
+}
+
+void SoftirqLatency::Enter(CpuState& cpu, const Event& event) {
+  uint32_t vec = event.softirq.vec;
+  VecState& state = Vec(cpu, vec);
+  auto found = std::find_if(cpu.pending.begin(), cpu.pending.end(),
+                            [vec](const Wait& wait) { return wait.vec == vec; });
+  if (found == cpu.pending.end()) {
+    if (window_.Contains(event.ts_ns)) ++state.entries_without_raise;
+    return;
+  }
+  Wait wait = std::move(*found);
+  cpu.pending.erase(found);
+  if (!window_.Contains(wait.raise_ns)) return;
+  const ContextFrame& top = tracker_->Top(event.cpu);
+  bool top_is_this = top.kind == ContextKind::kSoftirq && top.vec == vec;
+  wait.entered = true;
+  wait.entry_ns = event.ts_ns;
+  wait.site = top_is_this ? top.site : SoftirqSite::kUnknown;
+  wait.blame_complete = cpu.segments_until_ns >= wait.entry_ns;
+  state.delays.Add(wait.entry_ns - wait.raise_ns, wait.raise_ns);
+  ++state.ran_in[wait.site];
+  KeepIfWorst(cpu, state, std::move(wait));
+}
+
+// Keeps the kWorstWaits longest waits; the order does not depend on when blame completes.
+void SoftirqLatency::KeepIfWorst(CpuState& cpu, VecState& state, Wait wait) {
+  TimestampNs delay = wait.entry_ns - wait.raise_ns;
+  auto position = std::find_if(state.worst.begin(), state.worst.end(), [&](const Wait& kept) {
+    return LongerWait(delay, wait.raise_ns, kept.entry_ns - kept.raise_ns, kept.raise_ns);
+  });
+  if (position == state.worst.end() && state.worst.size() >= kWorstWaits) return;
+  if (!wait.blame_complete) ++cpu.incomplete_worst;
+  state.worst.insert(position, std::move(wait));
+  if (state.worst.size() > kWorstWaits) {
+    if (!state.worst.back().blame_complete) --cpu.incomplete_worst;
+    state.worst.pop_back();
+  }
+}
+
+// Lost events: whatever was pending may have run unseen, so none of it can be paired.
+void SoftirqLatency::Drop(CpuState& cpu) {
+  for (const Wait& wait : cpu.pending) {
+    if (window_.Contains(wait.raise_ns)) ++Vec(cpu, wait.vec).dropped_pairs;
+  }
+  cpu.pending.clear();
+}
+
+void SoftirqLatency::OnSegment(const CpuSegment& segment) {
+  Attribute(Cpu(segment.frame.cpu), segment.start_ns, segment.end_ns, &segment.frame);
+}
+
+void SoftirqLatency::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
+  Attribute(Cpu(cpu), start_ns, end_ns, nullptr);
+}
+
+// Charges [start_ns, end_ns) of a CPU to `frame` (nullptr: unknown) in every wait it overlaps.
+// Segments of a CPU arrive in time order, but during the tracker's warm-up only after the
+// events that ended them; a wait therefore keeps collecting until the stream passes its entry.
+void SoftirqLatency::Attribute(CpuState& cpu, TimestampNs start_ns, TimestampNs end_ns,
+                               const ContextFrame* frame) {
+  auto charge = [&](Wait& wait) {
+    TimestampNs from = std::max(start_ns, wait.raise_ns);
+    TimestampNs to = wait.entered ? std::min(end_ns, wait.entry_ns) : end_ns;
+    if (to <= from) return;
+    if (frame == nullptr) {
+      wait.unknown_ns += to - from;
+      return;
+    }
+    int32_t id = HolderId(*frame);
+    auto held = std::find_if(wait.held.begin(), wait.held.end(), [&](const Held& h) {
+      return h.kind == frame->kind && h.id == id &&
+             (frame->kind != ContextKind::kHardirq || h.name == frame->name);
+    });
+    if (held == wait.held.end()) {
+      wait.held.push_back(Held{frame->kind, id, frame->name, frame->prio, 0});
+      held = wait.held.end() - 1;
+    }
+    held->time_ns += to - from;
+    held->name = frame->name;  // a task's latest comm
+    if (frame->prio >= 0 && (held->prio < 0 || frame->prio < held->prio)) held->prio = frame->prio;
+  };
+  for (Wait& wait : cpu.pending) charge(wait);
+  cpu.segments_until_ns = std::max(cpu.segments_until_ns, end_ns);
+  if (cpu.incomplete_worst == 0) return;
+  for (VecState& state : cpu.vecs) {
+    for (Wait& wait : state.worst) {
+      if (wait.blame_complete) continue;
+      charge(wait);
+      if (cpu.segments_until_ns >= wait.entry_ns) {
+        wait.blame_complete = true;
+        --cpu.incomplete_worst;
+      }
+    }
+  }
+}
+
+std::vector<SoftirqLatencyRow> SoftirqLatency::Rows(const TraceContext& context) const {
+  std::vector<SoftirqLatencyRow> rows;
+  for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
+    const CpuState& cpu_state = cpus_[cpu];
+    for (size_t vec = 0; vec < cpu_state.vecs.size(); ++vec) {
+      const VecState& state = cpu_state.vecs[vec];
+      if (state.delays.count() == 0 && state.dropped_pairs == 0 &&
+          state.entries_without_raise == 0) {
+        continue;
+      }
+      SoftirqLatencyRow row;
+      row.cpu = static_cast<int>(cpu);
+      row.vec = static_cast<uint32_t>(vec);
+      row.delay = state.delays.Stats();
+      row.dropped_pairs = state.dropped_pairs;
+      row.entries_without_raise = state.entries_without_raise;
+      row.ran_in = state.ran_in;
+      for (const Wait& wait : state.worst) {
+        SoftirqWait out;
+        out.raise_ns = wait.raise_ns;
+        out.entry_ns = wait.entry_ns;
+        out.delay_ns = wait.entry_ns - wait.raise_ns;
+        out.ran_in = wait.site;
+        out.unknown_ns = wait.unknown_ns;
+        for (const Held& held : wait.held) {
+          BlameItem item;
+          item.kind = held.kind;
+          item.time_ns = held.time_ns;
+          if (held.kind == ContextKind::kSoftirq) {
+            item.vec = static_cast<uint32_t>(held.id);
+            item.name = std::string(SoftirqVectorName(item.vec));
+          } else {
+            (held.kind == ContextKind::kHardirq ? item.irq : item.pid) = held.id;
+            item.name = std::string(context.strings.Get(held.name));
+            if (held.kind == ContextKind::kTask) item.prio = held.prio;
+          }
+          out.blame.push_back(std::move(item));
+        }
+        std::stable_sort(
+            out.blame.begin(), out.blame.end(),
+            [](const BlameItem& a, const BlameItem& b) { return a.time_ns > b.time_ns; });
+        row.worst.push_back(std::move(out));
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+}  // namespace napiscope::internal

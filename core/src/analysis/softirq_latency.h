@@ -1,0 +1,80 @@
+// Softirq raise-to-entry latency per (cpu, vec), where the softirq ran, and who held the CPU
+// during the longest waits.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "analysis/duration_recorder.h"
+#include "napiscope/contexts.h"
+#include "napiscope/report.h"
+
+namespace napiscope::internal {
+
+/// Pairs the first softirq_raise since a vector last entered on a CPU with the next
+/// softirq_entry of that vector on that CPU (DOMAIN.md). A missed-events marker on the CPU
+/// drops the raises pending there. Add it to a FanoutSink after `tracker` (so the tracker's
+/// top frame at softirq_entry is the new softirq) and as a listener of `tracker` (for blame).
+class SoftirqLatency : public EventSink, public ContextListener {
+ public:
+  /// Waits shown per (cpu, vec), longest first.
+  static constexpr size_t kWorstWaits = 5;
+
+  SoftirqLatency(const ContextTracker* tracker, const AnalysisWindow& window);
+
+  void OnEvent(const Event& event) override;
+  void OnSegment(const CpuSegment& segment) override;
+  void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
+
+  /// One row per (cpu, vec) that had a pair, a dropped pair or an entry, by cpu then vec.
+  std::vector<SoftirqLatencyRow> Rows(const TraceContext& context) const;
+
+ private:
+  // What held the CPU for part of a wait, before names are resolved.
+  struct Held {
+    ContextKind kind;
+    int32_t id;     // pid, irq or vec
+    StringId name;  // comm or handler
+    int16_t prio;
+    int64_t time_ns;
+  };
+  struct Wait {
+    uint32_t vec = 0;
+    TimestampNs raise_ns = 0;
+    TimestampNs entry_ns = 0;
+    bool entered = false;
+    bool blame_complete = false;  // the segment stream of the CPU has passed entry_ns
+    SoftirqSite site = SoftirqSite::kNone;
+    int64_t unknown_ns = 0;
+    std::vector<Held> held;
+  };
+  struct VecState {
+    DurationRecorder delays;
+    int64_t dropped_pairs = 0;
+    int64_t entries_without_raise = 0;
+    std::map<SoftirqSite, int64_t> ran_in;
+    std::vector<Wait> worst;  // longest first (ties: earlier raise first), at most kWorstWaits
+  };
+  struct CpuState {
+    std::vector<Wait> pending;  // raised, not entered; at most one per vec
+    std::vector<VecState> vecs;
+    TimestampNs segments_until_ns = INT64_MIN;  // the CPU's segment stream reached here
+    int incomplete_worst = 0;                   // worst waits still collecting blame
+  };
+
+  CpuState& Cpu(uint16_t cpu);
+  VecState& Vec(CpuState& cpu, uint32_t vec);
+  void Raise(CpuState& cpu, uint32_t vec, TimestampNs ts_ns);
+  void Enter(CpuState& cpu, const Event& event);
+  void Drop(CpuState& cpu);
+  void KeepIfWorst(CpuState& cpu, VecState& state, Wait wait);
+  void Attribute(CpuState& cpu, TimestampNs start_ns, TimestampNs end_ns,
+                 const ContextFrame* frame);
+
+  const ContextTracker* tracker_;
+  AnalysisWindow window_;
+  std::vector<CpuState> cpus_;
+};
+
+}  // namespace napiscope::internal

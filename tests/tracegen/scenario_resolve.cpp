@@ -44,6 +44,7 @@ absl::Status Scenario::Resolve(std::vector<Event>* events) const {
   std::vector<CpuContext> cpus(cpus_);
   for (int cpu = 0; cpu < cpus_; ++cpu) cpus[cpu].current = running_[cpu];
   absl::flat_hash_map<int32_t, int16_t> boosted_prio;  // PI-boosted (or restored) priorities
+  absl::flat_hash_map<int32_t, int> task_softirq;      // softirq depth of switched-out tasks
   absl::Status status;
   auto fail = [&](const Event& event, const std::string& what) {
     if (status.ok()) {
@@ -128,7 +129,15 @@ absl::Status Scenario::Resolve(std::vector<Event>* events) const {
         event.kind == EventKind::kIrqHandlerExit || event.kind == EventKind::kIrqVectorExit;
     if (irq_exit && cpu.hardirq > 0) --cpu.hardirq;
     if (event.kind == EventKind::kSoftirqExit && cpu.softirq > 0) --cpu.softirq;
-    if (event.kind == EventKind::kSchedSwitch) cpu.current = event.sched_switch.next_pid;
+    if (event.kind == EventKind::kSchedSwitch) {
+      // Softirq processing in a task can be preempted (PREEMPT_RT, local_bh_enable): the
+      // softirq context leaves the CPU with the task and comes back with it.
+      auto key = [&](int32_t pid) { return pid == 0 ? -1 - event.cpu : pid; };
+      task_softirq[key(event.sched_switch.prev_pid)] = cpu.softirq;
+      auto next = task_softirq.find(key(event.sched_switch.next_pid));
+      cpu.softirq = next == task_softirq.end() ? 0 : next->second;
+      cpu.current = event.sched_switch.next_pid;
+    }
     if (cpu.missed_pending) {
       Event missed;
       missed.ts_ns = event.ts_ns;

@@ -24,15 +24,19 @@ constexpr size_t kExcerptChars = 80;
 struct FormatEvidence {
   bool trace_cmd_header = false;  // "cpus=N", "version = 6"
   bool ftrace_header = false;     // "# tracer: nop", "#P:2"
-  bool trace_cmd_lines = false;   // "CPU:N [EVENTS DROPPED]", CPU and flags glued (-l)
-  bool kernel_lines = false;      // "[001] d.h1." columns, "CPU:N [LOST N EVENTS]"
+  bool glued_columns = false;     // "1d.h1.": CPU and flags glued, only trace-cmd -l
+  bool kernel_columns = false;    // "[001] d.h1.": only the kernel
+  bool dropped_marks = false;     // "CPU:N [EVENTS DROPPED]" (trace-cmd)
+  bool lost_marks = false;        // "CPU:N [LOST N EVENTS]" (kernel)
   bool bare_lines = false;        // "[001]" without a flags column
 
   TraceFormat Decide() const {
     if (trace_cmd_header) return TraceFormat::kTraceCmdText;
     if (ftrace_header) return TraceFormat::kFtraceText;
-    if (trace_cmd_lines) return TraceFormat::kTraceCmdText;
-    if (kernel_lines) return TraceFormat::kFtraceText;
+    if (glued_columns) return TraceFormat::kTraceCmdText;
+    if (kernel_columns) return TraceFormat::kFtraceText;
+    if (dropped_marks) return TraceFormat::kTraceCmdText;
+    if (lost_marks) return TraceFormat::kFtraceText;
     // trace-cmd report prints no flags column unless -l; the kernel prints one by default.
     return bare_lines ? TraceFormat::kTraceCmdText : TraceFormat::kFtraceText;
   }
@@ -71,17 +75,17 @@ void NoteLineEvidence(const TextEventLine& line, FormatEvidence* evidence) {
   if (line.flags.empty()) {
     evidence->bare_lines = true;
   } else if (line.flags_dialect == FlagsDialect::kTraceCmd) {
-    evidence->trace_cmd_lines = true;
+    evidence->glued_columns = true;
   } else {
-    evidence->kernel_lines = true;
+    evidence->kernel_columns = true;
   }
 }
 
 void NoteMissedEvidence(std::string_view line, FormatEvidence* evidence) {
   if (line.find("DROPPED") != std::string_view::npos) {
-    evidence->trace_cmd_lines = true;
+    evidence->dropped_marks = true;
   } else {
-    evidence->kernel_lines = true;
+    evidence->lost_marks = true;
   }
 }
 

@@ -140,6 +140,10 @@ class Timeline {
   LaneSlice Query(int cpu, Lane lane, TimestampNs from_ns, TimestampNs to_ns, int columns,
                   const std::vector<uint8_t>* item_mask = nullptr) const;
 
+  /// Summary of the intervals of a lane starting in [from_ns, to_ns) (for tooltips of dense
+  /// spots); O(log of the lane's size).
+  TimelineColumn Summarize(int cpu, Lane lane, TimestampNs from_ns, TimestampNs to_ns) const;
+
   /// Intervals of a lane overlapping [from_ns, to_ns], in lane order (for hit tests).
   std::vector<TimelineInterval> Overlapping(int cpu, Lane lane, TimestampNs from_ns,
                                             TimestampNs to_ns) const;

@@ -40,6 +40,13 @@ LaneSlice Timeline::Query(int cpu, Lane lane_id, TimestampNs from_ns, TimestampN
   return lane(cpu, lane_id).Query(from_ns, to_ns, columns, traits_, item_mask);
 }
 
+TimelineColumn Timeline::Summarize(int cpu, Lane lane_id, TimestampNs from_ns,
+                                   TimestampNs to_ns) const {
+  if (cpu < 0 || cpu >= cpus()) return {};
+  const TimelineLane& intervals = lane(cpu, lane_id);
+  return intervals.Summarize(intervals.LowerBound(from_ns), intervals.LowerBound(to_ns), traits_);
+}
+
 std::vector<TimelineInterval> Timeline::Overlapping(int cpu, Lane lane_id, TimestampNs from_ns,
                                                     TimestampNs to_ns) const {
   std::vector<TimelineInterval> found;

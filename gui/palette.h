@@ -1,0 +1,65 @@
+// The one place that decides the timeline's colours: task kinds, softirq vectors, IRQ
+// handlers, NAPI devices, waits, gaps, arrows and markers, plus the legend built from them.
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <vector>
+
+#include "napiscope/timeline.h"
+
+namespace napiscope::gui {
+
+/// One swatch of the legend.
+struct LegendEntry {
+  QColor color;
+  QString label;
+  bool thin = false;  ///< drawn as a thin bar (waits) rather than a block
+};
+
+/// A titled group of legend swatches.
+struct LegendGroup {
+  QString title;
+  std::vector<LegendEntry> entries;
+};
+
+/// Colours of the timeline.
+namespace palette {
+
+/// Fill of an interval of `lane` with colour `key` (see Lane for what keys mean).
+QColor KeyColor(Lane lane, uint16_t key);
+
+/// Colour of a task kind.
+QColor TaskClassColor(TaskClass task_class);
+
+/// Colour of a softirq vector.
+QColor VectorColor(uint32_t vec);
+
+/// Colour of an activation arrow.
+QColor ActivationColor(ActivationKind kind);
+
+/// Exhausted NAPI polls (work >= budget) are marked with this.
+QColor ExhaustedMark();
+
+/// Shading of time nothing is known about.
+QColor GapShade();
+
+/// Marker A (click) and marker B (shift-click).
+QColor MarkerA();
+QColor MarkerB();
+
+/// Tint over the CPUs and time window of the selected finding.
+QColor Highlight();
+
+/// Backgrounds: of the lanes, of every other lane, of the label column, and text.
+QColor LaneBackground();
+QColor LaneBackgroundAlt();
+QColor LabelBackground();
+QColor Text();
+QColor GridLine();
+
+/// The legend: task kinds, softirq vectors (with the wait bar), NAPI marks, arrows, gaps.
+std::vector<LegendGroup> Legend();
+
+}  // namespace palette
+}  // namespace napiscope::gui

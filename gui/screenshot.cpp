@@ -1,0 +1,58 @@
+#include "screenshot.h"
+
+#include <QApplication>
+#include <QPixmap>
+
+#include "main_window.h"
+#include "timeline_view.h"
+
+namespace napiscope::gui {
+
+bool RenderWindow(MainWindow& window, const GuiOptions& options, QImage* image, QString* error) {
+  const LoadedTrace* trace = window.trace();
+  if (trace == nullptr) {
+    *error = "no trace loaded";
+    return false;
+  }
+  window.resize(options.size);
+  window.show();
+  QApplication::processEvents();
+  window.FitTimelineHeight();
+  if (options.range) {
+    TimestampNs from = 0;
+    TimestampNs to = 0;
+    TimestampNs start = trace->timeline.start_ns();
+    if (!ParseTimeArgument(options.range->first, start, &from, error) ||
+        !ParseTimeArgument(options.range->second, start, &to, error)) {
+      return false;
+    }
+    if (to <= from) {
+      *error = QString("--range: TO (%1) must be after FROM (%2)")
+                   .arg(options.range->second, options.range->first);
+      return false;
+    }
+    window.timeline()->SetRange(from, to);
+  }
+  QApplication::processEvents();
+  *image = window.grab().toImage();
+  return true;
+}
+
+bool SaveScreenshot(const GuiOptions& options, QString* error) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  window.resize(options.size);
+  if (!window.OpenTraceAndWait(options.file)) {
+    *error = window.LastError();
+    return false;
+  }
+  QImage image;
+  if (!RenderWindow(window, options, &image, error)) return false;
+  if (!image.save(options.screenshot, "PNG")) {
+    *error = QString("%1: cannot write the PNG").arg(options.screenshot);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace napiscope::gui

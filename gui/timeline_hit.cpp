@@ -1,0 +1,200 @@
+#include "timeline_hit.h"
+
+#include <algorithm>
+
+#include "napiscope/format.h"
+
+namespace napiscope::gui {
+namespace {
+
+// Pixels of slack around the mouse when picking an interval.
+constexpr double kSlackPixels = 3;
+// More intervals than this under the mouse are summarised instead of picked.
+constexpr size_t kMaxPicked = 12;
+
+QString Str(std::string_view text) {
+  return QString::fromUtf8(text.data(), static_cast<int>(text.size())).toHtmlEscaped();
+}
+
+QString Duration(TimestampNs ns) { return QString::fromStdString(FormatDuration(ns)); }
+
+// "at 245.13 ms" from the trace start.
+QString At(const LoadedTrace& trace, TimestampNs ts_ns) {
+  return "at " + Duration(ts_ns - trace.timeline.start_ns());
+}
+
+QString TaskName(const LoadedTrace& trace, StringId comm, int32_t pid) {
+  std::string_view name = trace.context.strings.Get(comm);
+  return QString("%1 (pid %2)").arg(name.empty() ? QString("?") : Str(name)).arg(pid);
+}
+
+QString Priority(int16_t prio) {
+  if (prio < 0) return "prio ?";
+  if (prio < 100) return QString("RT prio %1").arg(RtPriorityOf(prio));
+  return QString("nice %1").arg(prio - 120);
+}
+
+QString FlagNotes(uint8_t flags) {
+  QStringList notes;
+  if (flags & kItemStartUnknown) notes << "began before the trace or a gap";
+  if (flags & kItemEndUnknown) notes << "end unknown (gap or end of trace)";
+  if (flags & kItemSuspended) notes << "cut short: its task was switched out";
+  if (flags & kItemResumed) notes << "resumed after its task came back";
+  return notes.isEmpty() ? QString() : "<br><i>" + notes.join("; ") + "</i>";
+}
+
+bool Allowed(const TimelineViewState& state, uint32_t item) {
+  return state.item_mask.empty() || (item < state.item_mask.size() && state.item_mask[item] != 0);
+}
+
+// Intervals of `lane` within the slack around `ts_ns`, when few enough to pick from.
+std::optional<std::vector<TimelineInterval>> Candidates(const LoadedTrace& trace,
+                                                        const TimelineViewState& state, int cpu,
+                                                        Lane lane, TimestampNs from_ns,
+                                                        TimestampNs to_ns) {
+  const TimelineLane& intervals = trace.timeline.lane(cpu, lane);
+  if (intervals.LowerBound(to_ns) - intervals.LowerBound(from_ns) > kMaxPicked) return std::nullopt;
+  std::vector<TimelineInterval> found = trace.timeline.Overlapping(cpu, lane, from_ns, to_ns);
+  std::erase_if(found, [&](const TimelineInterval& i) { return !Allowed(state, i.item); });
+  return found;
+}
+
+// The interval containing ts_ns that is shortest (the innermost), else the nearest one.
+std::optional<TimelineInterval> Pick(const std::vector<TimelineInterval>& found,
+                                     TimestampNs ts_ns) {
+  std::optional<TimelineInterval> best;
+  auto distance = [ts_ns](const TimelineInterval& i) -> TimestampNs {
+    if (ts_ns < i.start_ns) return i.start_ns - ts_ns;
+    if (ts_ns > i.end_ns) return ts_ns - i.end_ns;
+    return 0;
+  };
+  for (const TimelineInterval& interval : found) {
+    if (!best || distance(interval) < distance(*best) ||
+        (distance(interval) == distance(*best) && interval.duration_ns() < best->duration_ns())) {
+      best = interval;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<TimelineHit> HitTest(const LoadedTrace& trace, const TimelineViewState& state,
+                                   const TimelineLayout& layout, QPoint pos) {
+  const LaneRow* row = layout.RowAt(pos.y());
+  if (row == nullptr || pos.x() < layout.time_left()) return std::nullopt;
+  TimelinePainter painter(trace, state, layout);
+  const TimeAxis& axis = painter.axis();
+  TimestampNs ts = axis.TimeAt(pos.x());
+  TimestampNs slack = static_cast<TimestampNs>(kSlackPixels * axis.NsPerPixel()) + 1;
+  std::vector<Lane> lanes = {TimelineLayout::LaneOf(row->kind)};
+  if (row->kind == RowKind::kSoftirq) lanes.push_back(Lane::kSoftirqWait);
+  for (Lane lane : lanes) {
+    auto found = Candidates(trace, state, row->cpu, lane, ts - slack, ts + slack);
+    if (!found || found->empty()) continue;
+    if (std::optional<TimelineInterval> best = Pick(*found, ts)) {
+      return TimelineHit{row->cpu, lane, *best};
+    }
+  }
+  return std::nullopt;
+}
+
+QString DescribeInterval(const LoadedTrace& trace, const TimelineHit& hit) {
+  const TimelineItem& item = trace.timeline.items()[hit.interval.item];
+  const TimelineInterval& interval = hit.interval;
+  QString when = QString("%1, lasted <b>%2</b>")
+                     .arg(At(trace, interval.start_ns), Duration(interval.duration_ns()));
+  QString vector = Str(SoftirqVectorName(item.vec));
+  switch (hit.lane) {
+    case Lane::kTask:
+      return QString("<b>%1</b><br>%2 · %3 · CPU %4<br>%5%6")
+          .arg(TaskName(trace, item.name, item.pid), Str(TaskClassName(item.task_class)),
+               Priority(item.prio))
+          .arg(hit.cpu)
+          .arg(when, FlagNotes(item.flags));
+    case Lane::kHardirq:
+      return QString("<b>hard IRQ %1</b> %2 · CPU %3<br>%4%5")
+          .arg(item.irq)
+          .arg(Str(trace.context.strings.Get(item.name)))
+          .arg(hit.cpu)
+          .arg(when, FlagNotes(item.flags));
+    case Lane::kSoftirq: {
+      QString text =
+          QString("<b>%1 softirq</b> · CPU %2<br>ran at %3 in %4<br>%5")
+              .arg(vector)
+              .arg(hit.cpu)
+              .arg(Str(SoftirqSiteName(item.site)), TaskName(trace, item.name, item.pid), when);
+      // The wait that ended where this run began, if the raise was traced.
+      for (const TimelineInterval& wait : trace.timeline.Overlapping(
+               hit.cpu, Lane::kSoftirqWait, interval.start_ns, interval.start_ns)) {
+        if (wait.end_ns == interval.start_ns && trace.timeline.items()[wait.item].vec == item.vec) {
+          text += QString("<br>raised %1 before it ran").arg(Duration(wait.duration_ns()));
+        }
+      }
+      return text + FlagNotes(item.flags);
+    }
+    case Lane::kSoftirqWait:
+      return QString("<b>%1 raised → entry</b> · CPU %2<br>raised %3, waited <b>%4</b>")
+          .arg(vector)
+          .arg(hit.cpu)
+          .arg(At(trace, interval.start_ns), Duration(interval.duration_ns()));
+    case Lane::kNapiPoll: {
+      QString exhausted = (item.flags & kItemExhausted)
+                              ? QString("<br><b>budget exhausted</b>: polled again")
+                              : QString();
+      QString site =
+          item.site == SoftirqSite::kNone ? QString("task") : Str(SoftirqSiteName(item.site));
+      return QString("<b>NAPI poll %1</b> · CPU %2<br>work %3 / budget %4%5<br>in %6 (%7)<br>%8")
+          .arg(Str(trace.context.strings.Get(item.name)))
+          .arg(hit.cpu)
+          .arg(item.work)
+          .arg(item.budget)
+          .arg(exhausted,
+               TaskName(trace, trace.context.tasks.CommAt(item.pid, interval.start_ns), item.pid),
+               site, when);
+    }
+  }
+  return {};
+}
+
+QString DescribeAt(const LoadedTrace& trace, const TimelineViewState& state,
+                   const TimelineLayout& layout, QPoint pos) {
+  const LaneRow* row = layout.RowAt(pos.y());
+  if (row == nullptr || pos.x() < layout.time_left()) return {};
+  TimelinePainter painter(trace, state, layout);
+  const TimeAxis& axis = painter.axis();
+  TimestampNs ts = axis.TimeAt(pos.x());
+  QString gap_text;
+  for (const TimelineGap& gap : trace.timeline.gaps(row->cpu)) {
+    if (ts < gap.start_ns || ts > gap.end_ns) continue;
+    QString why = gap.lost_events > 0
+                      ? QString("the ring buffer dropped %1 events").arg(gap.lost_events)
+                  : gap.lost_events < 0 ? QString("the ring buffer dropped events")
+                                        : QString("a sched_switch is missing from the trace");
+    gap_text = QString("<b>Unknown</b> for %1: %2<br>nothing here is measured<br>")
+                   .arg(Duration(gap.end_ns - gap.start_ns), why);
+  }
+  if (std::optional<TimelineHit> hit = HitTest(trace, state, layout, pos)) {
+    return gap_text + DescribeInterval(trace, *hit);
+  }
+  // Too dense to pick one: summarise what starts within the slack around the mouse.
+  Lane lane = TimelineLayout::LaneOf(row->kind);
+  TimestampNs slack = static_cast<TimestampNs>(kSlackPixels * axis.NsPerPixel()) + 1;
+  TimelineColumn column = trace.timeline.Summarize(row->cpu, lane, ts - slack, ts + slack);
+  if (column.count == 0) return gap_text;
+  QString kind = lane == Lane::kTask      ? "task runs"
+                 : lane == Lane::kHardirq ? "hard IRQs"
+                 : lane == Lane::kSoftirq ? "softirq runs"
+                                          : "NAPI polls";
+  QString text = QString("<b>%1 %2</b> within ±%3 · CPU %4<br>busy %5 · longest %6<br>mostly %7")
+                     .arg(column.count)
+                     .arg(kind, Duration(slack))
+                     .arg(row->cpu)
+                     .arg(Duration(column.busy_ns), Duration(column.longest_ns),
+                          QString::fromStdString(trace.timeline.KeyLabel(lane, column.dominant_key,
+                                                                         trace.context.strings)));
+  if (column.marked > 0) text += QString("<br>%1 exhausted the budget").arg(column.marked);
+  return gap_text + text + "<br><i>zoom in to see each one</i>";
+}
+
+}  // namespace napiscope::gui

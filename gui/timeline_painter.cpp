@@ -1,0 +1,307 @@
+#include "timeline_painter.h"
+
+#include <QPainterPath>
+#include <algorithm>
+#include <cmath>
+
+#include "palette.h"
+
+namespace napiscope::gui {
+namespace {
+
+QString Str(std::string_view text) {
+  return QString::fromUtf8(text.data(), static_cast<int>(text.size()));
+}
+
+// Rows of a softirq lane: runs fill the row; the raise-to-entry waits are a thin bar through
+// its middle, visible where nothing runs (just before each run).
+constexpr int kWaitBarHeight = 4;
+constexpr int kExhaustedMarkHeight = 3;
+// Aggregated columns show occupancy as height; anything present is at least this tall.
+constexpr int kMinColumnHeight = 3;
+
+}  // namespace
+
+TimestampNs RulerStep(double ns_per_pixel, int min_pixels) {
+  double wanted = std::max(1.0, ns_per_pixel * min_pixels);
+  TimestampNs power = 1;
+  while (true) {
+    for (TimestampNs factor : {1, 2, 5}) {
+      if (static_cast<double>(power * factor) >= wanted) return power * factor;
+    }
+    power *= 10;
+  }
+}
+
+QString RulerLabel(TimestampNs offset_ns, TimestampNs step_ns) {
+  if (offset_ns == 0) return "0";
+  struct Unit {
+    TimestampNs ns;
+    const char* name;
+  };
+  static constexpr Unit kUnits[] = {
+      {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}, {1, "ns"}};
+  // The unit of the offset's magnitude, with as many decimals as the step needs to differ.
+  const Unit* unit = &kUnits[3];
+  for (const Unit& u : kUnits) {
+    if (std::llabs(offset_ns) >= u.ns) {
+      unit = &u;
+      break;
+    }
+  }
+  int decimals = 0;
+  for (TimestampNs resolution = unit->ns; resolution > step_ns; resolution /= 10) ++decimals;
+  double value = static_cast<double>(offset_ns) / static_cast<double>(unit->ns);
+  return QString("%1 %2").arg(QString::number(value, 'f', decimals), unit->name);
+}
+
+TimelinePainter::TimelinePainter(const LoadedTrace& trace, const TimelineViewState& state,
+                                 const TimelineLayout& layout)
+    : trace_(trace), state_(state), layout_(layout) {
+  axis_.from_ns = state.from_ns;
+  axis_.to_ns = std::max(state.to_ns, state.from_ns + 1);
+  axis_.left = layout.time_left();
+  axis_.width = layout.time_width();
+}
+
+void TimelinePainter::Paint(QPainter& painter, const QRect& exposed) {
+  painter.fillRect(QRect(0, 0, layout_.width(), layout_.height()), palette::LaneBackground());
+  QFont small = painter.font();
+  small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
+  painter.setFont(small);
+  for (const LaneRow& row : layout_.rows()) {
+    if (!exposed.isEmpty() && (row.bottom() < exposed.top() || row.top > exposed.bottom())) {
+      continue;
+    }
+    PaintRow(painter, row);
+    PaintLabels(painter, row);
+  }
+  PaintGaps(painter);
+  PaintHighlight(painter);
+  PaintArrows(painter);
+  PaintRuler(painter);
+  PaintMarkers(painter);
+}
+
+void TimelinePainter::PaintLabels(QPainter& painter, const LaneRow& row) {
+  QRect label(0, row.top, TimelineLayout::kLabelWidth, row.height);
+  bool highlighted = std::find(state_.highlight_cpus.begin(), state_.highlight_cpus.end(),
+                               row.cpu) != state_.highlight_cpus.end();
+  painter.fillRect(label, highlighted ? QColor(0xffe8a3) : palette::LabelBackground());
+  painter.setPen(palette::GridLine());
+  painter.drawLine(label.left(), row.bottom() - 1, layout_.width(), row.bottom() - 1);
+  painter.setPen(palette::Text().lighter(160));
+  painter.drawText(label.adjusted(0, 0, -6, 0), Qt::AlignRight | Qt::AlignVCenter,
+                   TimelineLayout::RowName(row.kind));
+  if (row.kind == RowKind::kTask) {
+    QFont bold = painter.font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    painter.save();
+    painter.setFont(bold);
+    painter.setPen(palette::Text());
+    painter.drawText(label.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                     QString("CPU %1").arg(row.cpu));
+    painter.restore();
+  }
+}
+
+void TimelinePainter::PaintRow(QPainter& painter, const LaneRow& row) {
+  QColor background = row.kind == RowKind::kHardirq || row.kind == RowKind::kNapiPoll
+                          ? palette::LaneBackgroundAlt()
+                          : palette::LaneBackground();
+  painter.fillRect(QRect(axis_.left, row.top, axis_.width, row.height - 1), background);
+  int top = row.top + 2;
+  int height = row.height - 4;
+  if (row.kind == RowKind::kSoftirq) {
+    int wait_top = row.center() - kWaitBarHeight / 2;
+    PaintSlice(painter, row, Lane::kSoftirqWait, wait_top, kWaitBarHeight, false);
+  }
+  PaintSlice(painter, row, TimelineLayout::LaneOf(row.kind), top, height, true);
+}
+
+void TimelinePainter::PaintSlice(QPainter& painter, const LaneRow& row, Lane lane, int top,
+                                 int height, bool labels) {
+  const std::vector<uint8_t>* mask = state_.item_mask.empty() ? nullptr : &state_.item_mask;
+  LaneSlice slice =
+      trace_.timeline.Query(row.cpu, lane, axis_.from_ns, axis_.to_ns, axis_.width, mask);
+  const std::vector<TimelineItem>& items = trace_.timeline.items();
+  double ns_per_pixel = axis_.NsPerPixel();
+  for (size_t c = 0; c < slice.columns.size(); ++c) {
+    const TimelineColumn& column = slice.columns[c];
+    if (column.count == 0) continue;
+    double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_pixel);
+    int bar = std::max(kMinColumnHeight, static_cast<int>(std::lround(fraction * height)));
+    bar = std::min(bar, height);
+    int x = axis_.left + static_cast<int>(c);
+    painter.fillRect(QRect(x, top + height - bar, 1, bar),
+                     palette::KeyColor(lane, column.dominant_key));
+    if (column.marked > 0) {
+      painter.fillRect(QRect(x, top, 1, kExhaustedMarkHeight), palette::ExhaustedMark());
+    }
+  }
+  for (const TimelineInterval& interval : slice.intervals) {
+    const TimelineItem& item = items[interval.item];
+    double x0 = std::max<double>(axis_.XOf(interval.start_ns), axis_.left - 1);
+    double x1 = std::min<double>(axis_.XOf(interval.end_ns), axis_.left + axis_.width + 1);
+    QRectF rect(x0, top, std::max(1.0, x1 - x0), height);
+    QColor fill = palette::KeyColor(lane, item.key);
+    painter.fillRect(rect, fill);
+    if (rect.width() >= 4 && height > kWaitBarHeight) {
+      painter.setPen(fill.darker(150));
+      painter.drawRect(rect.adjusted(0, 0, -1, -1));
+    }
+    if (item.flags & kItemExhausted) {
+      painter.fillRect(QRectF(x0, top, rect.width(), kExhaustedMarkHeight),
+                       palette::ExhaustedMark());
+    }
+    if (labels) PaintIntervalLabel(painter, interval, lane, rect);
+  }
+}
+
+void TimelinePainter::PaintIntervalLabel(QPainter& painter, const TimelineInterval& interval,
+                                         Lane lane, const QRectF& rect) {
+  if (rect.width() < 24) return;
+  const TimelineItem& item = trace_.timeline.items()[interval.item];
+  const StringTable& strings = trace_.context.strings;
+  QString text;
+  switch (lane) {
+    case Lane::kTask:
+      text = Str(strings.Get(item.name));
+      break;
+    case Lane::kHardirq:
+      text = Str(strings.Get(item.name));
+      break;
+    case Lane::kSoftirq:
+      text = Str(SoftirqVectorName(item.vec));
+      break;
+    case Lane::kNapiPoll:
+      text = QString("%1 %2/%3").arg(Str(strings.Get(item.name))).arg(item.work).arg(item.budget);
+      break;
+    case Lane::kSoftirqWait:
+      return;
+  }
+  QFontMetricsF metrics(painter.font());
+  QRectF inner = rect.adjusted(3, 0, -3, 0);
+  // Keep the label on screen when the interval starts left of the view.
+  inner.setLeft(std::max<double>(inner.left(), axis_.left + 3));
+  if (inner.width() < metrics.horizontalAdvance("abc")) return;
+  QString shown = metrics.elidedText(text, Qt::ElideRight, inner.width());
+  QColor fill = palette::KeyColor(lane, item.key);
+  painter.setPen(fill.lightness() > 150 ? palette::Text() : QColor(Qt::white));
+  painter.drawText(inner, Qt::AlignVCenter | Qt::AlignLeft, shown);
+}
+
+void TimelinePainter::PaintGaps(QPainter& painter) {
+  QBrush hatch(palette::GapShade(), Qt::BDiagPattern);
+  QColor tint = palette::GapShade();
+  tint.setAlpha(40);
+  for (int cpu = 0; cpu < trace_.timeline.cpus(); ++cpu) {
+    std::optional<std::pair<int, int>> span = layout_.CpuSpan(cpu);
+    if (!span) continue;
+    for (const TimelineGap& gap : trace_.timeline.gaps(cpu)) {
+      if (gap.end_ns < axis_.from_ns || gap.start_ns > axis_.to_ns) continue;
+      double x0 = std::max<double>(axis_.XOf(gap.start_ns), axis_.left);
+      double x1 = std::min<double>(axis_.XOf(gap.end_ns), axis_.left + axis_.width);
+      QRectF rect(x0, span->first, std::max(2.0, x1 - x0), span->second - span->first);
+      painter.fillRect(rect, tint);
+      painter.fillRect(rect, hatch);
+    }
+  }
+}
+
+void TimelinePainter::PaintHighlight(QPainter& painter) {
+  if (!state_.highlight_window) return;
+  double x0 = std::max<double>(axis_.XOf(state_.highlight_window->first), axis_.left);
+  double x1 =
+      std::min<double>(axis_.XOf(state_.highlight_window->second), axis_.left + axis_.width);
+  if (x1 < x0) return;
+  for (int cpu : state_.highlight_cpus) {
+    std::optional<std::pair<int, int>> span = layout_.CpuSpan(cpu);
+    if (!span) continue;
+    QRectF rect(x0, span->first, std::max(2.0, x1 - x0), span->second - span->first);
+    painter.fillRect(rect, palette::Highlight());
+    painter.setPen(QPen(palette::Highlight().darker(200), 1, Qt::DashLine));
+    painter.drawRect(rect);
+  }
+}
+
+void TimelinePainter::PaintArrows(QPainter& painter) {
+  std::vector<Activation> arrows =
+      trace_.timeline.CrossCpuArrows(axis_.from_ns, axis_.to_ns, axis_.width);
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setClipRect(QRect(axis_.left, TimelineLayout::kRulerHeight, axis_.width,
+                            layout_.height() - TimelineLayout::kRulerHeight));
+  // Many arrows in a frame are a pattern, not individual facts: draw them lighter.
+  int alpha = arrows.size() > 200 ? 90 : 200;
+  for (const Activation& arrow : arrows) {
+    RowKind from_row =
+        arrow.kind == ActivationKind::kIrqThread ? RowKind::kHardirq : RowKind::kTask;
+    const LaneRow* from = layout_.Find(arrow.from_cpu, from_row);
+    const LaneRow* to = layout_.Find(arrow.to_cpu, RowKind::kTask);
+    if (from == nullptr || to == nullptr) continue;
+    QPointF start(axis_.XOf(arrow.from_ns), from->center());
+    QPointF end(axis_.XOf(arrow.to_ns), to->center());
+    QColor color = palette::ActivationColor(arrow.kind);
+    color.setAlpha(alpha);
+    painter.setPen(QPen(color, 1.4));
+    painter.drawLine(start, end);
+    // Arrowhead: two short strokes back from the end along the line.
+    QPointF direction = end - start;
+    double length = std::hypot(direction.x(), direction.y());
+    if (length < 6) continue;
+    direction /= length;
+    QPointF normal(-direction.y(), direction.x());
+    QPainterPath head;
+    head.moveTo(end);
+    head.lineTo(end - direction * 7 + normal * 3.5);
+    head.lineTo(end - direction * 7 - normal * 3.5);
+    head.closeSubpath();
+    painter.fillPath(head, color);
+  }
+  painter.restore();
+}
+
+void TimelinePainter::PaintRuler(QPainter& painter) {
+  QRect ruler(0, 0, layout_.width(), TimelineLayout::kRulerHeight);
+  painter.fillRect(ruler, palette::LabelBackground());
+  painter.setPen(palette::GridLine());
+  painter.drawLine(0, ruler.bottom(), layout_.width(), ruler.bottom());
+  TimestampNs step = RulerStep(axis_.NsPerPixel(), 90);
+  TimestampNs origin = trace_.timeline.start_ns();
+  TimestampNs first_offset = ((axis_.from_ns - origin) / step) * step;
+  if (origin + first_offset < axis_.from_ns) first_offset += step;
+  painter.setPen(palette::Text());
+  painter.drawText(QRect(6, 0, TimelineLayout::kLabelWidth - 8, ruler.height()),
+                   Qt::AlignVCenter | Qt::AlignLeft, "time from start");
+  for (TimestampNs offset = first_offset; origin + offset <= axis_.to_ns; offset += step) {
+    double x = axis_.XOf(origin + offset);
+    painter.setPen(palette::GridLine().darker(130));
+    painter.drawLine(QPointF(x, ruler.bottom() - 8), QPointF(x, ruler.bottom()));
+    QColor grid = palette::GridLine();
+    grid.setAlpha(110);
+    painter.setPen(QPen(grid, 1, Qt::DotLine));
+    painter.drawLine(QPointF(x, ruler.bottom()), QPointF(x, layout_.height()));
+    painter.setPen(palette::Text());
+    painter.drawText(QRectF(x + 3, 2, 120, ruler.height() - 10), Qt::AlignLeft | Qt::AlignVCenter,
+                     RulerLabel(offset, step));
+  }
+}
+
+void TimelinePainter::PaintMarkers(QPainter& painter) {
+  auto paint = [&](std::optional<TimestampNs> marker, QColor color, const char* name) {
+    if (!marker || *marker < axis_.from_ns || *marker > axis_.to_ns) return;
+    double x = axis_.XOf(*marker);
+    painter.setPen(QPen(color, 1.5));
+    painter.drawLine(QPointF(x, 0), QPointF(x, layout_.height()));
+    QRectF tag(x - 8, 1, 16, 13);
+    painter.fillRect(tag, color);
+    painter.setPen(Qt::white);
+    painter.drawText(tag, Qt::AlignCenter, name);
+  };
+  paint(state_.marker_a, palette::MarkerA(), "A");
+  paint(state_.marker_b, palette::MarkerB(), "B");
+}
+
+}  // namespace napiscope::gui

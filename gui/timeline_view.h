@@ -1,0 +1,89 @@
+// The timeline widget: paints with TimelinePainter and handles navigation — wheel zoom at the
+// cursor, drag to pan, W/S/A/D (as in Perfetto), double-click to zoom to an interval, markers
+// A (click) and B (shift-click), hover tooltips.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "loaded_trace.h"
+#include "timeline_painter.h"
+
+namespace napiscope::gui {
+
+/// Shows one LoadedTrace; everything it draws comes from the core's Timeline.
+class TimelineView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineView(QWidget* parent = nullptr);
+
+  /// Shows `trace` zoomed to fit; null clears the view.
+  void SetTrace(std::shared_ptr<const LoadedTrace> trace);
+  const LoadedTrace* trace() const { return trace_.get(); }
+
+  /// Shows [from_ns, to_ns], clamped to the trace (at least 100 ns wide).
+  void SetRange(TimestampNs from_ns, TimestampNs to_ns);
+  /// Shows the whole trace.
+  void ZoomToFit();
+  /// Zooms by `factor` (< 1 zooms in) keeping the time at widget x `anchor_x` in place.
+  void Zoom(double factor, double anchor_x);
+  /// Pans by `fraction` of the visible span (negative: left).
+  void Pan(double fraction);
+
+  /// Hides or shows a CPU's lanes.
+  void SetCpuVisible(int cpu, bool visible);
+  bool CpuVisible(int cpu) const;
+
+  /// Filter: `mask` from Timeline::MatchingItems, empty for none.
+  void SetItemMask(std::vector<uint8_t> mask);
+
+  /// Highlights the CPUs and window of a finding (empty cpus and nullopt clear it).
+  void SetHighlight(std::vector<int> cpus,
+                    std::optional<std::pair<TimestampNs, TimestampNs>> window);
+
+  /// Markers; nullopt clears.
+  void SetMarkers(std::optional<TimestampNs> a, std::optional<TimestampNs> b);
+
+  /// The range statistics follow: between the markers when both are set, else the visible one.
+  std::pair<TimestampNs, TimestampNs> SelectedRange() const;
+
+  const TimelineViewState& state() const { return state_; }
+
+  /// The geometry for the current width.
+  TimelineLayout Layout() const;
+
+  QSize sizeHint() const override;
+
+ signals:
+  /// The visible range changed.
+  void RangeChanged(TimestampNs from_ns, TimestampNs to_ns);
+  /// A marker moved or was cleared.
+  void MarkersChanged();
+  /// The range statistics follow changed (visible range or markers).
+  void SelectedRangeChanged(TimestampNs from_ns, TimestampNs to_ns);
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  bool event(QEvent* event) override;
+
+ private:
+  void UpdateHeight();
+  TimeAxis Axis() const;
+  void EmitSelected();
+
+  std::shared_ptr<const LoadedTrace> trace_;
+  TimelineViewState state_;
+  QPoint press_pos_;
+  TimestampNs press_from_ns_ = 0;
+  bool dragging_ = false;
+  bool pressed_ = false;
+};
+
+}  // namespace napiscope::gui

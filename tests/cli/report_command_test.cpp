@@ -1,0 +1,120 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::CliPath;
+using ::napiscope::testing::RunCommand;
+using ::napiscope::testing::TestData;
+using ::testing::HasSubstr;
+using nlohmann::json;
+
+const json* LatencyRow(const json& report, int cpu, const std::string& name) {
+  for (const json& row : report["softirq_latency"]) {
+    if (row["cpu"] == cpu && row["name"] == name) return &row;
+  }
+  return nullptr;
+}
+
+TEST(ReportCommand, TextHasHeaderFindingsAndTables) {
+  auto result = RunCommand(CliPath() + " report " + TestData("real/veth-softirq-napi.dat"));
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("format:   trace.dat v7, compression zstd 1.5.4\n"));
+  EXPECT_THAT(result.out, HasSubstr("span:     663.739770 .. 664.217468 (477.70 ms)\n"));
+  EXPECT_THAT(result.out,
+              HasSubstr("missing:  cpu0 lost 193248 events before its first event at 663.739770"));
+  EXPECT_THAT(result.out, HasSubstr("softirq raise-to-entry latency: less complete without "
+                                    "irq:irq_handler_entry"));
+  EXPECT_THAT(result.out, HasSubstr("\nfindings: none\n"));
+  EXPECT_THAT(result.out, ::testing::ContainsRegex(
+                              "\n  1   NET_RX +5956 +390 ns +11.7 us +12.2 us +30.6 us +43.2 us "
+                              "+80.6 us 664.171170 +0  irq_exit 3, task_bh_enable 5947, "
+                              "ksoftirqd 6\n"));
+  EXPECT_THAT(result.out, HasSubstr("  cpu1 NET_RX     80.6 us raised 664.171170 ran 664.171251 in "
+                                    "task_bh_enable: iperf3 (pid 10306) 80.6 us\n"));
+  EXPECT_THAT(result.out, HasSubstr("CPU time (share of the CPU's traced span):"));
+}
+
+TEST(ReportCommand, JsonIsTheVersionedSchema) {
+  auto result =
+      RunCommand(CliPath() + " report --format json " + TestData("real/veth-softirq-napi.dat"));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json report = json::parse(result.out);
+  EXPECT_EQ(report["schema"], "napiscope.report/1");
+  EXPECT_EQ(report["trace"]["events"], 438319);
+  EXPECT_EQ(report["trace"]["first_ts_ns"], 663739770736);
+  EXPECT_EQ(report["trace"]["missed_events"][0]["count"], 193248);
+  EXPECT_TRUE(report["window"]["from_ns"].is_null());
+  const json* net_rx = LatencyRow(report, 1, "NET_RX");
+  ASSERT_NE(net_rx, nullptr);
+  EXPECT_EQ((*net_rx)["count"], 5956);
+  EXPECT_EQ((*net_rx)["max_ns"], 80599);
+  EXPECT_EQ((*net_rx)["max_at_ns"], 664171170449);
+  EXPECT_EQ((*net_rx)["p99_ns"], 30565);
+  EXPECT_EQ((*net_rx)["ran_in"]["task_bh_enable"], 5947);
+  EXPECT_EQ((*net_rx)["worst"][0]["blame"][0]["pid"], 10306);
+  EXPECT_EQ((*net_rx)["worst"][0]["blame"][0]["time_ns"], 80599);
+  ASSERT_EQ(report["cpu_time"].size(), 2u);
+  EXPECT_EQ(report["cpu_time"][1]["softirq_ns"]["NET_RX"], 62089770);
+  EXPECT_TRUE(report["findings"].empty());
+}
+
+TEST(ReportCommand, CpuAndWindowRestrictTheRows) {
+  auto result = RunCommand(CliPath() + " report --format json --cpu 1 --from 664.1 --to 664.15 " +
+                           TestData("real/veth-softirq-napi.dat"));
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json report = json::parse(result.out);
+  EXPECT_EQ(report["window"]["from_ns"], 664100000000);
+  EXPECT_EQ(report["window"]["to_ns"], 664150000000);
+  EXPECT_EQ(report["cpus"], json::array({1}));
+  for (const char* section : {"softirq_latency", "softirq_runtime", "hardirq_runtime", "cpu_time"}) {
+    ASSERT_FALSE(report[section].empty()) << section;
+    for (const json& row : report[section]) EXPECT_EQ(row["cpu"], 1) << section;
+  }
+  EXPECT_EQ((*LatencyRow(report, 1, "NET_RX"))["count"], 1505);
+  EXPECT_EQ(report["cpu_time"][0]["span_ns"], 50000000);
+}
+
+TEST(ReportCommand, FindingsAboveThresholdExitTwo) {
+  auto result = RunCommand(CliPath() + " report " + TestData("scenarios/ksoftirqd_blocked.dat"));
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("  warning  SCHED on CPU0 waited up to 3.99 ms (p99 3.99 ms, "
+                                    "1 wait) — held by rcuc/0 (pid 16, RT 10) 2.99 ms"));
+  result = RunCommand(CliPath() + " report --format json " +
+                      TestData("scenarios/ksoftirqd_blocked.dat"));
+  EXPECT_EQ(result.exit_code, 2);
+  json report = json::parse(result.out);
+  ASSERT_EQ(report["findings"].size(), 2u);
+  EXPECT_EQ(report["findings"][1]["rule"], "softirq-latency");
+  EXPECT_EQ(report["findings"][1]["severity"], "warning");
+  EXPECT_EQ(report["findings"][1]["cpu"], 0);
+  EXPECT_EQ(report["findings"][1]["start_ns"], 2000008000);
+  EXPECT_EQ(report["findings"][1]["end_ns"], 2003998000);
+  EXPECT_EQ(report["findings"][1]["evidence"]["p99_threshold_ns"], 1000000);
+}
+
+TEST(ReportCommand, BadArgumentsExitOneWithOneLine) {
+  std::string trace = " " + TestData("real/idle.dat");
+  auto result = RunCommand(CliPath() + " report --cpu 1-x" + trace);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope report: --cpu wants a CPU list like 0,2-3, not '1-x'\n");
+  result = RunCommand(CliPath() + " report --from 1.2.3" + trace);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("--from wants a trace time"));
+  result = RunCommand(CliPath() + " report --from 5 --to 4" + trace);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope report: --to is before --from\n");
+  EXPECT_EQ(RunCommand(CliPath() + " report --format xml" + trace).exit_code, 1);
+  EXPECT_EQ(RunCommand(CliPath() + " report").exit_code, 1);
+  result = RunCommand(CliPath() + " report /nonexistent/trace.dat");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "napiscope: /nonexistent/trace.dat: No such file or directory\n");
+}
+
+}  // namespace
+}  // namespace napiscope

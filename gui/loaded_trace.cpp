@@ -1,5 +1,6 @@
 #include "loaded_trace.h"
 
+#include "napiscope/analysis_pipeline.h"
 #include "napiscope/contexts.h"
 #include "napiscope/timeline_builder.h"
 
@@ -10,16 +11,16 @@ absl::Status LoadTraceForView(const std::string& path, const LoadOptions& option
   trace->path = path;
   ContextTracker tracker;
   TimelineBuilder timeline;
-  TraceSummaryBuilder summary;
+  AnalysisPipeline analyses{AnalysisOptions{}};
   tracker.AddListener(&timeline);
   FanoutSink fanout;
   fanout.Add(&tracker);
   fanout.Add(&timeline);
-  fanout.Add(&summary);
+  fanout.Add(&analyses);
   absl::Status status = LoadTrace(path, trace->context, fanout, options);
   if (!status.ok()) return status;
   trace->timeline = timeline.Finish();
-  trace->summary = summary.Finish(trace->context);
+  trace->report = analyses.Finish(trace->context);
   return absl::OkStatus();
 }
 

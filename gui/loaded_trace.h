@@ -7,21 +7,22 @@
 
 #include "napiscope/event_sink.h"
 #include "napiscope/loader.h"
+#include "napiscope/report.h"
 #include "napiscope/timeline.h"
-#include "napiscope/trace_summary.h"
 
 namespace napiscope::gui {
 
-/// A loaded trace: the context (strings, tasks), the timeline model and the summary.
-/// Immutable once loaded; shared between views.
+/// A loaded trace: the context (strings, tasks), the timeline model and the report (summary,
+/// analyses, findings) exactly as `napiscope report` computes it. Immutable once loaded.
 struct LoadedTrace {
   std::string path;
   TraceContext context;
   Timeline timeline;
-  TraceSummary summary;
+  Report report;
 };
 
-/// Loads `path` into `trace` with one pass: context tracker, timeline builder and summary.
+/// Loads `path` into `trace` in one pass: context tracker and timeline builder, and the
+/// analysis pipeline with default thresholds.
 /// Blocking; errors are the loader's ("PATH: what is wrong"), exactly as the CLI prints them.
 absl::Status LoadTraceForView(const std::string& path, const LoadOptions& options,
                               LoadedTrace* trace);

@@ -23,9 +23,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "charts_panel.h"
+#include "findings_panel.h"
 #include "legend_widget.h"
 #include "napiscope/format.h"
-#include "napiscope/info_report.h"
+#include "napiscope/report_render.h"
 #include "timeline_view.h"
 #include "trace_loader.h"
 
@@ -59,15 +61,25 @@ MainWindow::MainWindow(QWidget* parent)
   timeline_scroll_->setFrameShape(QFrame::NoFrame);
   timeline_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
-  bottom_tabs_ = new QTabWidget(central);
+  // Below the timeline: findings and the report text on the left, charts on the right.
+  auto* bottom = new QSplitter(Qt::Horizontal, central);
+  bottom_tabs_ = new QTabWidget(bottom);
+  findings_ = new FindingsPanel(bottom_tabs_);
+  bottom_tabs_->addTab(findings_, "Findings");
   summary_view_ = new QPlainTextEdit(bottom_tabs_);
   summary_view_->setReadOnly(true);
   summary_view_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-  bottom_tabs_->addTab(summary_view_, "Summary");
+  summary_view_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  bottom_tabs_->addTab(summary_view_, "Report");
+  charts_ = new ChartsPanel(bottom);
+  bottom->addWidget(bottom_tabs_);
+  bottom->addWidget(charts_);
+  bottom->setStretchFactor(0, 2);
+  bottom->setStretchFactor(1, 5);
 
   auto* splitter = new QSplitter(Qt::Vertical, central);
   splitter->addWidget(timeline_scroll_);
-  splitter->addWidget(bottom_tabs_);
+  splitter->addWidget(bottom);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
   splitter_ = splitter;
@@ -96,6 +108,10 @@ MainWindow::MainWindow(QWidget* parent)
     status_->setText(QString("Cancelled loading %1").arg(path));
   });
   connect(timeline_, &TimelineView::RangeChanged, this, &MainWindow::UpdateInfo);
+  connect(timeline_, &TimelineView::SelectedRangeChanged, charts_, &ChartsPanel::SetRange);
+  connect(findings_, &FindingsPanel::FindingSelected, this, &MainWindow::FocusFinding);
+  connect(findings_, &FindingsPanel::SelectionCleared, this,
+          [this] { timeline_->SetHighlight({}, std::nullopt, {}); });
   connect(timeline_, &TimelineView::MarkersChanged, this, &MainWindow::UpdateInfo);
   resize(1400, 900);
 }
@@ -181,7 +197,8 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = std::move(trace);
   QString path = QString::fromStdString(trace_->path);
   setWindowTitle(QString("napiscope - %1").arg(QFileInfo(path).fileName()));
-  summary_view_->setPlainText(QString::fromStdString(InfoToText(trace_->summary)));
+  summary_view_->setPlainText(QString::fromStdString(ReportToText(trace_->report)));
+  findings_->SetFindings(trace_->report.findings, trace_->timeline.start_ns());
   irq_filter_->blockSignals(true);
   irq_filter_->clear();
   irq_filter_->addItem("all", -1);
@@ -197,6 +214,7 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   }
   irq_filter_->blockSignals(false);
   timeline_->SetTrace(trace_);
+  charts_->SetTrace(trace_);
   FitTimelineHeight();
   RebuildCpuMenu();
   ApplyFilter();
@@ -210,6 +228,21 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
           .arg(Duration(t.end_ns() - t.start_ns()))
           .arg(t.events() > 0 ? static_cast<double>(t.BytesUsed()) / t.events() : 0.0, 0, 'f', 1));
   UpdateInfo();
+}
+
+void MainWindow::FocusFinding(int index) {
+  if (!trace_ || index < 0 || index >= static_cast<int>(trace_->report.findings.size())) return;
+  FindingFocus focus = FocusOf(trace_->report.findings[index], trace_->timeline.cpus());
+  if (focus.window) {
+    // Show the window with context around it: a fifth of its length each side, at least 5 us.
+    auto [from, to] = *focus.window;
+    TimestampNs margin = std::max<TimestampNs>((to - from) / 5, 5000);
+    timeline_->SetRange(from - margin, to + margin);
+  }
+  for (int cpu : focus.cpus) {
+    if (cpu < cpu_menu_->actions().size()) cpu_menu_->actions()[cpu]->setChecked(true);
+  }
+  timeline_->SetHighlight(focus.cpus, focus.window, trace_->timeline.NamedItems(focus.named));
 }
 
 void MainWindow::FitTimelineHeight() {

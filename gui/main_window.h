@@ -21,6 +21,8 @@ class QTabWidget;
 
 namespace napiscope::gui {
 
+class ChartsPanel;
+class FindingsPanel;
 class TimelineView;
 class TraceLoader;
 
@@ -38,7 +40,7 @@ class MainWindow : public QMainWindow {
   /// Loads `path` and waits for the result; false when it failed (see LastError()).
   bool OpenTraceAndWait(const QString& path);
 
-  /// The text the summary tab shows.
+  /// The text the Report tab shows (the CLI's `napiscope report`).
   QString SummaryText() const;
 
   /// The last load error ("" when the last load worked), as the CLI prints it.
@@ -55,6 +57,13 @@ class MainWindow : public QMainWindow {
 
   /// Recent files, most recent first.
   QStringList RecentFiles() const;
+
+  /// Zooms the timeline to finding `index` of the report and highlights what it names.
+  void FocusFinding(int index);
+
+  /// The findings list and the charts.
+  FindingsPanel* findings() const { return findings_; }
+  ChartsPanel* charts() const { return charts_; }
 
   /// Gives the timeline the height its CPUs need, up to two thirds of the window.
   void FitTimelineHeight();
@@ -89,6 +98,8 @@ class MainWindow : public QMainWindow {
   QLabel* info_;
   QTabWidget* bottom_tabs_;
   QPlainTextEdit* summary_view_;
+  FindingsPanel* findings_;
+  ChartsPanel* charts_;
   QLineEdit* task_filter_;
   QComboBox* irq_filter_;
   QComboBox* vector_filter_;

@@ -46,6 +46,24 @@ QColor TaskClassColor(TaskClass task_class) {
   return QColor(0xa7b4c2);
 }
 
+QString TaskClassLabel(TaskClass task_class) {
+  switch (task_class) {
+    case TaskClass::kIdle:
+      return "idle";
+    case TaskClass::kIrqThread:
+      return "IRQ thread";
+    case TaskClass::kKsoftirqd:
+      return "ksoftirqd";
+    case TaskClass::kNapiKthread:
+      return "NAPI kthread";
+    case TaskClass::kRtTask:
+      return "RT task";
+    case TaskClass::kOther:
+      return "other task";
+  }
+  return "other task";
+}
+
 QColor VectorColor(uint32_t vec) {
   return vec < kVectorColors.size() ? QColor(kVectorColors[vec]) : QColor(0x7f7f7f);
 }
@@ -78,11 +96,15 @@ QColor ActivationColor(ActivationKind kind) {
   return QColor(0x333333);
 }
 
+QColor Idle() { return QColor(0xeef1f4); }
+QColor SameCpu() { return QColor(0x59a14f); }
+QColor CrossCpu() { return QColor(0xe8702a); }
 QColor ExhaustedMark() { return QColor(0xd62728); }
 QColor GapShade() { return QColor(80, 80, 80, 90); }
 QColor MarkerA() { return QColor(0x1a9850); }
 QColor MarkerB() { return QColor(0xc51b7d); }
 QColor Highlight() { return QColor(255, 200, 0, 60); }
+QColor Emphasis() { return QColor(0x111111); }
 QColor LaneBackground() { return QColor(0xffffff); }
 QColor LaneBackgroundAlt() { return QColor(0xf4f6f8); }
 QColor LabelBackground() { return QColor(0xe9edf1); }

@@ -32,6 +32,9 @@ QColor KeyColor(Lane lane, uint16_t key);
 /// Colour of a task kind.
 QColor TaskClassColor(TaskClass task_class);
 
+/// Name of a task kind for people ("IRQ thread", "NAPI kthread").
+QString TaskClassLabel(TaskClass task_class);
+
 /// Colour of a softirq vector.
 QColor VectorColor(uint32_t vec);
 
@@ -40,6 +43,13 @@ QColor ActivationColor(ActivationKind kind);
 
 /// Exhausted NAPI polls (work >= budget) are marked with this.
 QColor ExhaustedMark();
+
+/// Idle time in the CPU time chart.
+QColor Idle();
+
+/// Activations that stayed on the activating CPU, and those that crossed to another.
+QColor SameCpu();
+QColor CrossCpu();
 
 /// Shading of time nothing is known about.
 QColor GapShade();
@@ -50,6 +60,9 @@ QColor MarkerB();
 
 /// Tint over the CPUs and time window of the selected finding.
 QColor Highlight();
+
+/// Outline of the intervals a selected finding names (its vector, IRQ or threads).
+QColor Emphasis();
 
 /// Backgrounds: of the lanes, of every other lane, of the label column, and text.
 QColor LaneBackground();

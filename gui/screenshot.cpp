@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QPixmap>
 
+#include "charts_panel.h"
 #include "main_window.h"
 #include "timeline_view.h"
 
@@ -33,6 +34,7 @@ bool RenderWindow(MainWindow& window, const GuiOptions& options, QImage* image, 
     }
     window.timeline()->SetRange(from, to);
   }
+  window.charts()->Refresh();  // now, not after the debounce: the picture is taken next
   QApplication::processEvents();
   *image = window.grab().toImage();
   return true;

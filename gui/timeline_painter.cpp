@@ -233,8 +233,8 @@ void TimelinePainter::PaintArrows(QPainter& painter) {
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setClipRect(QRect(axis_.left, TimelineLayout::kRulerHeight, axis_.width,
                             layout_.height() - TimelineLayout::kRulerHeight));
-  // Many arrows in a frame are a pattern, not individual facts: draw them lighter.
-  int alpha = arrows.size() > 200 ? 90 : 200;
+  // Many arrows in a frame are a pattern, not individual facts: the more, the lighter.
+  int alpha = std::clamp(static_cast<int>(12000 / std::max<size_t>(arrows.size(), 1)), 45, 210);
   for (const Activation& arrow : arrows) {
     RowKind from_row =
         arrow.kind == ActivationKind::kIrqThread ? RowKind::kHardirq : RowKind::kTask;

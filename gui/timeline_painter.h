@@ -22,6 +22,7 @@ struct TimelineViewState {
   std::vector<uint8_t> item_mask;       ///< Timeline::MatchingItems; empty: no filter
   std::vector<int> highlight_cpus;      ///< CPUs of the selected finding
   std::optional<std::pair<TimestampNs, TimestampNs>> highlight_window;  ///< its time window
+  std::vector<uint8_t> emphasis;  ///< Timeline::NamedItems of the finding; outlined when drawn
 };
 
 /// Paints one frame of the timeline.

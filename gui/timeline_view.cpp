@@ -101,9 +101,11 @@ void TimelineView::SetItemMask(std::vector<uint8_t> mask) {
 }
 
 void TimelineView::SetHighlight(std::vector<int> cpus,
-                                std::optional<std::pair<TimestampNs, TimestampNs>> window) {
+                                std::optional<std::pair<TimestampNs, TimestampNs>> window,
+                                std::vector<uint8_t> emphasis) {
   state_.highlight_cpus = std::move(cpus);
   state_.highlight_window = window;
+  state_.emphasis = std::move(emphasis);
   update();
 }
 

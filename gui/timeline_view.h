@@ -38,9 +38,11 @@ class TimelineView : public QWidget {
   /// Filter: `mask` from Timeline::MatchingItems, empty for none.
   void SetItemMask(std::vector<uint8_t> mask);
 
-  /// Highlights the CPUs and window of a finding (empty cpus and nullopt clear it).
+  /// Highlights the CPUs, window and named items (Timeline::NamedItems) of a finding; empty
+  /// values clear it.
   void SetHighlight(std::vector<int> cpus,
-                    std::optional<std::pair<TimestampNs, TimestampNs>> window);
+                    std::optional<std::pair<TimestampNs, TimestampNs>> window,
+                    std::vector<uint8_t> emphasis);
 
   /// Markers; nullopt clears.
   void SetMarkers(std::optional<TimestampNs> a, std::optional<TimestampNs> b);

@@ -264,6 +264,15 @@ TEST(Timeline, FilterMasksItemsOfTheirOwnLane) {
   EXPECT_EQ(hardirq.intervals[0].start_ns, 500);
   LaneSlice tasks = timeline.Query(1, Lane::kTask, 0, 1100, 100, &mask);
   EXPECT_EQ(tasks.intervals.size(), 3u);  // no pid filter
+
+  std::vector<uint8_t> named = timeline.NamedItems(filter);
+  for (size_t i = 0; i < named.size(); ++i) {
+    const TimelineItem& item = timeline.items()[i];
+    bool expected =
+        (item.lane == Lane::kHardirq && item.irq == 354) ||
+        ((item.lane == Lane::kSoftirq || item.lane == Lane::kSoftirqWait) && item.vec == kTimer);
+    EXPECT_EQ(named[i] != 0, expected) << i;
+  }
 }
 
 // --- TimelineLane: packing and the level-of-detail pyramid, against brute force.

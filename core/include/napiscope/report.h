@@ -9,26 +9,12 @@
 #include <vector>
 
 #include "napiscope/contexts.h"
+#include "napiscope/duration_stats.h"
 #include "napiscope/findings.h"
+#include "napiscope/scheduling_rows.h"
 #include "napiscope/trace_summary.h"
 
 namespace napiscope {
-
-/// Count, nearest-rank percentiles and extremes of a set of durations.
-/// Percentile p is the value of rank ceil(p/100 * count) (1-based) in ascending order.
-struct DurationStats {
-  int64_t count = 0;
-  int64_t min_ns = 0;
-  int64_t p50_ns = 0;
-  int64_t p90_ns = 0;
-  int64_t p99_ns = 0;
-  int64_t p999_ns = 0;
-  int64_t max_ns = 0;
-  TimestampNs max_at_ns = 0;  ///< start of the (first) longest one: the raise, or the entry
-  /// False when the row had more samples than kept exactly; percentiles are then the upper
-  /// bound of a bucket 0.1% wide (never below the true value). count/min/max are always exact.
-  bool exact = true;
-};
 
 /// What held a CPU for part of a softirq's wait.
 struct BlameItem {
@@ -122,6 +108,15 @@ struct Report {
   std::vector<SoftirqRuntimeRow> softirq_runtime;  ///< by cpu, then vec
   std::vector<HardirqRuntimeRow> hardirq_runtime;  ///< by cpu, then irq, then name
   std::vector<CpuTimeRow> cpu_time;                ///< by cpu
+  std::vector<ThreadActivityRow> irq_threads;      ///< by irq, then comm
+  std::vector<ThreadActivityRow> napi_threads;     ///< by comm
+  std::vector<ThreadActivityRow> ksoftirqd;        ///< by comm
+  std::vector<KsoftirqdBlockedRow> ksoftirqd_blocked;  ///< by start
+  int64_t ksoftirqd_blocked_not_listed = 0;        ///< intervals past the listed ones
+  std::vector<IdleWithPendingRow> idle_with_pending;   ///< by time
+  int64_t idle_with_pending_not_listed = 0;
+  std::vector<SoftirqOrderingStallRow> softirq_ordering_stalls;  ///< by time
+  int64_t softirq_ordering_stalls_not_listed = 0;
   std::vector<Finding> findings;                   ///< most severe first
 
   /// The availability entry of analysis `id` (see AnalysisRequirements), or nullptr.

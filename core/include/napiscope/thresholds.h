@@ -11,6 +11,30 @@ struct Thresholds {
   int64_t softirq_latency_p99_warning_ns = 1'000'000;
   /// softirq-latency: error when the max raise-to-entry delay of a (cpu, vec) exceeds this.
   int64_t softirq_latency_max_error_ns = 5'000'000;
+
+  /// irq-/napi-thread-pingpong: only with at least this many cross-CPU activations (or CPU
+  /// changes), so a short trace or a one-off affinity change is not called ping-pong.
+  int64_t pingpong_min_cross_activations = 20;
+  /// irq-/napi-thread-pingpong: warning at this share of cross-CPU activations (0..1).
+  double pingpong_cross_share_warning = 0.25;
+  /// irq-/napi-thread-pingpong: error at this share (a free thread on 2 CPUs bounces ~50%).
+  double pingpong_cross_share_error = 0.5;
+  /// irq-/napi-thread-pingpong: a thread bounces when it changes CPU in at least 10% of its
+  /// runs, or this often per second.
+  double pingpong_cpu_changes_per_s_warning = 100;
+
+  /// ksoftirqd-blocked: warning when ksoftirqd stays switched out this long with work pending.
+  int64_t ksoftirqd_blocked_warning_ns = 1'000'000;
+  /// ksoftirqd-blocked: error from this long.
+  int64_t ksoftirqd_blocked_error_ns = 5'000'000;
+
+  /// softirq-pending-at-idle: warning (else info) when a vector pending at idle entry waited
+  /// this long after it, or was never processed in the trace.
+  int64_t idle_pending_warning_ns = 1'000'000;
+
+  /// softirq-ordering-stall: a vector raised while a lower one was in progress on the CPU
+  /// counts as stalled when it waited this long (error past softirq_latency_max_error_ns).
+  int64_t ordering_stall_ns = 1'000'000;
 };
 
 }  // namespace napiscope

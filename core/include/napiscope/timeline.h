@@ -151,6 +151,10 @@ class Timeline {
   /// Per item: 1 when `filter` shows it, 0 when it hides it.
   std::vector<uint8_t> MatchingItems(const TimelineFilter& filter) const;
 
+  /// Per item: 1 when `filter` names it (its pid, IRQ or vector is listed), else 0; unlike
+  /// MatchingItems an empty set names nothing. For highlighting what a finding names.
+  std::vector<uint8_t> NamedItems(const TimelineFilter& filter) const;
+
   /// Missed-event gaps of `cpu`, in time order.
   const std::vector<TimelineGap>& gaps(int cpu) const { return cpus_[cpu].gaps; }
 

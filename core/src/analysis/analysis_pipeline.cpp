@@ -5,7 +5,11 @@
 #include "analysis/context_runtime.h"
 #include "analysis/cpu_time.h"
 #include "analysis/finding_rules.h"
+#include "analysis/idle_pending.h"
+#include "analysis/ksoftirqd_blocked.h"
+#include "analysis/scheduling_findings.h"
 #include "analysis/softirq_latency.h"
+#include "analysis/thread_activity.h"
 #include "napiscope/contexts.h"
 
 namespace napiscope {
@@ -13,15 +17,24 @@ namespace napiscope {
 // Sinks see each event in the order added: the tracker first, so analyses that read its state
 // at an event see the state after that event.
 struct AnalysisPipeline::Parts {
-  explicit Parts(const AnalysisWindow& window)
-      : softirq_latency(&tracker, window), runtime(window), cpu_time(window) {
+  explicit Parts(const AnalysisOptions& options)
+      : softirq_latency(&tracker, options.window),
+        runtime(options.window),
+        cpu_time(options.window),
+        threads(options.window),
+        ksoftirqd_blocked(&tracker, options.window),
+        idle_pending(&tracker, options.window, options.thresholds.ordering_stall_ns) {
     tracker.AddListener(&softirq_latency);
     tracker.AddListener(&runtime);
     tracker.AddListener(&cpu_time);
+    tracker.AddListener(&threads);
     fanout.Add(&summary);
     fanout.Add(&tracker);
     fanout.Add(&softirq_latency);
     fanout.Add(&cpu_time);
+    fanout.Add(&threads);
+    fanout.Add(&ksoftirqd_blocked);
+    fanout.Add(&idle_pending);
   }
 
   TraceSummaryBuilder summary;
@@ -29,11 +42,14 @@ struct AnalysisPipeline::Parts {
   internal::SoftirqLatency softirq_latency;
   internal::ContextRuntime runtime;
   internal::CpuTime cpu_time;
+  internal::ThreadActivity threads;
+  internal::KsoftirqdBlocked ksoftirqd_blocked;
+  internal::IdlePending idle_pending;
   FanoutSink fanout;
 };
 
 AnalysisPipeline::AnalysisPipeline(const AnalysisOptions& options)
-    : options_(options), parts_(std::make_unique<Parts>(options.window)) {}
+    : options_(options), parts_(std::make_unique<Parts>(options)) {}
 
 AnalysisPipeline::~AnalysisPipeline() = default;
 
@@ -66,12 +82,37 @@ Report AnalysisPipeline::Finish(const TraceContext& context) {
   report.softirq_runtime = parts_->runtime.SoftirqRows();
   report.hardirq_runtime = parts_->runtime.HardirqRows(context);
   report.cpu_time = parts_->cpu_time.Rows();
+  TimestampNs span_ns = std::max<TimestampNs>(
+      0, std::min(report.trace.last_ts_ns, options_.window.to_ns) -
+             std::max(report.trace.first_ts_ns, options_.window.from_ns));
+  for (ThreadActivityRow& row : parts_->threads.Rows(span_ns)) {
+    (row.task_class == TaskClass::kIrqThread     ? report.irq_threads
+     : row.task_class == TaskClass::kNapiKthread ? report.napi_threads
+                                                 : report.ksoftirqd)
+        .push_back(std::move(row));
+  }
+  report.ksoftirqd_blocked = parts_->ksoftirqd_blocked.rows();
+  report.ksoftirqd_blocked_not_listed = parts_->ksoftirqd_blocked.overflow();
+  report.idle_with_pending = parts_->idle_pending.idle_rows();
+  report.idle_with_pending_not_listed = parts_->idle_pending.idle_overflow();
+  report.softirq_ordering_stalls = parts_->idle_pending.stall_rows();
+  report.softirq_ordering_stalls_not_listed = parts_->idle_pending.stall_overflow();
   KeepCpus(options_.cpus, &report.softirq_latency);
   KeepCpus(options_.cpus, &report.softirq_runtime);
   KeepCpus(options_.cpus, &report.hardirq_runtime);
   KeepCpus(options_.cpus, &report.cpu_time);
+  KeepCpus(options_.cpus, &report.ksoftirqd_blocked);
+  KeepCpus(options_.cpus, &report.idle_with_pending);
+  KeepCpus(options_.cpus, &report.softirq_ordering_stalls);
   internal::UnavailableAnalysisFindings(report.trace, &report.findings);
   internal::SoftirqLatencyFindings(report.softirq_latency, options_.thresholds, &report.findings);
+  const Thresholds& thresholds = options_.thresholds;
+  internal::PingPongFindings(report.irq_threads, thresholds, &report.findings);
+  internal::PingPongFindings(report.napi_threads, thresholds, &report.findings);
+  internal::KsoftirqdBlockedFindings(report.ksoftirqd_blocked, thresholds, &report.findings);
+  internal::IdlePendingFindings(report.idle_with_pending, report.trace.meta.kernel_release,
+                                thresholds, &report.findings);
+  internal::OrderingStallFindings(report.softirq_ordering_stalls, thresholds, &report.findings);
   internal::SortFindings(&report.findings);
   return report;
 }

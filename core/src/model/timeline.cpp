@@ -59,13 +59,19 @@ std::vector<TimelineInterval> Timeline::Overlapping(int cpu, Lane lane_id, Times
   return found;
 }
 
-std::vector<uint8_t> Timeline::MatchingItems(const TimelineFilter& filter) const {
-  auto has = [](const auto& set, auto value) {
-    return set.empty() || std::find(set.begin(), set.end(), value) != set.end();
+namespace {
+
+// Per item: whether the set of its lane's dimension holds it; `empty_holds_all` decides what an
+// empty set means.
+std::vector<uint8_t> ItemMask(const std::vector<TimelineItem>& items, const TimelineFilter& filter,
+                              bool empty_holds_all) {
+  auto has = [empty_holds_all](const auto& set, auto value) {
+    if (set.empty()) return empty_holds_all;
+    return std::find(set.begin(), set.end(), value) != set.end();
   };
-  std::vector<uint8_t> mask(items_.size(), 1);
-  for (size_t i = 0; i < items_.size(); ++i) {
-    const TimelineItem& item = items_[i];
+  std::vector<uint8_t> mask(items.size(), 0);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const TimelineItem& item = items[i];
     switch (item.lane) {
       case Lane::kTask:
       case Lane::kNapiPoll:
@@ -81,6 +87,16 @@ std::vector<uint8_t> Timeline::MatchingItems(const TimelineFilter& filter) const
     }
   }
   return mask;
+}
+
+}  // namespace
+
+std::vector<uint8_t> Timeline::MatchingItems(const TimelineFilter& filter) const {
+  return ItemMask(items_, filter, true);
+}
+
+std::vector<uint8_t> Timeline::NamedItems(const TimelineFilter& filter) const {
+  return ItemMask(items_, filter, false);
 }
 
 std::vector<Activation> Timeline::CrossCpuArrows(TimestampNs from_ns, TimestampNs to_ns,

@@ -21,7 +21,10 @@ int64_t CpuTimeRow::AccountedNs() const {
   return total;
 }
 
-bool ReportRunsAnalysis(std::string_view id) { return id == "contexts" || id == "softirq_latency"; }
+bool ReportRunsAnalysis(std::string_view id) {
+  return id == "contexts" || id == "softirq_latency" || id == "irq_thread_pingpong" ||
+         id == "napi_thread_pingpong" || id == "ksoftirqd_blocked" || id == "idle_with_pending";
+}
 
 bool AnalysisWindow::restricted() const {
   return from_ns != std::numeric_limits<TimestampNs>::min() ||

@@ -4,6 +4,7 @@
 
 #include "napiscope/report_render.h"
 #include "report/describe.h"
+#include "report/scheduling_render.h"
 
 namespace napiscope {
 namespace {
@@ -14,18 +15,6 @@ json OptionalTime(TimestampNs ts_ns, TimestampNs unbounded) {
   return ts_ns == unbounded ? json(nullptr) : json(ts_ns);
 }
 
-// Adds the DurationStats fields to `row`.
-void AddStats(const DurationStats& stats, json& row) {
-  row["count"] = stats.count;
-  row["min_ns"] = stats.min_ns;
-  row["p50_ns"] = stats.p50_ns;
-  row["p90_ns"] = stats.p90_ns;
-  row["p99_ns"] = stats.p99_ns;
-  row["p999_ns"] = stats.p999_ns;
-  row["max_ns"] = stats.max_ns;
-  row["max_at_ns"] = stats.max_at_ns;
-  row["exact"] = stats.exact;
-}
 
 json TraceJson(const Report& report) {
   const TraceSummary& s = report.trace;
@@ -94,7 +83,7 @@ json SoftirqLatencyJson(const Report& report) {
   json rows = json::array();
   for (const SoftirqLatencyRow& row : report.softirq_latency) {
     json out = {{"cpu", row.cpu}, {"vec", row.vec}, {"name", internal::VectorLabel(row.vec)}};
-    AddStats(row.delay, out);
+    internal::AddStatsJson(row.delay, out);
     out["dropped_pairs"] = row.dropped_pairs;
     out["entries_without_raise"] = row.entries_without_raise;
     json ran_in = json::object();
@@ -121,7 +110,7 @@ json SoftirqRuntimeJson(const Report& report) {
   json rows = json::array();
   for (const SoftirqRuntimeRow& row : report.softirq_runtime) {
     json out = {{"cpu", row.cpu}, {"vec", row.vec}, {"name", internal::VectorLabel(row.vec)}};
-    AddStats(row.run, out);
+    internal::AddStatsJson(row.run, out);
     out["preempted_runs"] = row.preempted_runs;
     rows.push_back(out);
   }
@@ -132,7 +121,7 @@ json HardirqRuntimeJson(const Report& report) {
   json rows = json::array();
   for (const HardirqRuntimeRow& row : report.hardirq_runtime) {
     json out = {{"cpu", row.cpu}, {"irq", row.irq}, {"name", row.name}};
-    AddStats(row.run, out);
+    internal::AddStatsJson(row.run, out);
     rows.push_back(out);
   }
   return rows;
@@ -167,7 +156,7 @@ json CpuTimeJson(const Report& report) {
 json ReportToJson(const Report& report) {
   constexpr TimestampNs kMin = std::numeric_limits<TimestampNs>::min();
   constexpr TimestampNs kMax = std::numeric_limits<TimestampNs>::max();
-  return {
+  json out = {
       {"schema", "napiscope.report/1"},
       {"trace", TraceJson(report)},
       {"window",
@@ -185,6 +174,8 @@ json ReportToJson(const Report& report) {
       {"hardirq_runtime", HardirqRuntimeJson(report)},
       {"cpu_time", CpuTimeJson(report)},
   };
+  internal::AddSchedulingJson(report, out);
+  return out;
 }
 
 }  // namespace napiscope

@@ -4,6 +4,7 @@
 #include "napiscope/format.h"
 #include "napiscope/report_render.h"
 #include "report/describe.h"
+#include "report/scheduling_render.h"
 
 namespace napiscope {
 namespace {
@@ -226,6 +227,7 @@ std::string ReportToText(const Report& report) {
   SoftirqLatency(report, text);
   Runtimes(report, text);
   CpuTime(report, text);
+  for (std::string& line : internal::SchedulingText(report)) text.Line(std::move(line));
   return text.Take();
 }
 

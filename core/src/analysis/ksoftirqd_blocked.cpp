@@ -1,0 +1,191 @@
+#include "analysis/ksoftirqd_blocked.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "napiscope/format.h"
+
+namespace napiscope::internal {
+namespace {
+
+constexpr int kMaxChainSteps = 4;
+constexpr size_t kMaxHolders = 2;
+
+}  // namespace
+
+ChainLink KsoftirqdBlocked::Link(int32_t pid, TimestampNs ts_ns, std::string relation,
+                                 TimestampNs since) const {
+  ChainLink link;
+  link.pid = pid;
+  link.relation = std::move(relation);
+  link.since_ns = since;
+  if (context_ != nullptr) {
+    link.comm = std::string(context_->strings.Get(context_->tasks.CommAt(pid, ts_ns)));
+    if (const TaskRecord* task = context_->tasks.Find(pid)) link.prio = task->last_prio;
+  }
+  return link;
+}
+
+bool KsoftirqdBlocked::Running(int32_t pid, int* cpu) const {
+  int cpus = context_ != nullptr ? context_->meta.cpus : 0;
+  for (int c = 0; c < cpus; ++c) {
+    if (tracker_->CurrentPid(static_cast<uint16_t>(c)) == pid) {
+      *cpu = c;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string KsoftirqdBlocked::ContextOf(uint16_t cpu) const {
+  const ContextFrame& top = tracker_->Top(cpu);
+  std::string_view name = context_ ? context_->strings.Get(top.name) : std::string_view();
+  switch (top.kind) {
+    case ContextKind::kHardirq:
+      return fmt::format("hardirq {}", name);
+    case ContextKind::kSoftirq:
+      return fmt::format("softirq {}", SoftirqVectorName(top.vec));
+    default:
+      return "task";
+  }
+}
+
+// Who the blocked ksoftirqd waited on: the task inside a softirq on that CPU (on PREEMPT_RT it
+// holds the CPU's softirq lock), then what kept that task from finishing, step by step.
+void KsoftirqdBlocked::Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_ns) const {
+  size_t holders = 0;
+  for (const ContextFrame& frame : tracker_->OpenSoftirqFrames(static_cast<uint16_t>(cpu))) {
+    if (frame.pid == row.pid || holders == kMaxHolders) continue;
+    ++holders;
+    row.chain.push_back(Link(frame.pid, ts_ns,
+                             fmt::format("inside {} softirq on CPU{}", SoftirqVectorName(frame.vec),
+                                         cpu),
+                             frame.entered_ns));
+    int32_t current = frame.pid;
+    for (int step = 0; step < kMaxChainSteps; ++step) {
+      // The task switched in right now on this CPU is judged by why it was not running before.
+      int running_cpu = -1;
+      if (Running(current, &running_cpu) && running_cpu != cpu) {
+        row.chain.back().relation += fmt::format(", running on CPU{}", running_cpu);
+        break;
+      }
+      auto out = last_switch_out_.find(current);
+      if (out == last_switch_out_.end()) break;
+      const SwitchOut& switch_out = out->second;
+      if (!IsRunnableState(switch_out.state)) {
+        row.chain.back().relation += fmt::format(", switched out in {} at {}",
+                                                 TaskStateLetters(switch_out.state),
+                                                 FormatTimestamp(switch_out.ts_ns));
+        break;
+      }
+      std::string preempted_comm = row.chain.back().comm;
+      row.chain.push_back(Link(switch_out.next_pid, ts_ns,
+                               fmt::format("preempted {} on CPU{}", preempted_comm, switch_out.cpu),
+                               switch_out.ts_ns));
+      current = switch_out.next_pid;
+    }
+  }
+}
+
+void KsoftirqdBlocked::Block(const Event& event) {
+  const SchedSwitchFields& s = event.sched_switch;
+  KsoftirqdBlockedRow row;
+  row.cpu = event.cpu;
+  row.pid = s.prev_pid;
+  row.comm = context_ ? std::string(context_->strings.Get(s.prev_comm)) : "";
+  row.state = TaskStateLetters(s.prev_state);
+  row.start_ns = event.ts_ns;
+  row.pending_mask_start = pending_.Mask(event.cpu);
+  Chain(row, event.cpu, event.ts_ns);
+  blocked_prio_[s.prev_pid] = s.prev_prio;
+  open_[s.prev_pid] = std::move(row);
+}
+
+void KsoftirqdBlocked::Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool end_known) {
+  blocked_prio_.erase(row.pid);
+  row.end_ns = end_ns;
+  row.end_known = end_known;
+  row.duration_ns = end_ns - row.start_ns;
+  if (rows_.size() < kMaxRows) {
+    rows_.push_back(std::move(row));
+  } else {
+    ++overflow_;
+  }
+}
+
+void KsoftirqdBlocked::OnEvent(const Event& event) {
+  pending_.Apply(event);
+  last_ts_ns_ = std::max(last_ts_ns_, event.ts_ns);
+  switch (event.kind) {
+    case EventKind::kMissedEvents:
+      for (auto it = open_.begin(); it != open_.end();) {
+        if (it->second.cpu == event.cpu) {
+          Close(std::move(it->second), event.ts_ns, false);
+          open_.erase(it++);
+        } else {
+          ++it;
+        }
+      }
+      break;
+    case EventKind::kSchedSwitch: {
+      const SchedSwitchFields& s = event.sched_switch;
+      last_switch_out_[s.prev_pid] = {event.ts_ns, event.cpu, s.prev_state, s.next_pid};
+      if (auto it = open_.find(s.next_pid); it != open_.end()) {
+        Close(std::move(it->second), event.ts_ns, true);  // ran again; its waking was not seen
+        open_.erase(it);
+      }
+      int ksoftirqd_cpu = -1;
+      std::string_view comm = context_ ? context_->strings.Get(s.prev_comm) : std::string_view();
+      if (ParseKsoftirqdName(comm, &ksoftirqd_cpu) && !IsRunnableState(s.prev_state) &&
+          pending_.Mask(event.cpu) != 0 && window_.Contains(event.ts_ns)) {
+        Block(event);
+      }
+      break;
+    }
+    case EventKind::kSchedWaking: {
+      auto it = open_.find(event.wake.pid);
+      if (it == open_.end()) break;
+      KsoftirqdBlockedRow row = std::move(it->second);
+      open_.erase(it);
+      row.waker_pid = event.pid;
+      row.waker_comm =
+          context_ ? std::string(context_->strings.Get(context_->tasks.CommAt(event.pid, event.ts_ns)))
+                   : "";
+      row.waker_cpu = event.cpu;
+      row.waker_context = ContextOf(event.cpu);
+      row.pending_mask_end = pending_.Mask(static_cast<uint16_t>(row.cpu));
+      Close(std::move(row), event.ts_ns, true);
+      break;
+    }
+    case EventKind::kSchedPiSetprio: {
+      const PiSetprioFields& pi = event.pi;
+      if (pi.new_prio >= pi.old_prio) break;
+      for (auto& [pid, row] : open_) {
+        auto prio = blocked_prio_.find(pid);
+        if (prio == blocked_prio_.end() || pi.new_prio > prio->second) continue;
+        bool known = std::any_of(row.chain.begin(), row.chain.end(),
+                                 [&](const ChainLink& link) { return link.pid == pi.pid; });
+        if (known) continue;
+        row.chain.push_back(Link(pi.pid, event.ts_ns,
+                                 fmt::format("boosted by priority inheritance from {} to {} (holds a "
+                                             "lock {} waits for)",
+                                             pi.old_prio, pi.new_prio, row.comm),
+                                 event.ts_ns));
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void KsoftirqdBlocked::OnEnd() {
+  for (auto& [pid, row] : open_) Close(std::move(row), last_ts_ns_, false);
+  open_.clear();
+  std::sort(rows_.begin(), rows_.end(), [](const KsoftirqdBlockedRow& a, const KsoftirqdBlockedRow& b) {
+    return a.start_ns < b.start_ns;
+  });
+}
+
+}  // namespace napiscope::internal

@@ -1,0 +1,63 @@
+// ksoftirqd switched out in a non-running state while softirqs were pending on its CPU: how
+// long, with what pending, who woke it, and the chain of tasks behind the wait.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "analysis/softirq_pending.h"
+#include "napiscope/contexts.h"
+#include "napiscope/report.h"
+#include "napiscope/scheduling_rows.h"
+
+namespace napiscope::internal {
+
+/// Add to a FanoutSink after `tracker`: it reads the tracker's open softirq frames (the task
+/// holding a CPU's softirq processing on PREEMPT_RT) and current tasks at each event.
+class KsoftirqdBlocked : public EventSink {
+ public:
+  /// Blocked intervals kept in full; later ones are only counted.
+  static constexpr size_t kMaxRows = 1000;
+
+  KsoftirqdBlocked(const ContextTracker* tracker, const AnalysisWindow& window)
+      : tracker_(tracker), window_(window) {}
+
+  void OnBegin(const TraceContext& context) override { context_ = &context; }
+  void OnEvent(const Event& event) override;
+  void OnEnd() override;
+
+  /// The intervals, in start order.
+  const std::vector<KsoftirqdBlockedRow>& rows() const { return rows_; }
+  /// Intervals not kept past kMaxRows.
+  int64_t overflow() const { return overflow_; }
+
+ private:
+  struct SwitchOut {
+    TimestampNs ts_ns = 0;
+    int cpu = -1;
+    uint16_t state = 0;
+    int32_t next_pid = -1;  // who ran after it on that CPU
+  };
+
+  void Block(const Event& event);
+  void Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool end_known);
+  void Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_ns) const;
+  ChainLink Link(int32_t pid, TimestampNs ts_ns, std::string relation, TimestampNs since) const;
+  bool Running(int32_t pid, int* cpu) const;
+  std::string ContextOf(uint16_t cpu) const;
+
+  const ContextTracker* tracker_;
+  AnalysisWindow window_;
+  const TraceContext* context_ = nullptr;
+  SoftirqPending pending_;
+  absl::flat_hash_map<int32_t, KsoftirqdBlockedRow> open_;  // by ksoftirqd pid
+  absl::flat_hash_map<int32_t, SwitchOut> last_switch_out_;
+  absl::flat_hash_map<int32_t, int16_t> blocked_prio_;  // kernel prio of each blocked ksoftirqd
+  TimestampNs last_ts_ns_ = 0;
+  std::vector<KsoftirqdBlockedRow> rows_;
+  int64_t overflow_ = 0;
+};
+
+}  // namespace napiscope::internal

@@ -1,0 +1,253 @@
+#include "report/scheduling_render.h"
+
+#include <fmt/format.h>
+
+#include "napiscope/format.h"
+#include "report/describe.h"
+
+namespace napiscope::internal {
+namespace {
+
+using nlohmann::json;
+
+json MaskNames(uint32_t mask) {
+  json names = json::array();
+  for (uint32_t vec = 0; vec < 32; ++vec) {
+    if (mask & (1u << vec)) names.push_back(VectorLabel(vec));
+  }
+  return names;
+}
+
+json ThreadJson(const ThreadActivityRow& row) {
+  json cpus = json::object();
+  for (const auto& [cpu, ns] : row.run_ns_by_cpu) cpus[std::to_string(cpu)] = ns;
+  json paths = json::array();
+  for (const auto& [path, count] : row.activation_paths) {
+    paths.push_back({{"wakeup_cpu", path.first}, {"run_cpu", path.second}, {"count", count}});
+  }
+  json same = json::object(), cross = json::object();
+  AddStatsJson(row.wake_to_run_same_cpu, same);
+  AddStatsJson(row.wake_to_run_cross_cpu, cross);
+  json out = {{"pid", row.pid},
+              {"comm", row.comm},
+              {"prio", row.prio},
+              {"activations", row.activations},
+              {"cross_cpu_activations", row.cross_cpu_activations},
+              {"cross_cpu_share", row.CrossCpuShare()},
+              {"inexact_activations", row.inexact_activations},
+              {"dropped_activations", row.dropped_activations},
+              {"activation_paths", paths},
+              {"migrations", row.migrations},
+              {"runs", row.runs},
+              {"cpu_changes", row.cpu_changes},
+              {"cpu_changes_per_s", row.cpu_changes_per_s},
+              {"cpus", cpus},
+              {"wake_to_run", {{"same_cpu", same}, {"cross_cpu", cross}}}};
+  if (row.task_class == TaskClass::kIrqThread) {
+    json hardirq_cpus = json::array(), hardirq_counts = json::object();
+    for (const auto& [cpu, count] : row.hardirq_cpus) {
+      hardirq_cpus.push_back(cpu);
+      hardirq_counts[std::to_string(cpu)] = count;
+    }
+    out["irq"] = row.irq;
+    out["name"] = row.irq_handler;
+    out["hardirq_cpus"] = hardirq_cpus;
+    out["hardirq_counts"] = hardirq_counts;
+  }
+  return out;
+}
+
+json ThreadsJson(const std::vector<ThreadActivityRow>& rows) {
+  json out = json::array();
+  for (const ThreadActivityRow& row : rows) out.push_back(ThreadJson(row));
+  return out;
+}
+
+json BlockedJson(const KsoftirqdBlockedRow& row) {
+  json chain = json::array();
+  for (const ChainLink& link : row.chain) {
+    chain.push_back({{"pid", link.pid},
+                     {"comm", link.comm},
+                     {"prio", link.prio},
+                     {"relation", link.relation},
+                     {"since_ns", link.since_ns}});
+  }
+  return {{"cpu", row.cpu},
+          {"pid", row.pid},
+          {"comm", row.comm},
+          {"state", row.state},
+          {"start_ns", row.start_ns},
+          {"end_ns", row.end_ns},
+          {"duration_ns", row.duration_ns},
+          {"end_known", row.end_known},
+          {"pending_mask_start", row.pending_mask_start},
+          {"pending_mask_start_hex", fmt::format("0x{:x}", row.pending_mask_start)},
+          {"pending_start", MaskNames(row.pending_mask_start)},
+          {"pending_mask_end", row.pending_mask_end},
+          {"pending_mask_end_hex", fmt::format("0x{:x}", row.pending_mask_end)},
+          {"pending_end", MaskNames(row.pending_mask_end)},
+          {"waker_pid", row.waker_pid},
+          {"waker_comm", row.waker_comm},
+          {"waker_cpu", row.waker_cpu},
+          {"waker_context", row.waker_context},
+          {"chain", chain}};
+}
+
+json IdleJson(const IdleWithPendingRow& row) {
+  json after = json::object();
+  for (const auto& [vec, ns] : row.processed_after_ns) after[std::to_string(vec)] = ns;
+  return {{"cpu", row.cpu},
+          {"ts_ns", row.ts_ns},
+          {"pending_mask", row.pending_mask},
+          {"pending_mask_hex", fmt::format("0x{:x}", row.pending_mask)},
+          {"pending", MaskNames(row.pending_mask)},
+          {"processed_after_ns", after}};
+}
+
+json StallJson(const SoftirqOrderingStallRow& row) {
+  return {{"cpu", row.cpu},
+          {"vec", row.vec},
+          {"name", VectorLabel(row.vec)},
+          {"raise_ns", row.raise_ns},
+          {"entry_ns", row.entry_ns},
+          {"wait_ns", row.wait_ns},
+          {"blocking_vec", row.blocking_vec},
+          {"blocking_name", VectorLabel(row.blocking_vec)},
+          {"blocking_pid", row.blocking_pid},
+          {"blocking_comm", row.blocking_comm},
+          {"blocking_site", row.blocking_site},
+          {"blocking_preempted", row.blocking_preempted}};
+}
+
+template <typename Row, typename ToJson>
+json RowsJson(const std::vector<Row>& rows, ToJson to_json) {
+  json out = json::array();
+  for (const Row& row : rows) out.push_back(to_json(row));
+  return out;
+}
+
+std::string Percent(double share) { return fmt::format("{:.0f}%", share * 100); }
+
+void ThreadLines(std::string_view title, const std::vector<ThreadActivityRow>& rows,
+                 std::vector<std::string>& lines) {
+  lines.push_back("");
+  if (rows.empty()) {
+    lines.push_back(fmt::format("{}: none in the trace", title));
+    return;
+  }
+  lines.push_back(fmt::format("{}:", title));
+  lines.push_back(fmt::format("  {:<24} {:>7} {:>7} {:>6} {:>6} {:>8} {:>9} {:>10} {:>10}  {}",
+                              "thread", "pid", "activ.", "cross", "share", "migr.",
+                              "chg/s", "same p50", "cross p50", "hard IRQ cpus / run time"));
+  for (const ThreadActivityRow& row : rows) {
+    std::string where;
+    for (const auto& [cpu, count] : row.hardirq_cpus) {
+      where += fmt::format("{}irq@cpu{} {}", where.empty() ? "" : " ", cpu, count);
+    }
+    for (const auto& [cpu, ns] : row.run_ns_by_cpu) {
+      where += fmt::format("{}cpu{} {}", where.empty() ? "" : " ", cpu, FormatDuration(ns));
+    }
+    auto p50 = [](const DurationStats& s) {
+      return s.count > 0 ? FormatDuration(s.p50_ns) : std::string("-");
+    };
+    lines.push_back(fmt::format("  {:<24} {:>7} {:>7} {:>6} {:>6} {:>8} {:>9.1f} {:>10} {:>10}  {}",
+                                row.comm, row.pid, row.activations, row.cross_cpu_activations,
+                                Percent(row.CrossCpuShare()), row.migrations, row.cpu_changes_per_s,
+                                p50(row.wake_to_run_same_cpu), p50(row.wake_to_run_cross_cpu),
+                                where));
+  }
+}
+
+std::string NotListed(int64_t count) {
+  return count > 0 ? fmt::format(" ({} more not listed)", count) : "";
+}
+
+}  // namespace
+
+void AddStatsJson(const DurationStats& stats, json& row) {
+  row["count"] = stats.count;
+  row["min_ns"] = stats.min_ns;
+  row["p50_ns"] = stats.p50_ns;
+  row["p90_ns"] = stats.p90_ns;
+  row["p99_ns"] = stats.p99_ns;
+  row["p999_ns"] = stats.p999_ns;
+  row["max_ns"] = stats.max_ns;
+  row["max_at_ns"] = stats.max_at_ns;
+  row["exact"] = stats.exact;
+}
+
+void AddSchedulingJson(const Report& report, json& out) {
+  out["irq_threads"] = ThreadsJson(report.irq_threads);
+  out["napi_threads"] = ThreadsJson(report.napi_threads);
+  out["ksoftirqd"] = ThreadsJson(report.ksoftirqd);
+  out["ksoftirqd_blocked"] = RowsJson(report.ksoftirqd_blocked, BlockedJson);
+  out["ksoftirqd_blocked_not_listed"] = report.ksoftirqd_blocked_not_listed;
+  out["idle_with_pending"] = RowsJson(report.idle_with_pending, IdleJson);
+  out["idle_with_pending_not_listed"] = report.idle_with_pending_not_listed;
+  out["softirq_ordering_stalls"] = RowsJson(report.softirq_ordering_stalls, StallJson);
+  out["softirq_ordering_stalls_not_listed"] = report.softirq_ordering_stalls_not_listed;
+}
+
+std::vector<std::string> SchedulingText(const Report& report) {
+  constexpr size_t kShown = 10;
+  std::vector<std::string> lines;
+  ThreadLines("IRQ threads (activation: hard IRQ -> next run; cross: run on another CPU)",
+              report.irq_threads, lines);
+  ThreadLines("NAPI threads (activation: sched_waking -> next run)", report.napi_threads, lines);
+  ThreadLines("ksoftirqd", report.ksoftirqd, lines);
+
+  lines.push_back("");
+  lines.push_back(fmt::format("ksoftirqd switched out with softirqs pending: {}{}",
+                              report.ksoftirqd_blocked.size(),
+                              NotListed(report.ksoftirqd_blocked_not_listed)));
+  std::vector<const KsoftirqdBlockedRow*> longest;
+  for (const KsoftirqdBlockedRow& row : report.ksoftirqd_blocked) longest.push_back(&row);
+  std::sort(longest.begin(), longest.end(),
+            [](auto* a, auto* b) { return a->duration_ns > b->duration_ns; });
+  for (size_t i = 0; i < longest.size() && i < kShown; ++i) {
+    const KsoftirqdBlockedRow& row = *longest[i];
+    std::string waker = row.waker_pid >= 0 ? fmt::format("woken by {} ({}) on cpu{} in {}",
+                                                         row.waker_comm, row.waker_pid,
+                                                         row.waker_cpu, row.waker_context)
+                                           : std::string("no wakeup seen");
+    lines.push_back(fmt::format("  {} {} at {} for {}{}: pending {} -> {}; {}", row.comm,
+                                row.state, FormatTimestamp(row.start_ns),
+                                FormatDuration(row.duration_ns), row.end_known ? "" : " (or more)",
+                                FormatSoftirqMask(row.pending_mask_start),
+                                FormatSoftirqMask(row.pending_mask_end), waker));
+    for (const ChainLink& link : row.chain) {
+      lines.push_back(fmt::format("      <- {} ({}) {}", link.comm, link.pid, link.relation));
+    }
+  }
+
+  lines.push_back("");
+  lines.push_back(fmt::format("idle entered with softirqs pending: {}{}",
+                              report.idle_with_pending.size(),
+                              NotListed(report.idle_with_pending_not_listed)));
+  for (size_t i = 0; i < report.idle_with_pending.size() && i < kShown; ++i) {
+    const IdleWithPendingRow& row = report.idle_with_pending[i];
+    std::string after;
+    for (const auto& [vec, ns] : row.processed_after_ns) {
+      after += fmt::format("{}{} {}", after.empty() ? "" : ", ", VectorLabel(vec),
+                           ns < 0 ? std::string("never seen") : "after " + FormatDuration(ns));
+    }
+    lines.push_back(fmt::format("  cpu{} at {}: pending {}; {}", row.cpu, FormatTimestamp(row.ts_ns),
+                                FormatSoftirqMask(row.pending_mask), after));
+  }
+
+  lines.push_back("");
+  lines.push_back(fmt::format("softirqs held back by a lower vector in progress: {}{}",
+                              report.softirq_ordering_stalls.size(),
+                              NotListed(report.softirq_ordering_stalls_not_listed)));
+  for (size_t i = 0; i < report.softirq_ordering_stalls.size() && i < kShown; ++i) {
+    const SoftirqOrderingStallRow& row = report.softirq_ordering_stalls[i];
+    lines.push_back(fmt::format("  cpu{} {} waited {} from {} behind {} in {} ({}){}", row.cpu,
+                                VectorLabel(row.vec), FormatDuration(row.wait_ns),
+                                FormatTimestamp(row.raise_ns), VectorLabel(row.blocking_vec),
+                                row.blocking_comm, row.blocking_pid,
+                                row.blocking_preempted ? ", preempted inside it" : ""));
+  }
+  return lines;
+}
+
+}  // namespace napiscope::internal

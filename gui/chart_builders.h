@@ -1,0 +1,34 @@
+// Qt Charts for the statistics the core computes over a range (napiscope/timeline_stats.h).
+// Each function turns one core result into a new QChart; nothing is computed here.
+#pragma once
+
+#include <QString>
+#include <array>
+#include <vector>
+
+#include "napiscope/string_table.h"
+#include "napiscope/timeline_stats.h"
+
+class QChart;
+
+namespace napiscope::gui {
+
+/// Stacked bars of raise-to-entry delays per power-of-two bucket, one colour per vector.
+QChart* MakeDelayChart(const std::array<LogHistogram, kSoftirqVectorCount>& histograms,
+                       const QString& title);
+
+/// One 100% bar per CPU: hard IRQ, softirq per vector, task kinds, idle, unknown.
+QChart* MakeCpuTimeChart(const std::vector<CpuTimeBreakdown>& cpus, const QString& title);
+
+/// Per thread (the most cross-CPU first, at most `max_threads`): same-CPU and cross-CPU
+/// activations.
+QChart* MakeActivationChart(const std::vector<ThreadActivations>& threads,
+                            const StringTable& strings, int max_threads, const QString& title);
+
+/// Polls per amount of work, the full-budget polls in their own colour.
+QChart* MakeNapiWorkChart(const NapiWorkHistogram& histogram, const QString& title);
+
+/// "1us", "512ns", "2.1ms": a bucket's lower bound, short enough for an axis.
+QString ShortDuration(int64_t ns);
+
+}  // namespace napiscope::gui

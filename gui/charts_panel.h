@@ -1,0 +1,50 @@
+// Four Qt Charts over the timeline's selected range: raise-to-entry delays per vector (CPU
+// selectable), CPU time per CPU, thread activations same-CPU vs cross-CPU, NAPI work per poll.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "loaded_trace.h"
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QTimer;
+
+namespace napiscope::gui {
+
+/// The statistics tab; the numbers come from napiscope/timeline_stats.h.
+class ChartsPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ChartsPanel(QWidget* parent = nullptr);
+
+  /// Shows statistics of `trace` over its whole span.
+  void SetTrace(std::shared_ptr<const LoadedTrace> trace);
+
+  /// Follows a new range; refreshes shortly after the last call (dragging stays fluid).
+  void SetRange(TimestampNs from_ns, TimestampNs to_ns);
+
+  /// Recomputes the charts now.
+  void Refresh();
+
+  /// The CPU the delay histogram shows (-1: all).
+  void SetDelayCpu(int cpu);
+
+  /// The chart views, in the order delay, CPU time, activations, NAPI work (for tests).
+  QChartView* view(int index) const { return views_[index]; }
+
+ private:
+  void Replace(int index, QChart* chart);
+
+  std::shared_ptr<const LoadedTrace> trace_;
+  TimestampNs from_ns_ = 0;
+  TimestampNs to_ns_ = 0;
+  QComboBox* delay_cpu_;
+  QTimer* refresh_timer_;
+  QChartView* views_[4] = {};
+};
+
+}  // namespace napiscope::gui

@@ -1,0 +1,123 @@
+#include "findings_panel.h"
+
+#include <QHeaderView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "napiscope/format.h"
+
+namespace napiscope::gui {
+namespace {
+
+QColor SeverityColor(Severity severity) {
+  switch (severity) {
+    case Severity::kError:
+      return QColor(0xc0392b);
+    case Severity::kWarning:
+      return QColor(0xd68910);
+    case Severity::kInfo:
+      return QColor(0x2e86c1);
+  }
+  return QColor(0x333333);
+}
+
+// Numbers under `one` (a number) or `many` (an array of numbers) in the evidence.
+template <typename T>
+void CollectNumbers(const nlohmann::json& evidence, const char* one, const char* many,
+                    std::vector<T>* out) {
+  if (evidence.contains(one) && evidence[one].is_number_integer()) {
+    out->push_back(evidence[one].get<T>());
+  }
+  if (evidence.contains(many) && evidence[many].is_array()) {
+    for (const nlohmann::json& value : evidence[many]) {
+      if (value.is_number_integer()) out->push_back(value.get<T>());
+    }
+  }
+}
+
+}  // namespace
+
+FindingFocus FocusOf(const Finding& finding, int cpus) {
+  FindingFocus focus;
+  if (finding.cpu >= 0) {
+    focus.cpus.push_back(finding.cpu);
+  } else {
+    for (int cpu = 0; cpu < cpus; ++cpu) focus.cpus.push_back(cpu);
+  }
+  if (finding.end_ns > finding.start_ns || finding.start_ns != 0) {
+    focus.window = std::make_pair(finding.start_ns, std::max(finding.end_ns, finding.start_ns));
+  }
+  if (finding.evidence.is_object()) {
+    CollectNumbers(finding.evidence, "vec", "vecs", &focus.named.vecs);
+    CollectNumbers(finding.evidence, "irq", "irqs", &focus.named.irqs);
+    CollectNumbers(finding.evidence, "pid", "pids", &focus.named.pids);
+  }
+  return focus;
+}
+
+FindingsPanel::FindingsPanel(QWidget* parent) : QWidget(parent), tree_(new QTreeWidget(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(tree_);
+  tree_->setColumnCount(4);
+  tree_->setHeaderLabels({"Severity", "CPU", "When", "Finding"});
+  tree_->setRootIsDecorated(false);
+  tree_->setWordWrap(true);
+  tree_->setUniformRowHeights(false);
+  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  tree_->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+  tree_->header()->setStretchLastSection(true);
+  connect(tree_, &QTreeWidget::itemSelectionChanged, this, [this] {
+    QList<QTreeWidgetItem*> selected = tree_->selectedItems();
+    int index = selected.isEmpty() ? -1 : selected.first()->data(0, Qt::UserRole).toInt();
+    if (index >= 0) {
+      emit FindingSelected(index);
+    } else {
+      emit SelectionCleared();
+    }
+  });
+}
+
+void FindingsPanel::SetFindings(const std::vector<Finding>& findings, TimestampNs origin_ns) {
+  findings_ = findings;
+  tree_->clear();
+  if (findings.empty()) {
+    auto* item = new QTreeWidgetItem(tree_);
+    item->setText(0, "No findings: no analysis crossed its thresholds (see the Report tab).");
+    item->setData(0, Qt::UserRole, -1);
+    item->setFlags(Qt::ItemIsEnabled);
+    item->setFirstColumnSpanned(true);
+    return;
+  }
+  for (size_t i = 0; i < findings.size(); ++i) {
+    const Finding& finding = findings[i];
+    auto* item = new QTreeWidgetItem(tree_);
+    std::string_view severity = SeverityName(finding.severity);
+    item->setText(0, QString::fromUtf8(severity.data(), static_cast<int>(severity.size())));
+    item->setForeground(0, SeverityColor(finding.severity));
+    QFont bold = item->font(0);
+    bold.setBold(true);
+    item->setFont(0, bold);
+    item->setText(1, finding.cpu >= 0 ? QString::number(finding.cpu) : QString("all"));
+    if (finding.start_ns != 0 || finding.end_ns != 0) {
+      item->setText(2, QString::fromStdString(FormatDuration(finding.start_ns - origin_ns)));
+    }
+    item->setText(3, QString::fromStdString(finding.summary));
+    item->setToolTip(3, QString::fromStdString(finding.summary));
+    item->setData(0, Qt::UserRole, static_cast<int>(i));
+  }
+}
+
+void FindingsPanel::Select(int index) {
+  if (index < 0) {
+    tree_->clearSelection();
+    return;
+  }
+  for (int row = 0; row < tree_->topLevelItemCount(); ++row) {
+    QTreeWidgetItem* item = tree_->topLevelItem(row);
+    if (item->data(0, Qt::UserRole).toInt() == index) tree_->setCurrentItem(item);
+  }
+}
+
+}  // namespace napiscope::gui

@@ -205,6 +205,17 @@ TEST_P(ScenarioFileTest, StatedFactsMatchTheEvents) {
     EXPECT_EQ(out[0]->sched_switch.prev_pid, 0);
     ++checked;
   }
+  for (const json& boost : facts.value("pi_boosts", json::array())) {
+    for (const char* when : {"boosted_at_ns", "restored_at_ns"}) {
+      bool found = false;
+      for (const Event& event : loaded_.events) {
+        found |= event.kind == EventKind::kSchedPiSetprio && event.ts_ns == boost[when] &&
+                 event.pi.pid == boost["pid"].get<int>();
+      }
+      EXPECT_TRUE(found) << when << " " << boost;
+    }
+    ++checked;
+  }
   for (const json& gap : facts.value("missed_gaps", json::array())) {
     bool found = false;
     for (const MissedEventsMark& mark : loaded_.context.missed) {

@@ -1,4 +1,5 @@
 // The scenario generator: what it writes, libtracecmd and napiscope read back exactly.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -166,6 +167,29 @@ TEST_F(TracegenTest, KernelTextOfTheEventsLoadsBackExactly) {
               Describe(want, s->strings(), c.compare))
         << c.name;
   }
+}
+
+TEST_F(TracegenTest, ManyCpusWithMostOfThemEmpty) {
+  Scenario s(64);
+  s.Task(100, "iperf3");
+  for (int cpu : {0, 31, 63}) {
+    s.SoftirqRaise(cpu, T + cpu, kNetRx);
+    s.SoftirqEntry(cpu, T + 1'000 + cpu, kNetRx);
+  }
+  std::vector<Event> want;
+  ASSERT_TRUE(s.Resolve(&want).ok());
+  std::string path = dir_ + "/many.dat";
+  ASSERT_TRUE(s.WriteTraceDat(path).ok());
+  Loaded got = Load(path);
+  ASSERT_TRUE(got.status.ok()) << got.status;
+  EXPECT_EQ(got.context.meta.cpus, 64);
+  EXPECT_EQ(Describe(got.events, got.context.strings), Describe(want, s.strings()));
+  if (!HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
+  testing::CommandResult report = RunCommand("trace-cmd report -i " + path);
+  ASSERT_EQ(report.exit_code, 0);
+  EXPECT_EQ(report.err, "");
+  EXPECT_THAT(report.out, ::testing::StartsWith("cpus=64\n"));
+  EXPECT_EQ(std::count(report.out.begin(), report.out.end(), '\n'), 1 + 6);
 }
 
 TEST_F(TracegenTest, JsonDescribesTheSameScenarioAsTheBuilder) {

@@ -179,6 +179,10 @@ void MainWindow::OpenTrace(const QString& path) {
   loader_->Start(path);
 }
 
+void MainWindow::WaitForLoad() { loader_->Wait(); }
+
+QString MainWindow::StatusText() const { return status_->text(); }
+
 bool MainWindow::OpenTraceAndWait(const QString& path) {
   OpenTrace(path);
   loader_->Wait();

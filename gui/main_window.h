@@ -40,6 +40,12 @@ class MainWindow : public QMainWindow {
   /// Loads `path` and waits for the result; false when it failed (see LastError()).
   bool OpenTraceAndWait(const QString& path);
 
+  /// Blocks until the running load (if any) has finished and its result is shown.
+  void WaitForLoad();
+
+  /// The status bar's message (what was loaded, or why not).
+  QString StatusText() const;
+
   /// The text the Report tab shows (the CLI's `napiscope report`).
   QString SummaryText() const;
 

@@ -1,0 +1,54 @@
+#include "findings_panel.h"
+
+#include <QSignalSpy>
+
+#include <gtest/gtest.h>
+
+namespace napiscope::gui {
+namespace {
+
+TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheEvidenceNames) {
+  Finding finding;
+  finding.cpu = 1;
+  finding.start_ns = 1000;
+  finding.end_ns = 5000;
+  finding.evidence = {{"vec", 3}, {"irqs", {30, 31}}, {"pid", 1500}, {"name", "NET_RX"}};
+  FindingFocus focus = FocusOf(finding, 4);
+  EXPECT_EQ(focus.cpus, std::vector<int>{1});
+  ASSERT_TRUE(focus.window);
+  EXPECT_EQ(focus.window->first, 1000);
+  EXPECT_EQ(focus.window->second, 5000);
+  EXPECT_EQ(focus.named.vecs, std::vector<uint32_t>{3});
+  EXPECT_EQ(focus.named.irqs, (std::vector<int32_t>{30, 31}));
+  EXPECT_EQ(focus.named.pids, std::vector<int32_t>{1500});
+}
+
+TEST(FindingFocus, AFindingAboutNoCpuAndNoTimeHighlightsAllCpusAndDoesNotZoom) {
+  Finding finding;
+  finding.rule = "analysis-unavailable";
+  finding.evidence = {{"analysis", "irq_thread_pingpong"}};
+  FindingFocus focus = FocusOf(finding, 3);
+  EXPECT_EQ(focus.cpus, (std::vector<int>{0, 1, 2}));
+  EXPECT_FALSE(focus.window);
+  EXPECT_TRUE(focus.named.empty());
+}
+
+TEST(FindingsPanel, SelectingARowSignalsItsIndex) {
+  FindingsPanel panel;
+  Finding first;
+  first.summary = "first";
+  Finding second;
+  second.summary = "second";
+  second.severity = Severity::kWarning;
+  panel.SetFindings({first, second}, 0);
+  QSignalSpy selected(&panel, &FindingsPanel::FindingSelected);
+  panel.Select(1);
+  ASSERT_EQ(selected.count(), 1);
+  EXPECT_EQ(selected.at(0).at(0).toInt(), 1);
+  QSignalSpy cleared(&panel, &FindingsPanel::SelectionCleared);
+  panel.Select(-1);
+  EXPECT_EQ(cleared.count(), 1);
+}
+
+}  // namespace
+}  // namespace napiscope::gui

@@ -1,0 +1,31 @@
+#include "gui_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+
+namespace napiscope::gui::testing {
+
+std::shared_ptr<const LoadedTrace> LoadTestTrace(const std::string& relative) {
+  auto trace = std::make_shared<LoadedTrace>();
+  absl::Status status = LoadTraceForView(napiscope::testing::TestData(relative), {}, trace.get());
+  EXPECT_TRUE(status.ok()) << status.message();
+  return status.ok() ? trace : nullptr;
+}
+
+QColor ColorAt(const TimelineView& view, const QImage& image, int cpu, RowKind kind,
+               TimestampNs ts_ns, int dy) {
+  TimelineLayout layout = view.Layout();
+  const LaneRow* row = layout.Find(cpu, kind);
+  if (row == nullptr) return QColor();
+  TimeAxis axis;
+  axis.from_ns = view.state().from_ns;
+  axis.to_ns = view.state().to_ns;
+  axis.left = layout.time_left();
+  axis.width = layout.time_width();
+  return image.pixelColor(static_cast<int>(axis.XOf(ts_ns)), row->center() + dy);
+}
+
+QImage Render(TimelineView& view) { return view.grab().toImage(); }
+
+}  // namespace napiscope::gui::testing

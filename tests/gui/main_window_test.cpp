@@ -1,0 +1,180 @@
+#include "main_window.h"
+
+#include <QFileInfo>
+#include <QImage>
+#include <QPushButton>
+#include <QTemporaryDir>
+
+#include <gtest/gtest.h>
+
+#include "charts_panel.h"
+#include "findings_panel.h"
+#include "gui_test_support.h"
+#include "screenshot.h"
+#include "support/test_support.h"
+#include "timeline_view.h"
+
+namespace napiscope::gui {
+namespace {
+
+using napiscope::testing::RunCommand;
+using napiscope::testing::TestData;
+
+QString Data(const std::string& relative) { return QString::fromStdString(TestData(relative)); }
+
+TEST(MainWindow, OpensARealTraceOffTheGuiThread) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("real/veth-threaded-napi.dat")));
+  ASSERT_NE(window.trace(), nullptr);
+  const Timeline& timeline = window.trace()->timeline;
+  EXPECT_EQ(timeline.cpus(), 2);
+  EXPECT_EQ(timeline.events(), 422794);
+  EXPECT_EQ(window.timeline()->state().from_ns, timeline.start_ns());
+  EXPECT_EQ(window.timeline()->state().to_ns, timeline.end_ns());
+  EXPECT_TRUE(window.SummaryText().contains("softirq raise-to-entry latency"));
+  EXPECT_EQ(window.RecentFiles().value(0),
+            QFileInfo(Data("real/veth-threaded-napi.dat")).absoluteFilePath());
+}
+
+TEST(MainWindow, ABrokenFileShowsTheClisMessage) {
+  QTemporaryDir dir;
+  QString broken = dir.filePath("broken.dat");
+  napiscope::testing::WriteFile(broken.toStdString(), "this is not a trace\n\x01\x02");
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  EXPECT_FALSE(window.OpenTraceAndWait(broken));
+  napiscope::testing::CommandResult cli =
+      RunCommand(napiscope::testing::CliPath() + " info '" + broken.toStdString() + "'");
+  ASSERT_EQ(cli.exit_code, 1);
+  std::string message = cli.err.substr(0, cli.err.find('\n'));
+  ASSERT_EQ(message.rfind("napiscope: ", 0), 0u) << message;
+  EXPECT_EQ(window.LastError().toStdString(), message.substr(std::string("napiscope: ").size()));
+  EXPECT_TRUE(window.LastError().startsWith(broken)) << window.LastError().toStdString();
+  EXPECT_EQ(window.trace(), nullptr);
+}
+
+TEST(MainWindow, CancelStopsTheLoad) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  window.OpenTrace(Data("real/veth-softirq-napi.dat"));
+  // As the Cancel button does; the loader checks every 64 Ki records, and opening the file alone
+  // takes longer than this click.
+  for (QPushButton* button : window.findChildren<QPushButton*>()) {
+    if (button->text() == "Cancel") button->click();
+  }
+  window.WaitForLoad();
+  EXPECT_EQ(window.trace(), nullptr);
+  EXPECT_TRUE(window.LastError().isEmpty());
+  EXPECT_TRUE(window.StatusText().startsWith("Cancelled")) << window.StatusText().toStdString();
+}
+
+TEST(MainWindow, SelectingAFindingZoomsToItsWindowAndHighlightsItsCpu) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  window.resize(1400, 900);
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("scenarios/ksoftirqd_blocked.dat")));
+  const std::vector<Finding>& findings = window.trace()->report.findings;
+  ASSERT_EQ(window.findings()->count(), static_cast<int>(findings.size()));
+  ASSERT_GE(findings.size(), 2u);
+  const Finding& timer = findings[0];
+  ASSERT_EQ(timer.cpu, 0);
+  ASSERT_GT(timer.end_ns, timer.start_ns);
+  window.findings()->Select(0);
+  const TimelineViewState& state = window.timeline()->state();
+  EXPECT_LE(state.from_ns, timer.start_ns);
+  EXPECT_GE(state.to_ns, timer.end_ns);
+  // The window with a fifth of its length on each side (at least 5 us), kept inside the trace:
+  // here that is longer than the whole 4.01 ms trace, so the view is the whole trace.
+  TimestampNs margin = std::max<TimestampNs>((timer.end_ns - timer.start_ns) / 5, 5000);
+  const Timeline& timeline = window.trace()->timeline;
+  EXPECT_GT(timer.end_ns - timer.start_ns + 2 * margin, timeline.end_ns() - timeline.start_ns());
+  EXPECT_EQ(state.from_ns, timeline.start_ns());
+  EXPECT_EQ(state.to_ns, timeline.end_ns());
+  window.findings()->Select(1);
+  const Finding& sched = findings[1];
+  EXPECT_LE(window.timeline()->state().from_ns, sched.start_ns);
+  EXPECT_GE(window.timeline()->state().to_ns, sched.end_ns);
+  window.findings()->Select(0);
+  EXPECT_EQ(state.highlight_cpus, std::vector<int>{0});
+  ASSERT_TRUE(state.highlight_window);
+  EXPECT_EQ(state.highlight_window->first, timer.start_ns);
+  // The vector the finding names is emphasised, other vectors are not.
+  const std::vector<TimelineItem>& items = window.trace()->timeline.items();
+  uint32_t vec = timer.evidence["vec"].get<uint32_t>();
+  ASSERT_EQ(state.emphasis.size(), items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    bool named = (items[i].lane == Lane::kSoftirq || items[i].lane == Lane::kSoftirqWait) &&
+                 items[i].vec == vec;
+    EXPECT_EQ(state.emphasis[i] != 0, named) << i;
+  }
+  // The charts follow: the selected range is the new visible range.
+  EXPECT_EQ(window.timeline()->SelectedRange(), std::make_pair(state.from_ns, state.to_ns));
+}
+
+TEST(MainWindow, TaskFilterMatchesCommOrPid) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("scenarios/softirq_contexts.dat")));
+  window.SetFilter("ksoftirqd", -1, -1);
+  const std::vector<uint8_t>& mask = window.timeline()->state().item_mask;
+  const std::vector<TimelineItem>& items = window.trace()->timeline.items();
+  ASSERT_EQ(mask.size(), items.size());
+  int shown_tasks = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].lane != Lane::kTask) continue;
+    EXPECT_EQ(mask[i] != 0, items[i].task_class == TaskClass::kKsoftirqd) << i;
+    shown_tasks += mask[i];
+  }
+  EXPECT_GT(shown_tasks, 0);
+  window.SetFilter("", -1, -1);
+  EXPECT_TRUE(window.timeline()->state().item_mask.empty());
+}
+
+TEST(Screenshot, RendersTheRequestedSizeAndRange) {
+  QTemporaryDir dir;
+  QString out = dir.filePath("shot.png");
+  std::string command = std::string(NAPISCOPE_GUI) + " '" + TestData("real/idle.dat") +
+                        "' --screenshot '" + out.toStdString() + "' --size 900x600 --range 0 250ms";
+  napiscope::testing::CommandResult result = RunCommand("QT_QPA_PLATFORM= " + command);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  QImage image(out);
+  EXPECT_EQ(image.size(), QSize(900, 600));
+}
+
+TEST(Screenshot, AMissingFileExitsOneWithTheMessage) {
+  napiscope::testing::CommandResult result =
+      RunCommand(std::string(NAPISCOPE_GUI) + " /nonexistent.dat --screenshot /tmp/never.png");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("napiscope-gui: /nonexistent.dat: No such file or directory"),
+            std::string::npos)
+      << result.err;
+}
+
+TEST(Screenshot, RangeIsParsedFromTheTraceStart) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("real/idle.dat")));
+  GuiOptions options;
+  options.size = QSize(800, 500);
+  options.range = std::make_pair(QString("100ms"), QString("0.2s"));
+  QImage image;
+  QString error;
+  ASSERT_TRUE(RenderWindow(window, options, &image, &error)) << error.toStdString();
+  TimestampNs start = window.trace()->timeline.start_ns();
+  EXPECT_EQ(window.timeline()->state().from_ns, start + 100'000'000);
+  EXPECT_EQ(window.timeline()->state().to_ns, start + 200'000'000);
+  options.range = std::make_pair(QString("5ms"), QString("1ms"));
+  EXPECT_FALSE(RenderWindow(window, options, &image, &error));
+  EXPECT_TRUE(error.contains("must be after")) << error.toStdString();
+}
+
+// The CLI must work without a display: it does not link Qt at all.
+TEST(Cli, DoesNotDependOnQt) {
+  napiscope::testing::CommandResult ldd = RunCommand("ldd " + napiscope::testing::CliPath());
+  ASSERT_EQ(ldd.exit_code, 0);
+  EXPECT_EQ(ldd.out.find("Qt"), std::string::npos) << ldd.out;
+}
+
+}  // namespace
+}  // namespace napiscope::gui

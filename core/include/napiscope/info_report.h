@@ -9,6 +9,9 @@
 
 namespace napiscope {
 
+/// The file's format for people: "trace.dat v7, compression zstd 1.5.4", "ftrace text".
+std::string DescribeTraceFormat(const TraceMeta& meta);
+
 /// The summary for people, several lines ending in a newline.
 std::string InfoToText(const TraceSummary& summary);
 

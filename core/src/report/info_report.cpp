@@ -7,11 +7,6 @@
 namespace napiscope {
 namespace {
 
-std::string FormatLine(const TraceMeta& meta) {
-  if (meta.format != TraceFormat::kTraceDat) return std::string(TraceFormatName(meta.format));
-  return fmt::format("trace.dat v{}, compression {}", meta.file_version, meta.compression);
-}
-
 std::string MissedText(const CpuMissedSummary& row) {
   if (row.gaps == 0) return "none";
   std::string events = row.some_unknown
@@ -23,6 +18,11 @@ std::string MissedText(const CpuMissedSummary& row) {
 
 }  // namespace
 
+std::string DescribeTraceFormat(const TraceMeta& meta) {
+  if (meta.format != TraceFormat::kTraceDat) return std::string(TraceFormatName(meta.format));
+  return fmt::format("trace.dat v{}, compression {}", meta.file_version, meta.compression);
+}
+
 std::string InfoToText(const TraceSummary& s) {
   std::string out;
   auto line = [&out](std::string text) {
@@ -30,7 +30,7 @@ std::string InfoToText(const TraceSummary& s) {
     out += '\n';
   };
   line(fmt::format("trace:    {}", s.meta.path));
-  line(fmt::format("format:   {}", FormatLine(s.meta)));
+  line(fmt::format("format:   {}", DescribeTraceFormat(s.meta)));
   if (!s.meta.uname.empty()) line(fmt::format("system:   {}", s.meta.uname));
   if (!s.meta.clock.empty()) line(fmt::format("clock:    {}", s.meta.clock));
   line(fmt::format("cpus:     {}", s.meta.cpus));

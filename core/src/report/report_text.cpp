@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
+#include "napiscope/info_report.h"
 #include "napiscope/report_render.h"
 #include "report/describe.h"
 #include "report/scheduling_render.h"
@@ -29,11 +30,6 @@ std::string Percent(int64_t part, int64_t whole) {
   return whole > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / whole) : "-";
 }
 
-std::string FormatLine(const TraceMeta& meta) {
-  if (meta.format != TraceFormat::kTraceDat) return std::string(TraceFormatName(meta.format));
-  return fmt::format("trace.dat v{}, compression {}", meta.file_version, meta.compression);
-}
-
 std::string MissedLine(const MissedEventsMark& mark) {
   std::string count = mark.count < 0 ? std::string("an unknown number of events")
                                      : fmt::format("{} events", mark.count);
@@ -49,7 +45,7 @@ std::string MissedLine(const MissedEventsMark& mark) {
 void Header(const Report& report, Text& text) {
   const TraceSummary& s = report.trace;
   text.Line(fmt::format("trace:    {}", s.meta.path));
-  text.Line(fmt::format("format:   {}", FormatLine(s.meta)));
+  text.Line(fmt::format("format:   {}", DescribeTraceFormat(s.meta)));
   if (!s.meta.kernel_release.empty()) text.Line(fmt::format("kernel:   {}", s.meta.kernel_release));
   text.Line(fmt::format("cpus:     {}, events: {}", s.meta.cpus, s.events));
   if (s.events > 0) {

@@ -33,7 +33,7 @@ struct TraceMeta {
   std::string path;
   TraceFormat format = TraceFormat::kTraceDat;
   int file_version = 0;            ///< trace.dat version (6, 7); 0 for text
-  std::string compression;         ///< "none", "zstd 1.5.4", ...; "" for text
+  std::string compression;         ///< "none", "zstd 1.5.4", ...; text: "" or "gzip"/"zstd"/"xz"
   int cpus = 0;                    ///< CPUs the file has data slots for
   int long_size = 0;               ///< user-space long size of the traced machine
   bool big_endian = false;

@@ -98,9 +98,16 @@ bool TextLineReader::Refill() {
     }
     end_ += produced;
     if (produced > 0) return true;
-    if (file_done_ && (raw_pending_.empty() || raw_pending_.size() == pending_before)) {
+    // Input the decompressor does not take (bytes after the end of an xz stream, say):
+    // stop instead of spinning.
+    bool stalled = !raw_pending_.empty() && raw_pending_.size() == pending_before;
+    if (stalled && !clean_end) {
+      status_ = absl::DataLossError(
+          absl::StrCat("undecodable data after ", file_read_, " compressed bytes"));
+    }
+    if (stalled || (file_done_ && raw_pending_.empty())) {
       stream_done_ = true;
-      truncated_ = !clean_end;
+      truncated_ = !stalled && !clean_end;
       return false;
     }
   }

@@ -24,19 +24,26 @@ bool ParseInt(std::string_view text, int* value) {
   return error == std::errc() && end == text.data() + text.size() && *value >= 0;
 }
 
+std::vector<std::string_view> SplitOnComma(std::string_view text) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  for (size_t comma; (comma = text.find(',', start)) != std::string_view::npos; start = comma + 1) {
+    parts.push_back(text.substr(start, comma - start));
+  }
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
 // "0,2-3" -> {0, 2, 3}, as taskset and /proc/irq/N/smp_affinity_list write CPU lists.
 bool ParseCpuList(std::string_view text, std::vector<int>* cpus) {
-  while (!text.empty() || cpus->empty()) {
-    size_t comma = text.find(',');
-    std::string_view part = text.substr(0, comma);
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-    if (comma != std::string_view::npos && text.empty()) return false;  // "0,"
+  constexpr int kMaxCpus = 8192;  // the kernel's largest NR_CPUS
+  for (std::string_view part : SplitOnComma(text)) {
     size_t dash = part.find('-');
     int first, last;
     if (!ParseInt(part.substr(0, dash), &first)) return false;
     last = first;
     if (dash != std::string_view::npos && !ParseInt(part.substr(dash + 1), &last)) return false;
-    if (last < first) return false;
+    if (last < first || last >= kMaxCpus) return false;
     for (int cpu = first; cpu <= last; ++cpu) cpus->push_back(cpu);
   }
   std::sort(cpus->begin(), cpus->end());
@@ -68,6 +75,11 @@ int RunReport(const ReportOptions& options) {
   if (!status.ok()) {
     std::cerr << "napiscope: " << status.message() << "\n";
     return kExitError;
+  }
+  int cpus = report.trace.meta.cpus;
+  if (!analysis.cpus.empty() && analysis.cpus.back() >= cpus) {
+    return Usage("--cpu " + std::to_string(analysis.cpus.back()) + ": the trace has CPUs 0-" +
+                 std::to_string(cpus - 1));
   }
   if (options.format == "json") {
     std::cout << ReportToJson(report).dump(2) << "\n";

@@ -114,6 +114,13 @@ TEST(ReportCommand, BadArgumentsExitOneWithOneLine) {
   auto result = RunCommand(CliPath() + " report --cpu 1-x" + trace);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "napiscope report: --cpu wants a CPU list like 0,2-3, not '1-x'\n");
+  for (const char* bad : {"0,", ",1", "3-1", "0-9999", "-1"}) {
+    EXPECT_EQ(RunCommand(CliPath() + " report --cpu=" + bad + trace).exit_code, 1) << bad;
+  }
+  result = RunCommand(CliPath() + " report --cpu 0,2" + trace);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "napiscope report: --cpu 2: the trace has CPUs 0-1\n");
   result = RunCommand(CliPath() + " report --from 1.2.3" + trace);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err, HasSubstr("--from wants a trace time"));

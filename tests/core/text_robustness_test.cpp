@@ -170,6 +170,16 @@ TEST_P(CompressedTextTest, LoadsLikeThePlainText) {
   EXPECT_THAT(context_.meta.warnings, ::testing::Contains(HasSubstr("ends early")));
 }
 
+TEST_P(CompressedTextTest, BytesAfterTheLastStreamEndTheReadNotTheLoad) {
+  const auto& [tool, suffix] = GetParam();
+  if (!HaveProgram(tool)) GTEST_SKIP() << tool << " is not installed";
+  std::string plain = Write("trace.txt", ReportText(5000));
+  ASSERT_EQ(RunCommand(std::string(tool) + " -k " + plain).exit_code, 0);
+  std::string packed = ReadFile(plain + suffix) + "trailing junk\n";
+  ASSERT_TRUE(LoadPath(Write("junk.trace", packed)).ok());
+  EXPECT_EQ(events_.size(), 5000u);
+}
+
 INSTANTIATE_TEST_SUITE_P(Tools, CompressedTextTest,
                          ::testing::Values(std::make_pair("gzip", ".gz"),
                                            std::make_pair("zstd", ".zst"),

@@ -90,13 +90,14 @@ bool TextLineReader::Refill() {
     size_t pending_before = raw_pending_.size();
     absl::Status status =
         decompressor_->Run(&raw_pending_, file_done_, out, space, &produced, &clean_end);
+    // Text decoded before an error is still good; the error ends the stream after it.
+    end_ += produced;
     if (!status.ok()) {
       status_ = absl::DataLossError(
           absl::StrCat(status.message(), " after ", file_read_, " compressed bytes"));
       stream_done_ = true;
-      return false;
+      return produced > 0;
     }
-    end_ += produced;
     if (produced > 0) return true;
     // Input the decompressor does not take (bytes after the end of an xz stream, say):
     // stop instead of spinning.

@@ -330,8 +330,7 @@ void MainWindow::ApplyFilter() {
   if (int vec = vector_filter_->currentData().toInt(); vec >= 0) {
     filter.vecs.push_back(static_cast<uint32_t>(vec));
   }
-  timeline_->SetItemMask(filter.empty() ? std::vector<uint8_t>()
-                                        : trace_->timeline.MatchingItems(filter));
+  timeline_->SetItemMask(filter.empty() ? ItemMask() : trace_->timeline.MatchingItems(filter));
 }
 
 void MainWindow::UpdateInfo() {

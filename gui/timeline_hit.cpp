@@ -43,9 +43,7 @@ QString FlagNotes(uint8_t flags) {
   return notes.isEmpty() ? QString() : "<br><i>" + notes.join("; ") + "</i>";
 }
 
-bool Allowed(const TimelineViewState& state, uint32_t item) {
-  return state.item_mask.empty() || (item < state.item_mask.size() && state.item_mask[item] != 0);
-}
+bool Allowed(const TimelineViewState& state, uint32_t item) { return state.item_mask.Shows(item); }
 
 // Intervals of `lane` within the slack around `ts_ns`, when few enough to pick from.
 std::optional<std::vector<TimelineInterval>> Candidates(const LoadedTrace& trace,

@@ -122,24 +122,49 @@ void TimelinePainter::PaintRow(QPainter& painter, const LaneRow& row) {
 
 void TimelinePainter::PaintSlice(QPainter& painter, const LaneRow& row, Lane lane, int top,
                                  int height, bool labels) {
-  const std::vector<uint8_t>* mask = state_.item_mask.empty() ? nullptr : &state_.item_mask;
-  LaneSlice slice =
-      trace_.timeline.Query(row.cpu, lane, axis_.from_ns, axis_.to_ns, axis_.width, mask);
+  LaneSlice slice = trace_.timeline.Query(row.cpu, lane, axis_.from_ns, axis_.to_ns, axis_.width,
+                                          &state_.item_mask);
   const std::vector<TimelineItem>& items = trace_.timeline.items();
   double ns_per_pixel = axis_.NsPerPixel();
+  // Neighbouring columns that look the same are filled as one rectangle.
+  struct Run {
+    int x = 0;
+    int width = 0;
+    int bar = 0;
+    uint16_t key = 0;
+    bool marked = false;
+  };
+  Run run;
+  auto flush = [&] {
+    if (run.width == 0) return;
+    painter.fillRect(QRect(run.x, top + height - run.bar, run.width, run.bar),
+                     palette::KeyColor(lane, run.key));
+    if (run.marked) {
+      painter.fillRect(QRect(run.x, top, run.width, kExhaustedMarkHeight),
+                       palette::ExhaustedMark());
+    }
+    run.width = 0;
+  };
   for (size_t c = 0; c < slice.columns.size(); ++c) {
     const TimelineColumn& column = slice.columns[c];
-    if (column.count == 0) continue;
-    double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_pixel);
-    int bar = std::max(kMinColumnHeight, static_cast<int>(std::lround(fraction * height)));
-    bar = std::min(bar, height);
-    int x = axis_.left + static_cast<int>(c);
-    painter.fillRect(QRect(x, top + height - bar, 1, bar),
-                     palette::KeyColor(lane, column.dominant_key));
-    if (column.marked > 0) {
-      painter.fillRect(QRect(x, top, 1, kExhaustedMarkHeight), palette::ExhaustedMark());
+    if (column.count == 0) {
+      flush();
+      continue;
     }
+    double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_pixel);
+    int bar =
+        std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight, height);
+    int x = axis_.left + static_cast<int>(c);
+    bool marked = column.marked > 0;
+    if (run.width > 0 && run.x + run.width == x && run.bar == bar &&
+        run.key == column.dominant_key && run.marked == marked) {
+      ++run.width;
+      continue;
+    }
+    flush();
+    run = {x, 1, bar, column.dominant_key, marked};
   }
+  flush();
   for (const TimelineInterval& interval : slice.intervals) {
     const TimelineItem& item = items[interval.item];
     double x0 = std::max<double>(axis_.XOf(interval.start_ns), axis_.left - 1);

@@ -19,7 +19,7 @@ struct TimelineViewState {
   std::optional<TimestampNs> marker_a;  ///< set by a click
   std::optional<TimestampNs> marker_b;  ///< set by a shift-click
   std::vector<bool> cpu_visible;        ///< per CPU; missing entries are visible
-  std::vector<uint8_t> item_mask;       ///< Timeline::MatchingItems; empty: no filter
+  ItemMask item_mask;                   ///< Timeline::MatchingItems; empty: no filter
   std::vector<int> highlight_cpus;      ///< CPUs of the selected finding
   std::optional<std::pair<TimestampNs, TimestampNs>> highlight_window;  ///< its time window
   std::vector<uint8_t> emphasis;  ///< Timeline::NamedItems of the finding; outlined when drawn

@@ -95,7 +95,7 @@ bool TimelineView::CpuVisible(int cpu) const {
   return cpu < 0 || cpu >= static_cast<int>(state_.cpu_visible.size()) || state_.cpu_visible[cpu];
 }
 
-void TimelineView::SetItemMask(std::vector<uint8_t> mask) {
+void TimelineView::SetItemMask(ItemMask mask) {
   state_.item_mask = std::move(mask);
   update();
 }

@@ -36,7 +36,7 @@ class TimelineView : public QWidget {
   bool CpuVisible(int cpu) const;
 
   /// Filter: `mask` from Timeline::MatchingItems, empty for none.
-  void SetItemMask(std::vector<uint8_t> mask);
+  void SetItemMask(ItemMask mask);
 
   /// Highlights the CPUs, window and named items (Timeline::NamedItems) of a finding; empty
   /// values clear it.

@@ -256,7 +256,10 @@ TEST(Timeline, FilterMasksItemsOfTheirOwnLane) {
   TimelineFilter filter;
   filter.vecs = {kTimer};
   filter.irqs = {354};
-  std::vector<uint8_t> mask = timeline.MatchingItems(filter);
+  ItemMask mask = timeline.MatchingItems(filter);
+  EXPECT_TRUE(mask.lane_filtered[static_cast<int>(Lane::kSoftirq)]);
+  EXPECT_TRUE(mask.lane_filtered[static_cast<int>(Lane::kHardirq)]);
+  EXPECT_FALSE(mask.lane_filtered[static_cast<int>(Lane::kTask)]);
   LaneSlice softirq = timeline.Query(0, Lane::kSoftirq, 0, 1100, 100, &mask);
   EXPECT_TRUE(softirq.intervals.empty());
   LaneSlice hardirq = timeline.Query(0, Lane::kHardirq, 0, 1100, 100, &mask);
@@ -318,7 +321,9 @@ TEST(TimelineLane, PacksAndFindsIntervals) {
     auto expected = std::lower_bound(
         s.entries.begin(), s.entries.end(), probe,
         [](const TimelineLane::Entry& e, TimestampNs ts) { return e.start_ns < ts; });
-    EXPECT_EQ(lane.LowerBound(probe), static_cast<size_t>(expected - s.entries.begin()));
+    size_t index = static_cast<size_t>(expected - s.entries.begin());
+    EXPECT_EQ(lane.LowerBound(probe), index);
+    if (index > 40) EXPECT_EQ(lane.LowerBound(probe, index - 40), index);
   }
   EXPECT_LE(lane.BytesUsed(), s.entries.size() * 16);
 }

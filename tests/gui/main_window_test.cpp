@@ -117,7 +117,7 @@ TEST(MainWindow, TaskFilterMatchesCommOrPid) {
   window.SetShowErrorDialogs(false);
   ASSERT_TRUE(window.OpenTraceAndWait(Data("scenarios/softirq_contexts.dat")));
   window.SetFilter("ksoftirqd", -1, -1);
-  const std::vector<uint8_t>& mask = window.timeline()->state().item_mask;
+  const std::vector<uint8_t>& mask = window.timeline()->state().item_mask.shown;
   const std::vector<TimelineItem>& items = window.trace()->timeline.items();
   ASSERT_EQ(mask.size(), items.size());
   int shown_tasks = 0;

@@ -114,6 +114,18 @@ struct TimelineFilter {
   bool empty() const { return pids.empty() && irqs.empty() && vecs.empty(); }
 };
 
+/// Which items a filter shows, and in which lanes it hides anything: lanes it leaves whole keep
+/// the pyramid's O(pixels) path, filtered lanes scan the intervals in view.
+struct ItemMask {
+  std::vector<uint8_t> shown;                    ///< per item: 1 shown, 0 hidden
+  std::array<bool, kLaneCount> lane_filtered{};  ///< true when the lane hides some item
+
+  /// True for no filter.
+  bool empty() const { return shown.empty(); }
+  /// True when item `item` is shown.
+  bool Shows(uint32_t item) const { return empty() || (item < shown.size() && shown[item] != 0); }
+};
+
 /// The per-CPU lanes of a loaded trace. Immutable once built; safe to query from any thread.
 class Timeline {
  public:
@@ -136,9 +148,9 @@ class Timeline {
   }
 
   /// What a view of [from_ns, to_ns) at `columns` pixel columns draws for one lane;
-  /// `item_mask` comes from MatchingItems (null: no filter).
+  /// `mask` comes from MatchingItems (null or empty: no filter).
   LaneSlice Query(int cpu, Lane lane, TimestampNs from_ns, TimestampNs to_ns, int columns,
-                  const std::vector<uint8_t>* item_mask = nullptr) const;
+                  const ItemMask* mask = nullptr) const;
 
   /// Summary of the intervals of a lane starting in [from_ns, to_ns) (for tooltips of dense
   /// spots); O(log of the lane's size).
@@ -148,8 +160,8 @@ class Timeline {
   std::vector<TimelineInterval> Overlapping(int cpu, Lane lane, TimestampNs from_ns,
                                             TimestampNs to_ns) const;
 
-  /// Per item: 1 when `filter` shows it, 0 when it hides it.
-  std::vector<uint8_t> MatchingItems(const TimelineFilter& filter) const;
+  /// What `filter` shows.
+  ItemMask MatchingItems(const TimelineFilter& filter) const;
 
   /// Per item: 1 when `filter` names it (its pid, IRQ or vector is listed), else 0; unlike
   /// MatchingItems an empty set names nothing. For highlighting what a finding names.

@@ -75,8 +75,9 @@ class TimelineLane {
   /// The interval at `index` (< size()).
   TimelineInterval At(size_t index) const;
 
-  /// Index of the first interval starting at or after `ts_ns` (size() when none).
-  size_t LowerBound(TimestampNs ts_ns) const;
+  /// Index of the first interval starting at or after `ts_ns` (size() when none); `hint` is an
+  /// index known to start before `ts_ns` (searches begin there: columns ask in time order).
+  size_t LowerBound(TimestampNs ts_ns, size_t hint = 0) const;
 
   /// Appends to `out` every interval with index < `end_index` that ends after `after_ns` and
   /// lasts at least `min_duration_ns`, in index order. Cost grows with what it finds, not size().

@@ -35,9 +35,12 @@ std::string_view ActivationKindName(ActivationKind kind) {
 }
 
 LaneSlice Timeline::Query(int cpu, Lane lane_id, TimestampNs from_ns, TimestampNs to_ns,
-                          int columns, const std::vector<uint8_t>* item_mask) const {
+                          int columns, const ItemMask* mask) const {
   if (cpu < 0 || cpu >= cpus()) return {};
-  return lane(cpu, lane_id).Query(from_ns, to_ns, columns, traits_, item_mask);
+  bool filtered =
+      mask != nullptr && !mask->empty() && mask->lane_filtered[static_cast<int>(lane_id)];
+  return lane(cpu, lane_id)
+      .Query(from_ns, to_ns, columns, traits_, filtered ? &mask->shown : nullptr);
 }
 
 TimelineColumn Timeline::Summarize(int cpu, Lane lane_id, TimestampNs from_ns,
@@ -63,8 +66,8 @@ namespace {
 
 // Per item: whether the set of its lane's dimension holds it; `empty_holds_all` decides what an
 // empty set means.
-std::vector<uint8_t> ItemMask(const std::vector<TimelineItem>& items, const TimelineFilter& filter,
-                              bool empty_holds_all) {
+std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items, const TimelineFilter& filter,
+                               bool empty_holds_all) {
   auto has = [empty_holds_all](const auto& set, auto value) {
     if (set.empty()) return empty_holds_all;
     return std::find(set.begin(), set.end(), value) != set.end();
@@ -91,12 +94,17 @@ std::vector<uint8_t> ItemMask(const std::vector<TimelineItem>& items, const Time
 
 }  // namespace
 
-std::vector<uint8_t> Timeline::MatchingItems(const TimelineFilter& filter) const {
-  return ItemMask(items_, filter, true);
+ItemMask Timeline::MatchingItems(const TimelineFilter& filter) const {
+  ItemMask mask;
+  mask.shown = ItemsHeld(items_, filter, true);
+  for (size_t i = 0; i < items_.size(); ++i) {
+    if (mask.shown[i] == 0) mask.lane_filtered[static_cast<int>(items_[i].lane)] = true;
+  }
+  return mask;
 }
 
 std::vector<uint8_t> Timeline::NamedItems(const TimelineFilter& filter) const {
-  return ItemMask(items_, filter, false);
+  return ItemsHeld(items_, filter, false);
 }
 
 std::vector<Activation> Timeline::CrossCpuArrows(TimestampNs from_ns, TimestampNs to_ns,

@@ -63,6 +63,11 @@ void AddAxes(QChart* chart, QAbstractBarSeries* series, const QStringList& categ
   series->attachAxis(category);
   series->attachAxis(value);
   value->applyNiceNumbers();
+  if (value->max() <= 8) {  // small counts: a tick per unit, not "0 0 0 1"
+    value->setTickType(QValueAxis::TicksDynamic);
+    value->setTickAnchor(0);
+    value->setTickInterval(1);
+  }
 }
 
 // A chart with nothing to show says why instead of drawing empty axes.
@@ -108,6 +113,7 @@ QChart* MakeDelayChart(const std::array<LogHistogram, kSoftirqVectorCount>& hist
   series->setBarWidth(0.9);
   QChart* chart = NewChart(title);
   AddAxes(chart, series, categories, false, "waits");
+  chart->axes(Qt::Horizontal).first()->setTitleText("delay: from the label to twice it");
   return chart;
 }
 

@@ -1,6 +1,8 @@
 #include "findings_panel.h"
 
 #include <QHeaderView>
+#include <QSplitter>
+#include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -25,13 +27,13 @@ QColor SeverityColor(Severity severity) {
 template <typename T>
 void CollectNumbers(const nlohmann::json& evidence, const char* one, const char* many,
                     std::vector<T>* out) {
-  if (evidence.contains(one) && evidence[one].is_number_integer()) {
-    out->push_back(evidence[one].get<T>());
-  }
+  // Negative ids mean "none" (irq -1 of a thread that has no IRQ).
+  auto add = [out](const nlohmann::json& value) {
+    if (value.is_number_integer() && value.get<int64_t>() >= 0) out->push_back(value.get<T>());
+  };
+  if (evidence.contains(one)) add(evidence[one]);
   if (evidence.contains(many) && evidence[many].is_array()) {
-    for (const nlohmann::json& value : evidence[many]) {
-      if (value.is_number_integer()) out->push_back(value.get<T>());
-    }
+    for (const nlohmann::json& value : evidence[many]) add(value);
   }
 }
 
@@ -55,15 +57,21 @@ FindingFocus FocusOf(const Finding& finding, int cpus) {
   return focus;
 }
 
-FindingsPanel::FindingsPanel(QWidget* parent) : QWidget(parent), tree_(new QTreeWidget(this)) {
+FindingsPanel::FindingsPanel(QWidget* parent)
+    : QWidget(parent), tree_(new QTreeWidget(this)), details_(new QTextBrowser(this)) {
+  // The list elides the sentences; the pane below shows them whole with their evidence.
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->addWidget(tree_);
+  splitter->addWidget(details_);
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 2);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(tree_);
+  layout->addWidget(splitter);
   tree_->setColumnCount(4);
   tree_->setHeaderLabels({"Severity", "CPU", "When", "Finding"});
   tree_->setRootIsDecorated(false);
-  tree_->setWordWrap(true);
-  tree_->setUniformRowHeights(false);
+  tree_->setUniformRowHeights(true);
   tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
   tree_->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
@@ -71,6 +79,7 @@ FindingsPanel::FindingsPanel(QWidget* parent) : QWidget(parent), tree_(new QTree
   connect(tree_, &QTreeWidget::itemSelectionChanged, this, [this] {
     QList<QTreeWidgetItem*> selected = tree_->selectedItems();
     int index = selected.isEmpty() ? -1 : selected.first()->data(0, Qt::UserRole).toInt();
+    ShowDetails(index);
     if (index >= 0) {
       emit FindingSelected(index);
     } else {
@@ -79,9 +88,32 @@ FindingsPanel::FindingsPanel(QWidget* parent) : QWidget(parent), tree_(new QTree
   });
 }
 
+void FindingsPanel::ShowDetails(int index) {
+  auto paragraph = [](const Finding& finding) {
+    std::string_view severity = SeverityName(finding.severity);
+    return QString("<p><b style='color:%1'>%2</b> %3</p>")
+        .arg(SeverityColor(finding.severity).name(),
+             QString::fromUtf8(severity.data(), static_cast<int>(severity.size())),
+             QString::fromStdString(finding.summary).toHtmlEscaped());
+  };
+  if (index < 0 || index >= static_cast<int>(findings_.size())) {
+    QString html;
+    for (const Finding& finding : findings_) html += paragraph(finding);
+    if (!findings_.empty()) html += "<p><i>Select a finding to zoom the timeline to it.</i></p>";
+    details_->setHtml(html);
+    return;
+  }
+  const Finding& finding = findings_[index];
+  QString evidence = QString::fromStdString(finding.evidence.dump(2)).toHtmlEscaped();
+  details_->setHtml(paragraph(finding) +
+                    QString("<p>rule <tt>%1</tt></p><pre>%2</pre>")
+                        .arg(QString::fromStdString(finding.rule).toHtmlEscaped(), evidence));
+}
+
 void FindingsPanel::SetFindings(const std::vector<Finding>& findings, TimestampNs origin_ns) {
   findings_ = findings;
   tree_->clear();
+  ShowDetails(-1);
   if (findings.empty()) {
     auto* item = new QTreeWidgetItem(tree_);
     item->setText(0, "No findings: no analysis crossed its thresholds (see the Report tab).");

@@ -9,6 +9,7 @@
 #include "napiscope/findings.h"
 #include "napiscope/timeline.h"
 
+class QTextBrowser;
 class QTreeWidget;
 
 namespace napiscope::gui {
@@ -47,7 +48,11 @@ class FindingsPanel : public QWidget {
   void SelectionCleared();
 
  private:
+  /// Shows finding `index` whole with its evidence, or every sentence when index < 0.
+  void ShowDetails(int index);
+
   QTreeWidget* tree_;
+  QTextBrowser* details_;
   std::vector<Finding> findings_;
 };
 

@@ -74,7 +74,7 @@ MainWindow::MainWindow(QWidget* parent)
   charts_ = new ChartsPanel(bottom);
   bottom->addWidget(bottom_tabs_);
   bottom->addWidget(charts_);
-  bottom->setStretchFactor(0, 2);
+  bottom->setStretchFactor(0, 3);
   bottom->setStretchFactor(1, 5);
 
   auto* splitter = new QSplitter(Qt::Vertical, central);

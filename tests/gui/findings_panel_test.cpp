@@ -12,7 +12,7 @@ TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheEvidenceNames) {
   finding.cpu = 1;
   finding.start_ns = 1000;
   finding.end_ns = 5000;
-  finding.evidence = {{"vec", 3}, {"irqs", {30, 31}}, {"pid", 1500}, {"name", "NET_RX"}};
+  finding.evidence = {{"vec", 3}, {"irqs", {30, 31, -1}}, {"pid", 1500}, {"name", "NET_RX"}};
   FindingFocus focus = FocusOf(finding, 4);
   EXPECT_EQ(focus.cpus, std::vector<int>{1});
   ASSERT_TRUE(focus.window);

@@ -78,6 +78,10 @@ TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
   EXPECT_EQ(row.chain[1].comm, "rcuc/0");
   EXPECT_EQ(row.chain[1].since_ns, 1500 * kUs);
   EXPECT_THAT(row.chain[1].relation, ::testing::StartsWith("preempted iperf3 on CPU0"));
+  // From the block at 1750 to the wakeup at 2010 iperf3 ran on CPU0.
+  ASSERT_EQ(row.cpu_held_by.size(), 1u);
+  EXPECT_EQ(row.cpu_held_by[0].pid, kIperf);
+  EXPECT_EQ(row.cpu_held_by[0].time_ns, 260 * kUs);
 
   // Then it went to sleep (S) with SCHED still pending, and nothing woke it before the end.
   const KsoftirqdBlockedRow& asleep = blocked.rows()[1];
@@ -88,6 +92,9 @@ TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
   EXPECT_EQ(asleep.end_ns, 5615 * kUs);
   EXPECT_EQ(asleep.waker_pid, -1);
   EXPECT_TRUE(asleep.chain.empty());
+  ASSERT_EQ(asleep.cpu_held_by.size(), 1u);  // idle from 2100 to the end of the trace
+  EXPECT_EQ(asleep.cpu_held_by[0].pid, 0);
+  EXPECT_EQ(asleep.cpu_held_by[0].time_ns, 3515 * kUs);
 }
 
 TEST(IdlePending, RecordsIdleWithSchedPendingAndTheOrderingStall) {

@@ -50,6 +50,14 @@ struct ChainLink {
   TimestampNs since_ns = 0;  ///< since when the relation held (0 when unknown)
 };
 
+/// Time a task held a CPU during some interval.
+struct TaskTime {
+  int32_t pid = 0;
+  std::string comm;
+  int16_t prio = -1;  ///< kernel priority
+  int64_t time_ns = 0;
+};
+
 /// An interval in which ksoftirqd/N was switched out in a non-running state while softirqs
 /// were pending on its CPU.
 struct KsoftirqdBlockedRow {
@@ -68,6 +76,7 @@ struct KsoftirqdBlockedRow {
   int waker_cpu = -1;
   std::string waker_context;       ///< "task", "hardirq eth0", "softirq NET_RX", ...
   std::vector<ChainLink> chain;    ///< first the holder, then what held the holder
+  std::vector<TaskTime> cpu_held_by;  ///< tasks running on its CPU meanwhile, longest first
 };
 
 /// A switch to the idle task while softirqs were raised and not yet entered on that CPU.

@@ -9,8 +9,12 @@
 namespace napiscope::internal {
 namespace {
 
-constexpr int kMaxChainSteps = 4;
 constexpr size_t kMaxHolders = 2;
+
+TimestampNs& At(std::vector<TimestampNs>& v, size_t index) {
+  if (index >= v.size()) v.resize(index + 1, 0);
+  return v[index];
+}
 
 }  // namespace
 
@@ -53,7 +57,7 @@ std::string KsoftirqdBlocked::ContextOf(uint16_t cpu) const {
 
 // Who the blocked ksoftirqd waited on: the task inside a softirq on that CPU (on PREEMPT_RT it
 // holds the CPU's softirq lock), then what kept that task from finishing, step by step.
-void KsoftirqdBlocked::Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_ns) const {
+void KsoftirqdBlocked::Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_ns) {
   size_t holders = 0;
   for (const ContextFrame& frame : tracker_->OpenSoftirqFrames(static_cast<uint16_t>(cpu))) {
     if (frame.pid == row.pid || holders == kMaxHolders) continue;
@@ -62,29 +66,52 @@ void KsoftirqdBlocked::Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_n
                              fmt::format("inside {} softirq on CPU{}", SoftirqVectorName(frame.vec),
                                          cpu),
                              frame.entered_ns));
-    int32_t current = frame.pid;
-    for (int step = 0; step < kMaxChainSteps; ++step) {
-      // The task switched in right now on this CPU is judged by why it was not running before.
-      int running_cpu = -1;
-      if (Running(current, &running_cpu) && running_cpu != cpu) {
-        row.chain.back().relation += fmt::format(", running on CPU{}", running_cpu);
-        break;
-      }
-      auto out = last_switch_out_.find(current);
-      if (out == last_switch_out_.end()) break;
-      const SwitchOut& switch_out = out->second;
-      if (!IsRunnableState(switch_out.state)) {
-        row.chain.back().relation += fmt::format(", switched out in {} at {}",
-                                                 TaskStateLetters(switch_out.state),
-                                                 FormatTimestamp(switch_out.ts_ns));
-        break;
-      }
-      std::string preempted_comm = row.chain.back().comm;
-      row.chain.push_back(Link(switch_out.next_pid, ts_ns,
-                               fmt::format("preempted {} on CPU{}", preempted_comm, switch_out.cpu),
-                               switch_out.ts_ns));
-      current = switch_out.next_pid;
+    // A holder that can run but does not is kept off its CPU by whatever runs there now.
+    int running_cpu = -1;
+    if (Running(frame.pid, &running_cpu) && running_cpu != cpu) {
+      row.chain.back().relation += fmt::format(", running on CPU{}", running_cpu);
+      continue;
     }
+    auto out = last_switch_out_.find(frame.pid);
+    if (out != last_switch_out_.end() && !IsRunnableState(out->second.state)) {
+      row.chain.back().relation += fmt::format(", switched out in {} at {}",
+                                               TaskStateLetters(out->second.state),
+                                               FormatTimestamp(out->second.ts_ns));
+      continue;
+    }
+    int holder_cpu = cpu;
+    std::string held = row.chain.back().comm;
+    size_t holder_link = row.chain.size() - 1;
+    if (out != last_switch_out_.end()) {
+      holder_cpu = out->second.cpu;
+      if (out->second.next_pid != row.pid) {  // not merely the ksoftirqd that then blocked
+        row.chain.push_back(Link(out->second.next_pid, ts_ns,
+                                 fmt::format("preempted {} on CPU{}", held, holder_cpu),
+                                 out->second.ts_ns));
+      }
+    }
+    int32_t occupant = tracker_->CurrentPid(static_cast<uint16_t>(holder_cpu));
+    if (occupant < 0 || occupant == frame.pid) {
+      row.chain[holder_link].relation += fmt::format(", runs next on CPU{}", holder_cpu);
+    } else if (occupant != row.chain.back().pid) {
+      row.chain.push_back(Link(occupant, ts_ns,
+                               fmt::format("runs on CPU{} while {} waits to run", holder_cpu, held),
+                               At(switch_in_ns_, holder_cpu)));
+    }
+  }
+}
+
+// The holder a blocked ksoftirqd waits on was preempted: name who did it.
+void KsoftirqdBlocked::NoteHolderPreempted(const Event& event) {
+  const SchedSwitchFields& s = event.sched_switch;
+  for (auto& [pid, row] : open_) {
+    if (row.chain.empty() || row.chain.front().pid != s.prev_pid || s.next_pid == pid) continue;
+    bool known = std::any_of(row.chain.begin(), row.chain.end(),
+                             [&](const ChainLink& link) { return link.pid == s.next_pid; });
+    if (known) continue;
+    row.chain.push_back(Link(s.next_pid, event.ts_ns,
+                             fmt::format("preempted {} on CPU{}", row.chain.front().comm, event.cpu),
+                             event.ts_ns));
   }
 }
 
@@ -102,8 +129,39 @@ void KsoftirqdBlocked::Block(const Event& event) {
   open_[s.prev_pid] = std::move(row);
 }
 
+// Charges the time since the CPU's last switch to the task that ran, for every interval open
+// on that CPU.
+void KsoftirqdBlocked::AccountCpu(int cpu, TimestampNs ts_ns) {
+  if (static_cast<size_t>(cpu) >= current_.size() || current_[cpu] < 0) return;
+  for (auto& [pid, row] : open_) {
+    if (row.cpu != cpu) continue;
+    TimestampNs from = std::max(row.start_ns, At(switch_in_ns_, cpu));
+    if (ts_ns > from) held_[pid][current_[cpu]] += ts_ns - from;
+  }
+}
+
 void KsoftirqdBlocked::Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool end_known) {
+  // The row has left open_ already: charge the task running since the CPU's last switch here.
+  if (static_cast<size_t>(row.cpu) < current_.size() && current_[row.cpu] >= 0) {
+    TimestampNs from = std::max(row.start_ns, At(switch_in_ns_, row.cpu));
+    if (end_ns > from) held_[row.pid][current_[row.cpu]] += end_ns - from;
+  }
   blocked_prio_.erase(row.pid);
+  if (auto held = held_.find(row.pid); held != held_.end()) {
+    for (const auto& [pid, ns] : held->second) {
+      TaskTime time;
+      time.pid = pid;
+      time.time_ns = ns;
+      if (context_ != nullptr) {
+        time.comm = std::string(context_->strings.Get(context_->tasks.CommAt(pid, end_ns)));
+        if (const TaskRecord* task = context_->tasks.Find(pid)) time.prio = task->last_prio;
+      }
+      row.cpu_held_by.push_back(std::move(time));
+    }
+    std::sort(row.cpu_held_by.begin(), row.cpu_held_by.end(),
+              [](const TaskTime& a, const TaskTime& b) { return a.time_ns > b.time_ns; });
+    held_.erase(held);
+  }
   row.end_ns = end_ns;
   row.end_known = end_known;
   row.duration_ns = end_ns - row.start_ns;
@@ -119,6 +177,7 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
   last_ts_ns_ = std::max(last_ts_ns_, event.ts_ns);
   switch (event.kind) {
     case EventKind::kMissedEvents:
+      if (static_cast<size_t>(event.cpu) < current_.size()) current_[event.cpu] = -1;
       for (auto it = open_.begin(); it != open_.end();) {
         if (it->second.cpu == event.cpu) {
           Close(std::move(it->second), event.ts_ns, false);
@@ -130,6 +189,11 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
       break;
     case EventKind::kSchedSwitch: {
       const SchedSwitchFields& s = event.sched_switch;
+      AccountCpu(event.cpu, event.ts_ns);
+      At(switch_in_ns_, event.cpu) = event.ts_ns;
+      if (event.cpu >= current_.size()) current_.resize(event.cpu + 1, -1);
+      current_[event.cpu] = s.next_pid;
+      if (IsRunnableState(s.prev_state)) NoteHolderPreempted(event);
       last_switch_out_[s.prev_pid] = {event.ts_ns, event.cpu, s.prev_state, s.next_pid};
       if (auto it = open_.find(s.next_pid); it != open_.end()) {
         Close(std::move(it->second), event.ts_ns, true);  // ran again; its waking was not seen

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
@@ -42,8 +43,10 @@ class KsoftirqdBlocked : public EventSink {
   };
 
   void Block(const Event& event);
+  void NoteHolderPreempted(const Event& event);
   void Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool end_known);
-  void Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_ns) const;
+  void AccountCpu(int cpu, TimestampNs ts_ns);
+  void Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_ns);
   ChainLink Link(int32_t pid, TimestampNs ts_ns, std::string relation, TimestampNs since) const;
   bool Running(int32_t pid, int* cpu) const;
   std::string ContextOf(uint16_t cpu) const;
@@ -55,6 +58,9 @@ class KsoftirqdBlocked : public EventSink {
   absl::flat_hash_map<int32_t, KsoftirqdBlockedRow> open_;  // by ksoftirqd pid
   absl::flat_hash_map<int32_t, SwitchOut> last_switch_out_;
   absl::flat_hash_map<int32_t, int16_t> blocked_prio_;  // kernel prio of each blocked ksoftirqd
+  std::vector<TimestampNs> switch_in_ns_;  // per CPU: its last sched_switch
+  std::vector<int32_t> current_;           // per CPU: the task switched in last, -1 unknown
+  absl::flat_hash_map<int32_t, std::map<int32_t, int64_t>> held_;  // ksoftirqd pid -> pid -> ns
   TimestampNs last_ts_ns_ = 0;
   std::vector<KsoftirqdBlockedRow> rows_;
   int64_t overflow_ = 0;

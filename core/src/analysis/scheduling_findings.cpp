@@ -135,6 +135,12 @@ void KsoftirqdBlockedFindings(const std::vector<KsoftirqdBlockedRow>& rows, cons
       chain += fmt::format("{}{} {}", chain.empty() ? ": waiting on " : "; ",
                            Describe(link.pid, link.comm, link.prio), link.relation);
     }
+    std::string held;
+    for (size_t h = 0; h < row.cpu_held_by.size() && h < 2; ++h) {
+      const TaskTime& time = row.cpu_held_by[h];
+      held += fmt::format("{}{} {}", h == 0 ? fmt::format("; CPU{} meanwhile ran ", cpu) : ", ",
+                          Describe(time.pid, time.comm, time.prio), FormatDuration(time.time_ns));
+    }
     std::string waker = row.waker_pid >= 0
                             ? fmt::format("; woken by {} on CPU{} ({})",
                                           Describe(row.waker_pid, row.waker_comm, -1),
@@ -150,8 +156,9 @@ void KsoftirqdBlockedFindings(const std::vector<KsoftirqdBlockedRow>& rows, cons
     finding.start_ns = row.start_ns;
     finding.end_ns = row.end_ns;
     finding.summary = fmt::format(
-        "{} was switched out in {} for {} with {} pending{}{}{}.", row.comm, row.state,
-        FormatDuration(row.duration_ns), FormatSoftirqMask(row.pending_mask_start), chain, waker,
+        "{} was switched out in {} for {} with {} pending{}{}{}{}.", row.comm, row.state,
+        FormatDuration(row.duration_ns), FormatSoftirqMask(row.pending_mask_start), chain, held,
+        waker,
         entry.second > 1 ? fmt::format(" ({} such intervals on CPU{})", entry.second, cpu) : "");
     nlohmann::json links = nlohmann::json::array();
     for (const ChainLink& link : row.chain) {

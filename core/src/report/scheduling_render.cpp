@@ -64,6 +64,11 @@ json ThreadsJson(const std::vector<ThreadActivityRow>& rows) {
 }
 
 json BlockedJson(const KsoftirqdBlockedRow& row) {
+  json held = json::array();
+  for (const TaskTime& time : row.cpu_held_by) {
+    held.push_back({{"pid", time.pid}, {"comm", time.comm}, {"prio", time.prio},
+                    {"time_ns", time.time_ns}});
+  }
   json chain = json::array();
   for (const ChainLink& link : row.chain) {
     chain.push_back({{"pid", link.pid},
@@ -90,7 +95,8 @@ json BlockedJson(const KsoftirqdBlockedRow& row) {
           {"waker_comm", row.waker_comm},
           {"waker_cpu", row.waker_cpu},
           {"waker_context", row.waker_context},
-          {"chain", chain}};
+          {"chain", chain},
+          {"cpu_held_by", held}};
 }
 
 json IdleJson(const IdleWithPendingRow& row) {
@@ -218,6 +224,12 @@ std::vector<std::string> SchedulingText(const Report& report) {
     for (const ChainLink& link : row.chain) {
       lines.push_back(fmt::format("      <- {} ({}) {}", link.comm, link.pid, link.relation));
     }
+    std::vector<std::string> held;
+    for (size_t h = 0; h < row.cpu_held_by.size() && h < 3; ++h) {
+      held.push_back(fmt::format("{} ({}) {}", row.cpu_held_by[h].comm, row.cpu_held_by[h].pid,
+                                 FormatDuration(row.cpu_held_by[h].time_ns)));
+    }
+    if (!held.empty()) lines.push_back(fmt::format("      cpu{} meanwhile: {}", row.cpu, fmt::join(held, ", ")));
   }
 
   lines.push_back("");

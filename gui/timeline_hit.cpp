@@ -122,9 +122,10 @@ QString DescribeInterval(const LoadedTrace& trace, const TimelineHit& hit) {
               .arg(vector)
               .arg(hit.cpu)
               .arg(Str(SoftirqSiteName(item.site)), TaskName(trace, item.name, item.pid), when);
-      // The wait that ended where this run began, if the raise was traced.
+      // The wait that ended where this run began, if the raise was traced (it overlaps the
+      // nanosecond before the entry).
       for (const TimelineInterval& wait : trace.timeline.Overlapping(
-               hit.cpu, Lane::kSoftirqWait, interval.start_ns, interval.start_ns)) {
+               hit.cpu, Lane::kSoftirqWait, interval.start_ns - 1, interval.start_ns - 1)) {
         if (wait.end_ns == interval.start_ns && trace.timeline.items()[wait.item].vec == item.vec) {
           text += QString("<br>raised %1 before it ran").arg(Duration(wait.duration_ns()));
         }

@@ -11,6 +11,7 @@
 #include "napiscope/loader.h"
 #include "palette.h"
 #include "support/test_support.h"
+#include "timeline_hit.h"
 
 namespace napiscope::gui {
 namespace {
@@ -207,6 +208,51 @@ TEST_F(RenderedScenario, DoubleClickZoomsToTheInterval) {
   EXPECT_LE(view_.state().from_ns, run.start_ns);
   EXPECT_GE(view_.state().to_ns, run.end_ns);
   EXPECT_LT(view_.state().to_ns - view_.state().from_ns, run.duration_ns() * 2);
+}
+
+// Where a time and a row are on screen.
+QPoint PointAt(const TimelineView& view, int cpu, RowKind kind, TimestampNs ts_ns, int dy = 0) {
+  TimelineLayout layout = view.Layout();
+  TimeAxis axis{view.state().from_ns, view.state().to_ns, layout.time_left(), layout.time_width()};
+  return QPoint(static_cast<int>(axis.XOf(ts_ns)), layout.Find(cpu, kind)->center() + dy);
+}
+
+TEST_F(RenderedScenario, TooltipsDescribeWhatIsUnderTheMouse) {
+  TimelineInterval run = TimerRun();
+  TimestampNs mid_run = (run.start_ns + run.end_ns) / 2;
+  TimelineLayout layout = view_.Layout();
+  QString softirq =
+      DescribeAt(*trace_, view_.state(), layout, PointAt(view_, 3, RowKind::kSoftirq, mid_run, -5));
+  EXPECT_TRUE(softirq.contains("TIMER softirq")) << softirq.toStdString();
+  EXPECT_TRUE(softirq.contains("ran at ksoftirqd in ksoftirqd/3 (pid 39)"))
+      << softirq.toStdString();
+  EXPECT_TRUE(softirq.contains("raised 80.0 us before it ran")) << softirq.toStdString();
+  QString wait = DescribeAt(*trace_, view_.state(), layout,
+                            PointAt(view_, 3, RowKind::kSoftirq, (kTimerRaise + kTimerEntry) / 2));
+  EXPECT_TRUE(wait.contains("TIMER raised → entry")) << wait.toStdString();
+  EXPECT_TRUE(wait.contains("waited <b>80.0 us</b>")) << wait.toStdString();
+  QString task =
+      DescribeAt(*trace_, view_.state(), layout, PointAt(view_, 3, RowKind::kTask, mid_run));
+  EXPECT_TRUE(task.contains("ksoftirqd/3 (pid 39)")) << task.toStdString();
+  EXPECT_TRUE(task.contains("ksoftirqd · nice 0 · CPU 3")) << task.toStdString();
+  EXPECT_EQ(DescribeAt(*trace_, view_.state(), layout, QPoint(5, 5)), QString());
+}
+
+TEST(TimelineView, DenseSpotsAreSummarisedAndGapsExplained) {
+  auto trace = LoadTestTrace("real/veth-threaded-napi.dat");
+  ASSERT_NE(trace, nullptr);
+  TimelineView view;
+  view.resize(1200, 400);
+  view.SetTrace(trace);  // the whole trace: many polls per pixel on CPU0
+  TimestampNs busy = trace->timeline.start_ns() + 200'000'000;
+  QString napi =
+      DescribeAt(*trace, view.state(), view.Layout(), PointAt(view, 0, RowKind::kNapiPoll, busy));
+  EXPECT_TRUE(napi.contains("NAPI polls</b> within")) << napi.toStdString();
+  EXPECT_TRUE(napi.contains("zoom in to see each one")) << napi.toStdString();
+  // CPU1 lost 419790 events before its first one: unknown from the trace start.
+  QString gap = DescribeAt(*trace, view.state(), view.Layout(),
+                           PointAt(view, 1, RowKind::kTask, trace->timeline.start_ns() + 1000));
+  EXPECT_TRUE(gap.contains("the ring buffer dropped 419790 events")) << gap.toStdString();
 }
 
 }  // namespace

@@ -99,8 +99,9 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
   CLI::App* report = app.add_subcommand(
       "report",
       "Analyse a trace: softirq raise-to-entry latency and who delayed it, softirq and "
-      "hard-IRQ run times, CPU time per context, and findings. Exit code 2 when a "
-      "finding is a warning or an error");
+      "hard-IRQ run times, CPU time per context, IRQ-thread and NAPI-thread activations and "
+      "ping-pong, blocked ksoftirqd chains, idle with softirqs pending, ordering stalls, and "
+      "findings. Exit code 2 when a finding is a warning or an error");
   report->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
   report->add_option("--format", options->format, "text (default) or json (napiscope.report/1)")
       ->check(CLI::IsMember({"text", "json"}));

@@ -43,8 +43,6 @@ QString FlagNotes(uint8_t flags) {
   return notes.isEmpty() ? QString() : "<br><i>" + notes.join("; ") + "</i>";
 }
 
-bool Allowed(const TimelineViewState& state, uint32_t item) { return state.item_mask.Shows(item); }
-
 // Intervals of `lane` within the slack around `ts_ns`, when few enough to pick from.
 std::optional<std::vector<TimelineInterval>> Candidates(const LoadedTrace& trace,
                                                         const TimelineViewState& state, int cpu,
@@ -53,7 +51,7 @@ std::optional<std::vector<TimelineInterval>> Candidates(const LoadedTrace& trace
   const TimelineLane& intervals = trace.timeline.lane(cpu, lane);
   if (intervals.LowerBound(to_ns) - intervals.LowerBound(from_ns) > kMaxPicked) return std::nullopt;
   std::vector<TimelineInterval> found = trace.timeline.Overlapping(cpu, lane, from_ns, to_ns);
-  std::erase_if(found, [&](const TimelineInterval& i) { return !Allowed(state, i.item); });
+  std::erase_if(found, [&](const TimelineInterval& i) { return !state.item_mask.Shows(i.item); });
   return found;
 }
 
@@ -81,8 +79,7 @@ std::optional<TimelineHit> HitTest(const LoadedTrace& trace, const TimelineViewS
                                    const TimelineLayout& layout, QPoint pos) {
   const LaneRow* row = layout.RowAt(pos.y());
   if (row == nullptr || pos.x() < layout.time_left()) return std::nullopt;
-  TimelinePainter painter(trace, state, layout);
-  const TimeAxis& axis = painter.axis();
+  TimeAxis axis = AxisOf(state, layout);
   TimestampNs ts = axis.TimeAt(pos.x());
   TimestampNs slack = static_cast<TimestampNs>(kSlackPixels * axis.NsPerPixel()) + 1;
   std::vector<Lane> lanes = {TimelineLayout::LaneOf(row->kind)};
@@ -160,8 +157,7 @@ QString DescribeAt(const LoadedTrace& trace, const TimelineViewState& state,
                    const TimelineLayout& layout, QPoint pos) {
   const LaneRow* row = layout.RowAt(pos.y());
   if (row == nullptr || pos.x() < layout.time_left()) return {};
-  TimelinePainter painter(trace, state, layout);
-  const TimeAxis& axis = painter.axis();
+  TimeAxis axis = AxisOf(state, layout);
   TimestampNs ts = axis.TimeAt(pos.x());
   QString gap_text;
   for (const TimelineGap& gap : trace.timeline.gaps(row->cpu)) {

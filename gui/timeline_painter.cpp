@@ -55,14 +55,14 @@ QString RulerLabel(TimestampNs offset_ns, TimestampNs step_ns) {
   return QString("%1 %2").arg(QString::number(value, 'f', decimals), unit->name);
 }
 
+TimeAxis AxisOf(const TimelineViewState& state, const TimelineLayout& layout) {
+  return TimeAxis{state.from_ns, std::max(state.to_ns, state.from_ns + 1), layout.time_left(),
+                  layout.time_width()};
+}
+
 TimelinePainter::TimelinePainter(const LoadedTrace& trace, const TimelineViewState& state,
                                  const TimelineLayout& layout)
-    : trace_(trace), state_(state), layout_(layout) {
-  axis_.from_ns = state.from_ns;
-  axis_.to_ns = std::max(state.to_ns, state.from_ns + 1);
-  axis_.left = layout.time_left();
-  axis_.width = layout.time_width();
-}
+    : trace_(trace), state_(state), layout_(layout), axis_(AxisOf(state, layout)) {}
 
 void TimelinePainter::Paint(QPainter& painter, const QRect& exposed) {
   painter.fillRect(QRect(0, 0, layout_.width(), layout_.height()), palette::LaneBackground());

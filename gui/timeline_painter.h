@@ -25,6 +25,9 @@ struct TimelineViewState {
   std::vector<uint8_t> emphasis;  ///< Timeline::NamedItems of the finding; outlined when drawn
 };
 
+/// The time axis a view of `state` has in `layout`.
+TimeAxis AxisOf(const TimelineViewState& state, const TimelineLayout& layout);
+
 /// Paints one frame of the timeline.
 class TimelinePainter {
  public:
@@ -33,9 +36,6 @@ class TimelinePainter {
 
   /// Paints rows intersecting `exposed` (all when it is empty or covers everything).
   void Paint(QPainter& painter, const QRect& exposed);
-
-  /// The time axis of the layout and state.
-  const TimeAxis& axis() const { return axis_; }
 
  private:
   void PaintLabels(QPainter& painter, const LaneRow& row);

@@ -57,15 +57,7 @@ void TimelineView::ZoomToFit() {
   SetRange(trace_->timeline.start_ns(), trace_->timeline.end_ns());
 }
 
-TimeAxis TimelineView::Axis() const {
-  TimelineLayout layout = Layout();
-  TimeAxis axis;
-  axis.from_ns = state_.from_ns;
-  axis.to_ns = std::max(state_.to_ns, state_.from_ns + 1);
-  axis.left = layout.time_left();
-  axis.width = layout.time_width();
-  return axis;
-}
+TimeAxis TimelineView::Axis() const { return AxisOf(state_, Layout()); }
 
 void TimelineView::Zoom(double factor, double anchor_x) {
   TimeAxis axis = Axis();

@@ -18,11 +18,7 @@ QColor ColorAt(const TimelineView& view, const QImage& image, int cpu, RowKind k
   TimelineLayout layout = view.Layout();
   const LaneRow* row = layout.Find(cpu, kind);
   if (row == nullptr) return QColor();
-  TimeAxis axis;
-  axis.from_ns = view.state().from_ns;
-  axis.to_ns = view.state().to_ns;
-  axis.left = layout.time_left();
-  axis.width = layout.time_width();
+  TimeAxis axis = AxisOf(view.state(), layout);
   return image.pixelColor(static_cast<int>(axis.XOf(ts_ns)), row->center() + dy);
 }
 

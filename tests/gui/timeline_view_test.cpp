@@ -163,14 +163,12 @@ TEST_F(RenderedScenario, KeysZoomAndPanAroundTheCentre) {
 TEST_F(RenderedScenario, WheelZoomKeepsTheTimeUnderTheCursor) {
   TimelineLayout layout = view_.Layout();
   QPointF cursor(layout.time_left() + 300, 100);
-  TimeAxis axis{view_.state().from_ns, view_.state().to_ns, layout.time_left(),
-                layout.time_width()};
+  TimeAxis axis = AxisOf(view_.state(), layout);
   TimestampNs under_cursor = axis.TimeAt(cursor.x());
   QWheelEvent wheel(cursor, view_.mapToGlobal(cursor), QPoint(), QPoint(0, 120), Qt::NoButton,
                     Qt::NoModifier, Qt::NoScrollPhase, false);
   QApplication::sendEvent(&view_, &wheel);
-  TimeAxis zoomed{view_.state().from_ns, view_.state().to_ns, layout.time_left(),
-                  layout.time_width()};
+  TimeAxis zoomed = AxisOf(view_.state(), layout);
   EXPECT_LT(zoomed.to_ns - zoomed.from_ns, axis.to_ns - axis.from_ns);
   EXPECT_NEAR(static_cast<double>(zoomed.TimeAt(cursor.x())), static_cast<double>(under_cursor),
               zoomed.NsPerPixel() + 1);
@@ -200,8 +198,7 @@ TEST_F(RenderedScenario, ClicksSetMarkersAndDragPans) {
 TEST_F(RenderedScenario, DoubleClickZoomsToTheInterval) {
   TimelineInterval run = TimerRun();
   TimelineLayout layout = view_.Layout();
-  TimeAxis axis{view_.state().from_ns, view_.state().to_ns, layout.time_left(),
-                layout.time_width()};
+  TimeAxis axis = AxisOf(view_.state(), layout);
   QPoint at(static_cast<int>(axis.XOf((run.start_ns + run.end_ns) / 2)),
             layout.Find(3, RowKind::kSoftirq)->center() - 5);
   QTest::mouseDClick(&view_, Qt::LeftButton, Qt::NoModifier, at);
@@ -213,7 +210,7 @@ TEST_F(RenderedScenario, DoubleClickZoomsToTheInterval) {
 // Where a time and a row are on screen.
 QPoint PointAt(const TimelineView& view, int cpu, RowKind kind, TimestampNs ts_ns, int dy = 0) {
   TimelineLayout layout = view.Layout();
-  TimeAxis axis{view.state().from_ns, view.state().to_ns, layout.time_left(), layout.time_width()};
+  TimeAxis axis = AxisOf(view.state(), layout);
   return QPoint(static_cast<int>(axis.XOf(ts_ns)), layout.Find(cpu, kind)->center() + dy);
 }
 
@@ -253,6 +250,18 @@ TEST(TimelineView, DenseSpotsAreSummarisedAndGapsExplained) {
   QString gap = DescribeAt(*trace, view.state(), view.Layout(),
                            PointAt(view, 1, RowKind::kTask, trace->timeline.start_ns() + 1000));
   EXPECT_TRUE(gap.contains("the ring buffer dropped 419790 events")) << gap.toStdString();
+}
+
+TEST(Ruler, StepsAndLabelsAreReadable) {
+  EXPECT_EQ(RulerStep(1000.0, 90), 100'000);  // 90 us wanted: 100 us
+  EXPECT_EQ(RulerStep(1.0, 90), 100);
+  EXPECT_EQ(RulerStep(30.0, 90), 5000);
+  EXPECT_EQ(RulerLabel(0, 1000), "0");
+  EXPECT_EQ(RulerLabel(250'000'000, 50'000'000), "250 ms");
+  EXPECT_EQ(RulerLabel(150'100'000, 100'000), "150.1 ms");
+  EXPECT_EQ(RulerLabel(150'020'000, 20'000), "150.02 ms");
+  EXPECT_EQ(RulerLabel(1'234'500'000, 500'000), "1.2345 s");
+  EXPECT_EQ(RulerLabel(800, 200), "800 ns");
 }
 
 }  // namespace

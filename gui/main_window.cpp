@@ -28,6 +28,7 @@
 #include "legend_widget.h"
 #include "napiscope/format.h"
 #include "napiscope/report_render.h"
+#include "palette.h"
 #include "timeline_view.h"
 #include "trace_loader.h"
 
@@ -337,17 +338,23 @@ void MainWindow::UpdateInfo() {
   if (!trace_) return;
   const TimelineViewState& state = timeline_->state();
   TimestampNs origin = trace_->timeline.start_ns();
+  // Offsets from the trace start for reading; trace timestamps (as trace-cmd prints them) for
+  // finding the same moment in `trace-cmd report`.
+  auto trace_time = [](TimestampNs ts) { return QString::fromStdString(FormatTimestamp(ts)); };
   QString text =
-      QString("<b>%1</b> &nbsp; showing %2 … %3 (%4)")
+      QString("<b>%1</b> &nbsp; showing %2 … %3 (%4) &nbsp; <span style='color:gray'>[%5]</span>")
           .arg(QFileInfo(QString::fromStdString(trace_->path)).fileName().toHtmlEscaped(),
                Duration(state.from_ns - origin), Duration(state.to_ns - origin),
-               Duration(state.to_ns - state.from_ns));
-  auto marker = [&](const char* name, const char* color, std::optional<TimestampNs> ts) {
-    return ts ? QString(" &nbsp; <span style='color:%1'><b>%2</b></span> %3")
-                    .arg(color, name, Duration(*ts - origin))
+               Duration(state.to_ns - state.from_ns), trace_time(state.from_ns));
+  auto marker = [&](const char* name, QColor color, std::optional<TimestampNs> ts) {
+    return ts ? QString(
+                    " &nbsp; <span style='color:%1'><b>%2</b></span> %3 "
+                    "<span style='color:gray'>[%4]</span>")
+                    .arg(color.name(), name, Duration(*ts - origin), trace_time(*ts))
               : QString();
   };
-  text += marker("A", "#1a9850", state.marker_a) + marker("B", "#c51b7d", state.marker_b);
+  text += marker("A", palette::MarkerA(), state.marker_a) +
+          marker("B", palette::MarkerB(), state.marker_b);
   if (state.marker_a && state.marker_b) {
     text += QString(" &nbsp; <b>Δ %1</b>").arg(Duration(*state.marker_b - *state.marker_a));
   }

@@ -37,6 +37,20 @@ TEST(MainWindow, OpensARealTraceOffTheGuiThread) {
             QFileInfo(Data("real/veth-threaded-napi.dat")).absoluteFilePath());
 }
 
+TEST(MainWindow, OpensCompressedFtraceText) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("text/kernel-6.18-irq-info.txt.gz")))
+      << window.LastError().toStdString();
+  const Timeline& timeline = window.trace()->timeline;
+  EXPECT_GT(timeline.events(), 0);
+  size_t intervals = 0;
+  for (int cpu = 0; cpu < timeline.cpus(); ++cpu) {
+    intervals += timeline.lane(cpu, Lane::kTask).size() + timeline.lane(cpu, Lane::kSoftirq).size();
+  }
+  EXPECT_GT(intervals, 0u);
+}
+
 TEST(MainWindow, ABrokenFileShowsTheClisMessage) {
   QTemporaryDir dir;
   QString broken = dir.filePath("broken.dat");

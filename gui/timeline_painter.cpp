@@ -1,7 +1,8 @@
 #include "timeline_painter.h"
 
-#include <QPainterPath>
+#include <QPolygonF>
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "palette.h"
@@ -19,6 +20,8 @@ constexpr int kWaitBarHeight = 4;
 constexpr int kExhaustedMarkHeight = 3;
 // Aggregated columns show occupancy as height; anything present is at least this tall.
 constexpr int kMinColumnHeight = 3;
+// Up to this many arrows in a frame get antialiasing and heads.
+constexpr size_t kDetailedArrows = 300;
 
 }  // namespace
 
@@ -254,12 +257,13 @@ void TimelinePainter::PaintHighlight(QPainter& painter) {
 void TimelinePainter::PaintArrows(QPainter& painter) {
   std::vector<Activation> arrows =
       trace_.timeline.CrossCpuArrows(axis_.from_ns, axis_.to_ns, axis_.width);
-  painter.save();
-  painter.setRenderHint(QPainter::Antialiasing, true);
-  painter.setClipRect(QRect(axis_.left, TimelineLayout::kRulerHeight, axis_.width,
-                            layout_.height() - TimelineLayout::kRulerHeight));
-  // Many arrows in a frame are a pattern, not individual facts: the more, the lighter.
-  int alpha = std::clamp(static_cast<int>(12000 / std::max<size_t>(arrows.size(), 1)), 45, 210);
+  // Few arrows are individual facts: smooth, with heads. Many are a pattern: light, plain lines
+  // drawn in one call per kind, so a zoomed-out frame stays cheap.
+  bool few = arrows.size() <= kDetailedArrows;
+  int alpha = few ? 210 : std::clamp(static_cast<int>(12000 / arrows.size()), 45, 120);
+  std::array<QVector<QLineF>, 3> lines;
+  QVector<QPolygonF> heads;
+  std::vector<ActivationKind> head_kinds;
   for (const Activation& arrow : arrows) {
     RowKind from_row =
         arrow.kind == ActivationKind::kIrqThread ? RowKind::kHardirq : RowKind::kTask;
@@ -268,22 +272,32 @@ void TimelinePainter::PaintArrows(QPainter& painter) {
     if (from == nullptr || to == nullptr) continue;
     QPointF start(axis_.XOf(arrow.from_ns), from->center());
     QPointF end(axis_.XOf(arrow.to_ns), to->center());
-    QColor color = palette::ActivationColor(arrow.kind);
-    color.setAlpha(alpha);
-    painter.setPen(QPen(color, 1.4));
-    painter.drawLine(start, end);
-    // Arrowhead: two short strokes back from the end along the line.
+    lines[static_cast<int>(arrow.kind)].append(QLineF(start, end));
     QPointF direction = end - start;
     double length = std::hypot(direction.x(), direction.y());
-    if (length < 6) continue;
+    if (!few || length < 6) continue;
     direction /= length;
     QPointF normal(-direction.y(), direction.x());
-    QPainterPath head;
-    head.moveTo(end);
-    head.lineTo(end - direction * 7 + normal * 3.5);
-    head.lineTo(end - direction * 7 - normal * 3.5);
-    head.closeSubpath();
-    painter.fillPath(head, color);
+    heads.append(
+        QPolygonF({end, end - direction * 7 + normal * 3.5, end - direction * 7 - normal * 3.5}));
+    head_kinds.push_back(arrow.kind);
+  }
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, few);
+  painter.setClipRect(QRect(axis_.left, TimelineLayout::kRulerHeight, axis_.width,
+                            layout_.height() - TimelineLayout::kRulerHeight));
+  for (int kind = 0; kind < static_cast<int>(lines.size()); ++kind) {
+    QColor color = palette::ActivationColor(static_cast<ActivationKind>(kind));
+    color.setAlpha(alpha);
+    painter.setPen(QPen(color, few ? 1.4 : 1.0));
+    painter.drawLines(lines[kind]);
+  }
+  painter.setPen(Qt::NoPen);
+  for (qsizetype i = 0; i < heads.size(); ++i) {
+    QColor color = palette::ActivationColor(head_kinds[i]);
+    color.setAlpha(alpha);
+    painter.setBrush(color);
+    painter.drawPolygon(heads[i]);
   }
   painter.restore();
 }

@@ -323,7 +323,9 @@ TEST(TimelineLane, PacksAndFindsIntervals) {
         [](const TimelineLane::Entry& e, TimestampNs ts) { return e.start_ns < ts; });
     size_t index = static_cast<size_t>(expected - s.entries.begin());
     EXPECT_EQ(lane.LowerBound(probe), index);
-    if (index > 40) EXPECT_EQ(lane.LowerBound(probe, index - 40), index);
+    if (index > 40) {
+      EXPECT_EQ(lane.LowerBound(probe, index - 40), index);
+    }
   }
   EXPECT_LE(lane.BytesUsed(), s.entries.size() * 16);
 }

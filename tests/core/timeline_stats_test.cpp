@@ -1,7 +1,10 @@
 #include "napiscope/timeline_stats.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
+#include "napiscope/analysis_pipeline.h"
 #include "napiscope/loader.h"
 #include "napiscope/timeline_builder.h"
 #include "support/event_builder.h"
@@ -199,6 +202,67 @@ TEST(TimelineStats, BreakdownEqualsTrackerSegmentsOnARealTrace) {
     EXPECT_GT(softirq, 0);
   }
 }
+
+// The GUI shows the report's findings next to charts from the timeline: both must count the
+// same waits and activations, on recordings and on the generated scenarios.
+class AgreesWithTheReport : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AgreesWithTheReport, WaitsAndActivations) {
+  std::string path = testing::TestData(GetParam());
+  Report report;
+  ASSERT_TRUE(AnalyzeTrace(path, AnalysisOptions{}, &report).ok());
+  TraceContext context;
+  ContextTracker tracker;
+  TimelineBuilder builder;
+  tracker.AddListener(&builder);
+  FanoutSink fanout;
+  fanout.Add(&tracker);
+  fanout.Add(&builder);
+  ASSERT_TRUE(LoadTrace(path, context, fanout).ok());
+  Timeline timeline = builder.Finish();
+  TimestampNs from = timeline.start_ns();
+  TimestampNs to = timeline.end_ns() + 1;
+
+  for (const SoftirqLatencyRow& row : report.softirq_latency) {
+    LogHistogram waits = SoftirqWaitHistograms(timeline, row.cpu, from, to)[row.vec];
+    EXPECT_EQ(waits.total, row.delay.count) << "cpu " << row.cpu << " vec " << row.vec;
+    TimestampNs longest = 0;
+    const TimelineLane& lane = timeline.lane(row.cpu, Lane::kSoftirqWait);
+    for (size_t i = 0; i < lane.size(); ++i) {
+      if (timeline.items()[lane.At(i).item].vec == row.vec) {
+        longest = std::max(longest, lane.At(i).duration_ns());
+      }
+    }
+    EXPECT_EQ(longest, row.delay.max_ns) << "cpu " << row.cpu << " vec " << row.vec;
+  }
+  std::vector<ThreadActivations> threads = CountActivations(timeline, from, to);
+  int compared = 0;
+  for (const auto* rows : {&report.irq_threads, &report.napi_threads, &report.ksoftirqd}) {
+    for (const ThreadActivityRow& row : *rows) {
+      auto mine = std::find_if(threads.begin(), threads.end(),
+                               [&](const ThreadActivations& t) { return t.pid == row.pid; });
+      int64_t same = mine == threads.end() ? 0 : mine->same_cpu;
+      int64_t cross = mine == threads.end() ? 0 : mine->cross_cpu;
+      EXPECT_EQ(same + cross, row.activations) << row.comm;
+      EXPECT_EQ(cross, row.cross_cpu_activations) << row.comm;
+      ++compared;
+    }
+  }
+  RecordProperty("threads_compared", compared);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TracesAndScenarios, AgreesWithTheReport,
+    ::testing::Values("real/veth-threaded-napi.dat", "real/veth-softirq-napi.dat",
+                      "real/short-v6.dat", "scenarios/irq_threads_bouncing.dat",
+                      "scenarios/ksoftirqd_blocked.dat", "scenarios/napi_budget.dat",
+                      "scenarios/softirq_contexts.dat", "scenarios/missed_events_gap.dat"),
+    [](const ::testing::TestParamInfo<std::string>& param) {
+      std::string name = param.param.substr(param.param.find('/') + 1);
+      name = name.substr(0, name.find('.'));
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
 
 }  // namespace
 }  // namespace napiscope

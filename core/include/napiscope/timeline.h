@@ -79,7 +79,10 @@ enum class ActivationKind : uint8_t {
 /// Stable name of an activation kind ("irq_thread", "napi_kthread", "ksoftirqd").
 std::string_view ActivationKindName(ActivationKind kind);
 
-/// A thread activated from one CPU and run on another (or the same) CPU.
+/// A thread activated from one CPU and run on another (or the same) CPU. Paired with the rules
+/// of the report's thread activity rows: the first wakeup (hard IRQ N for irq/N-*, sched_waking
+/// for the others) while the thread is not running, then its next switch-in; dropped when the
+/// ring buffer lost events on either CPU in between.
 struct Activation {
   TimestampNs from_ns = 0;  ///< the hard IRQ entry or the sched_waking
   TimestampNs to_ns = 0;    ///< the thread's switch-in
@@ -89,6 +92,8 @@ struct Activation {
   uint16_t from_cpu = 0;
   uint16_t to_cpu = 0;
   ActivationKind kind = ActivationKind::kIrqThread;
+  bool exact = true;  ///< false when the switch-in was not recorded: to_ns is the thread's first
+                      ///< event after it (counted, as the report does, but drawn as no arrow)
 
   /// True when the thread ran on another CPU than the one that activated it.
   bool cross_cpu() const { return from_cpu != to_cpu; }
@@ -173,7 +178,7 @@ class Timeline {
   /// Every activation, sorted by from_ns.
   const std::vector<Activation>& activations() const { return activations_; }
 
-  /// Cross-CPU activations whose arrow crosses [from_ns, to_ns), at most one per pixel column
+  /// Exact cross-CPU activations whose arrow crosses [from_ns, to_ns), at most one per pixel column
   /// of its start and per (from_cpu, to_cpu) pair, so drawing stays bounded by pixels.
   std::vector<Activation> CrossCpuArrows(TimestampNs from_ns, TimestampNs to_ns, int columns) const;
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
@@ -13,6 +14,10 @@
 #include "napiscope/timeline.h"
 
 namespace napiscope {
+
+namespace internal {
+class ActivationPairer;
+}
 
 /// Collects lanes, waits, gaps and activations. Wire it as both a sink and a listener:
 ///   tracker.AddListener(&builder); fanout.Add(&tracker); fanout.Add(&builder);
@@ -32,10 +37,6 @@ class TimelineBuilder : public EventSink, public ContextListener {
   Timeline Finish();
 
  private:
-  struct PendingActivation {
-    TimestampNs from_ns = 0;
-    uint16_t from_cpu = 0;
-  };
   struct CpuState {
     std::array<std::vector<TimelineLane::Entry>, kLaneCount> lanes;
     std::vector<TimelineGap> gaps;
@@ -51,8 +52,6 @@ class TimelineBuilder : public EventSink, public ContextListener {
                    const TimelineItem& item);
   void OnRaise(const Event& event);
   void OnSoftirqEntry(const Event& event);
-  void OnSwitch(const Event& event);
-  void ForgetPending(uint16_t cpu);
 
   const TraceContext* trace_ = nullptr;
   std::vector<CpuState> cpus_;
@@ -60,8 +59,7 @@ class TimelineBuilder : public EventSink, public ContextListener {
   absl::flat_hash_map<int64_t, uint16_t> handler_keys_;  // (irq << 32 | name)
   absl::flat_hash_map<StringId, uint16_t> device_keys_;
   std::vector<MissedEventsMark> missed_;  // markers seen, to tell ring-buffer gaps apart
-  absl::flat_hash_map<int32_t, PendingActivation> pending_irq_;   // by irq
-  absl::flat_hash_map<int32_t, PendingActivation> pending_wake_;  // by pid
+  std::unique_ptr<internal::ActivationPairer> activations_;
   Timeline timeline_;
   bool saw_event_ = false;
 };

@@ -1,5 +1,7 @@
 #include "napiscope/timeline_builder.h"
 
+#include "model/timeline_activations.h"
+
 #include <algorithm>
 #include <iterator>
 
@@ -17,11 +19,12 @@ uint8_t FlagsOf(const ContextInterval& interval) {
 
 }  // namespace
 
-TimelineBuilder::TimelineBuilder() = default;
+TimelineBuilder::TimelineBuilder() : activations_(std::make_unique<internal::ActivationPairer>()) {}
 TimelineBuilder::~TimelineBuilder() = default;
 
 void TimelineBuilder::OnBegin(const TraceContext& context) {
   trace_ = &context;
+  activations_->OnBegin(context);
   cpus_.clear();
   for (int cpu = 0; cpu < context.meta.cpus; ++cpu) Cpu(static_cast<uint16_t>(cpu));
 }
@@ -109,23 +112,17 @@ void TimelineBuilder::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, Timestam
   } else {
     gaps.push_back({start_ns, end_ns});
   }
-  ForgetPending(cpu);
-}
-
-// Pairing across lost events would invent delays: a gap on one CPU drops its pending raises,
-// and every pending activation (the switch-in or the IRQ may be among the lost events).
-void TimelineBuilder::ForgetPending(uint16_t cpu) {
-  Cpu(cpu).raised_ns.fill(-1);
-  pending_irq_.clear();
-  pending_wake_.clear();
 }
 
 void TimelineBuilder::OnEvent(const Event& event) {
+  activations_->OnEvent(event);
   if (event.kind == EventKind::kMissedEvents) {
     // A marker always lost something; a zero count means the file did not say how much.
     missed_.push_back({event.cpu, event.ts_ns, Cpu(event.cpu).last_ts_ns,
                        event.missed.count > 0 ? event.missed.count : -1});
-    ForgetPending(event.cpu);
+    // Pairing a raise with an entry across lost events would invent a delay. (A sched_switch
+    // the tracker found missing loses no softirq events: raises stay paired, as in the report.)
+    Cpu(event.cpu).raised_ns.fill(-1);
     return;
   }
   ++timeline_.events_;
@@ -141,21 +138,6 @@ void TimelineBuilder::OnEvent(const Event& event) {
       break;
     case EventKind::kSoftirqEntry:
       OnSoftirqEntry(event);
-      break;
-    case EventKind::kIrqHandlerEntry:
-      // The first hard IRQ since the thread last ran is the one that woke it.
-      pending_irq_.try_emplace(event.irq.irq, PendingActivation{event.ts_ns, event.cpu});
-      break;
-    case EventKind::kSchedWaking: {
-      std::string_view comm = trace_ ? trace_->strings.Get(event.wake.comm) : std::string_view();
-      TaskClass task_class = ClassifyTask(event.wake.pid, comm, event.wake.prio);
-      if (task_class == TaskClass::kNapiKthread || task_class == TaskClass::kKsoftirqd) {
-        pending_wake_.try_emplace(event.wake.pid, PendingActivation{event.ts_ns, event.cpu});
-      }
-      break;
-    }
-    case EventKind::kSchedSwitch:
-      OnSwitch(event);
       break;
     default:
       break;
@@ -183,48 +165,6 @@ void TimelineBuilder::OnSoftirqEntry(const Event& event) {
     AddInterval(event.cpu, Lane::kSoftirqWait, raised, event.ts_ns, item);
   }
   raised = -1;
-}
-
-void TimelineBuilder::OnSwitch(const Event& event) {
-  const SchedSwitchFields& s = event.sched_switch;
-  auto strings = [this](StringId id) {
-    return trace_ ? trace_->strings.Get(id) : std::string_view();
-  };
-  // A thread switched out has handled every activation pending for it: an IRQ or wakeup that
-  // came while it ran does not make its next switch-in an activation.
-  int32_t prev_irq = -1;
-  if (ParseIrqThreadName(strings(s.prev_comm), &prev_irq)) pending_irq_.erase(prev_irq);
-  pending_wake_.erase(s.prev_pid);
-
-  std::string_view next_comm = strings(s.next_comm);
-  TaskClass next_class = ClassifyTask(s.next_pid, next_comm, s.next_prio);
-  Activation activation;
-  activation.to_ns = event.ts_ns;
-  activation.to_cpu = event.cpu;
-  activation.pid = s.next_pid;
-  activation.comm = s.next_comm;
-  if (next_class == TaskClass::kIrqThread) {
-    int32_t irq = -1;
-    ParseIrqThreadName(next_comm, &irq);
-    auto it = pending_irq_.find(irq);
-    if (it == pending_irq_.end()) return;
-    activation.kind = ActivationKind::kIrqThread;
-    activation.irq = irq;
-    activation.from_ns = it->second.from_ns;
-    activation.from_cpu = it->second.from_cpu;
-    pending_irq_.erase(it);
-  } else if (next_class == TaskClass::kNapiKthread || next_class == TaskClass::kKsoftirqd) {
-    auto it = pending_wake_.find(s.next_pid);
-    if (it == pending_wake_.end()) return;
-    activation.kind = next_class == TaskClass::kNapiKthread ? ActivationKind::kNapiKthread
-                                                            : ActivationKind::kKsoftirqd;
-    activation.from_ns = it->second.from_ns;
-    activation.from_cpu = it->second.from_cpu;
-    pending_wake_.erase(it);
-  } else {
-    return;
-  }
-  timeline_.activations_.push_back(activation);
 }
 
 Timeline TimelineBuilder::Finish() {
@@ -255,10 +195,11 @@ Timeline TimelineBuilder::Finish() {
       if (start < mark.ts_ns) gaps.insert(after, {start, mark.ts_ns, mark.count});
     }
   }
+  t.activations_ = activations_->Take();
   std::stable_sort(t.activations_.begin(), t.activations_.end(),
                    [](const Activation& a, const Activation& b) { return a.from_ns < b.from_ns; });
   for (const Activation& activation : t.activations_) {
-    if (!activation.cross_cpu()) continue;
+    if (!activation.cross_cpu() || !activation.exact) continue;
     t.cross_cpu_.push_back(activation);
     t.max_cross_latency_ns_ =
         std::max(t.max_cross_latency_ns_, activation.to_ns - activation.from_ns);
@@ -273,8 +214,6 @@ Timeline TimelineBuilder::Finish() {
   handler_keys_.clear();
   device_keys_.clear();
   missed_.clear();
-  pending_irq_.clear();
-  pending_wake_.clear();
   saw_event_ = false;
   return result;
 }

@@ -140,6 +140,8 @@ class ContextTracker : public EventSink {
   void CloseAll(CpuState& cpu, TimestampNs end);
   void StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringId comm, TimestampNs ts,
                  bool start_known);
+  ContextFrame NestedFrame(CpuState& cpu, TimestampNs ts, ContextKind kind);
+  void PopAt(std::vector<ContextFrame>& frames, size_t index, TimestampNs ts);
   void PushIrq(CpuState& cpu, const Event& event);
   void PopIrq(CpuState& cpu, const Event& event);
   void PushSoftirq(CpuState& cpu, const Event& event);

@@ -15,6 +15,9 @@ std::string DescribeTraceFormat(const TraceMeta& meta);
 /// The summary for people, several lines ending in a newline.
 std::string InfoToText(const TraceSummary& summary);
 
+/// Missed-event gaps as JSON rows {cpu, ts_ns, last_before_ns, count}.
+nlohmann::json MissedEventsJson(const std::vector<MissedEventsMark>& missed);
+
 /// The summary as the documented "napiscope.info/1" JSON object.
 nlohmann::json InfoToJson(const TraceSummary& summary);
 

@@ -188,14 +188,27 @@ void ContextTracker::ImplicitFrame(CpuState& cpu, ContextFrame frame, TimestampN
   CloseInterval(frame, end, true, false);
 }
 
-void ContextTracker::PushIrq(CpuState& cpu, const Event& event) {
-  Advance(cpu, event.ts_ns);
+// A frame nested in the CPU's current task, beginning now; the caller sets its kind's fields.
+ContextFrame ContextTracker::NestedFrame(CpuState& cpu, TimestampNs ts, ContextKind kind) {
+  Advance(cpu, ts);
   ContextFrame frame = cpu.task;
-  frame.start_ns = event.ts_ns;
-  frame.entered_ns = event.ts_ns;
+  frame.start_ns = ts;
+  frame.entered_ns = ts;
   frame.start_known = true;
   frame.resumed = false;
-  frame.kind = ContextKind::kHardirq;
+  frame.kind = kind;
+  return frame;
+}
+
+// Closes frames[index] at `ts` and, as lost exits, everything above it.
+void ContextTracker::PopAt(std::vector<ContextFrame>& frames, size_t index, TimestampNs ts) {
+  for (size_t i = frames.size() - 1; i > index; --i) CloseInterval(frames[i], ts, false, false);
+  CloseInterval(frames[index], ts, true, false);
+  frames.resize(index);
+}
+
+void ContextTracker::PushIrq(CpuState& cpu, const Event& event) {
+  ContextFrame frame = NestedFrame(cpu, event.ts_ns, ContextKind::kHardirq);
   frame.irq = event.irq.irq;
   frame.name = event.irq.handler;
   cpu.irq_frames.push_back(frame);
@@ -220,12 +233,8 @@ void ContextTracker::PopIrq(CpuState& cpu, const Event& event) {
     if (cpu.irq_frames.empty()) ImplicitFrame(cpu, frame, event.ts_ns);
     else ++anomalies_.unmatched_exits;
   } else {
-    size_t index = cpu.irq_frames.size() - 1 - (found - cpu.irq_frames.rbegin());
-    for (size_t i = cpu.irq_frames.size() - 1; i > index; --i) {
-      CloseInterval(cpu.irq_frames[i], event.ts_ns, false, false);
-    }
-    CloseInterval(cpu.irq_frames[index], event.ts_ns, true, false);
-    cpu.irq_frames.resize(index);
+    PopAt(cpu.irq_frames, cpu.irq_frames.size() - 1 - (found - cpu.irq_frames.rbegin()),
+          event.ts_ns);
   }
   cpu.in_irq_tail = std::none_of(cpu.irq_frames.begin(), cpu.irq_frames.end(), [](const auto& f) {
     return f.kind == ContextKind::kHardirq;
@@ -234,13 +243,7 @@ void ContextTracker::PopIrq(CpuState& cpu, const Event& event) {
 }
 
 void ContextTracker::PushSoftirq(CpuState& cpu, const Event& event) {
-  Advance(cpu, event.ts_ns);
-  ContextFrame frame = cpu.task;
-  frame.start_ns = event.ts_ns;
-  frame.entered_ns = event.ts_ns;
-  frame.start_known = true;
-  frame.resumed = false;
-  frame.kind = ContextKind::kSoftirq;
+  ContextFrame frame = NestedFrame(cpu, event.ts_ns, ContextKind::kSoftirq);
   frame.vec = event.softirq.vec;
   frame.name = 0;
   bool on_cpu_stack = cpu.in_irq_tail || !cpu.irq_frames.empty();
@@ -281,12 +284,8 @@ void ContextTracker::PopSoftirq(CpuState& cpu, const Event& event) {
   cpu.in_irq_tail = false;
   auto on_cpu = std::find_if(cpu.irq_frames.rbegin(), cpu.irq_frames.rend(), matches);
   if (on_cpu != cpu.irq_frames.rend()) {
-    size_t index = cpu.irq_frames.size() - 1 - (on_cpu - cpu.irq_frames.rbegin());
-    for (size_t i = cpu.irq_frames.size() - 1; i > index; --i) {
-      CloseInterval(cpu.irq_frames[i], event.ts_ns, false, false);
-    }
-    CloseInterval(cpu.irq_frames[index], event.ts_ns, true, false);
-    cpu.irq_frames.resize(index);
+    PopAt(cpu.irq_frames, cpu.irq_frames.size() - 1 - (on_cpu - cpu.irq_frames.rbegin()),
+          event.ts_ns);
     cpu.in_irq_tail = cpu.irq_frames.empty();
   } else {
     std::vector<ContextFrame>& frames = task_frames_[TaskKey(cpu.task.pid, cpu.cpu)];
@@ -302,12 +301,7 @@ void ContextTracker::PopSoftirq(CpuState& cpu, const Event& event) {
       // Anything still open above it on the CPU lost its exit.
       for (const ContextFrame& stale : cpu.irq_frames) CloseInterval(stale, event.ts_ns, false, false);
       cpu.irq_frames.clear();
-      size_t index = frames.size() - 1 - (in_task - frames.rbegin());
-      for (size_t i = frames.size() - 1; i > index; --i) {
-        CloseInterval(frames[i], event.ts_ns, false, false);
-      }
-      CloseInterval(frames[index], event.ts_ns, true, false);
-      frames.resize(index);
+      PopAt(frames, frames.size() - 1 - (in_task - frames.rbegin()), event.ts_ns);
     }
   }
   Renumber(cpu);

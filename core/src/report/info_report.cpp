@@ -72,6 +72,17 @@ std::string InfoToText(const TraceSummary& s) {
   return out;
 }
 
+nlohmann::json MissedEventsJson(const std::vector<MissedEventsMark>& missed) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const MissedEventsMark& mark : missed) {
+    rows.push_back({{"cpu", mark.cpu},
+                    {"ts_ns", mark.ts_ns},
+                    {"last_before_ns", mark.last_before_ns},
+                    {"count", mark.count}});
+  }
+  return rows;
+}
+
 nlohmann::json InfoToJson(const TraceSummary& s) {
   using nlohmann::json;
   json trace = {
@@ -89,13 +100,7 @@ nlohmann::json InfoToJson(const TraceSummary& s) {
   for (const EventNameCount& count : s.counts) {
     counts[count.name] = {{"total", count.total}, {"per_cpu", count.per_cpu}};
   }
-  json missed = json::array();
-  for (const MissedEventsMark& mark : s.missed) {
-    missed.push_back({{"cpu", mark.cpu},
-                      {"ts_ns", mark.ts_ns},
-                      {"last_before_ns", mark.last_before_ns},
-                      {"count", mark.count}});
-  }
+  json missed = MissedEventsJson(s.missed);
   json missed_per_cpu = json::array();
   for (const CpuMissedSummary& row : s.missed_per_cpu) {
     missed_per_cpu.push_back({{"cpu", row.cpu},

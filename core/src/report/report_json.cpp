@@ -2,6 +2,7 @@
 // file: the same events loaded from trace.dat or from text give the same JSON but trace.path.
 #include <fmt/format.h>
 
+#include "napiscope/info_report.h"
 #include "napiscope/report_render.h"
 #include "report/describe.h"
 #include "report/scheduling_render.h"
@@ -15,16 +16,9 @@ json OptionalTime(TimestampNs ts_ns, TimestampNs unbounded) {
   return ts_ns == unbounded ? json(nullptr) : json(ts_ns);
 }
 
-
 json TraceJson(const Report& report) {
   const TraceSummary& s = report.trace;
-  json missed = json::array();
-  for (const MissedEventsMark& mark : s.missed) {
-    missed.push_back({{"cpu", mark.cpu},
-                      {"ts_ns", mark.ts_ns},
-                      {"last_before_ns", mark.last_before_ns},
-                      {"count", mark.count}});
-  }
+  json missed = MissedEventsJson(s.missed);
   return {{"path", s.meta.path},        {"cpus", s.meta.cpus},
           {"events", s.events},         {"first_ts_ns", s.first_ts_ns},
           {"last_ts_ns", s.last_ts_ns}, {"span_ns", s.last_ts_ns - s.first_ts_ns},

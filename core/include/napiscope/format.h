@@ -18,6 +18,10 @@ std::string FormatTimestamp(int64_t ts_ns);
 /// "1553278ms", "1553s"); false when it is neither.
 bool ParseTimestamp(std::string_view text, int64_t* ts_ns);
 
+/// Parses a duration: integer nanoseconds ("850") or a number with a unit ns/us/ms/s ("12.5us",
+/// "3ms", "1.5s"); false when it is neither or not a whole number of nanoseconds.
+bool ParseDuration(std::string_view text, int64_t* ns);
+
 /// A softirq pending mask as the kernel prints it ("0x88") and its vector names ("NET_RX|SCHED").
 std::string FormatSoftirqMask(uint32_t mask);
 

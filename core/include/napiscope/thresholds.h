@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 
 namespace napiscope {
 
@@ -11,6 +12,10 @@ struct Thresholds {
   int64_t softirq_latency_p99_warning_ns = 1'000'000;
   /// softirq-latency: error when the max raise-to-entry delay of a (cpu, vec) exceeds this.
   int64_t softirq_latency_max_error_ns = 5'000'000;
+  /// softirq-latency: per-vector overrides of softirq_latency_p99_warning_ns (key = vec).
+  std::map<uint32_t, int64_t> softirq_latency_p99_warning_ns_by_vec;
+  /// softirq-latency: per-vector overrides of softirq_latency_max_error_ns (key = vec).
+  std::map<uint32_t, int64_t> softirq_latency_max_error_ns_by_vec;
 
   /// irq-/napi-thread-pingpong: only with at least this many cross-CPU activations (or CPU
   /// changes), so a short trace or a one-off affinity change is not called ping-pong.
@@ -35,6 +40,11 @@ struct Thresholds {
   /// softirq-ordering-stall: a vector raised while a lower one was in progress on the CPU
   /// counts as stalled when it waited this long (error past softirq_latency_max_error_ns).
   int64_t ordering_stall_ns = 1'000'000;
+
+  /// The p99 warning limit of vector `vec`: its override, else softirq_latency_p99_warning_ns.
+  int64_t SoftirqLatencyP99WarningNs(uint32_t vec) const;
+  /// The max error limit of vector `vec`: its override, else softirq_latency_max_error_ns.
+  int64_t SoftirqLatencyMaxErrorNs(uint32_t vec) const;
 };
 
 }  // namespace napiscope

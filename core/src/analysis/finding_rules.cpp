@@ -40,10 +40,10 @@ void SoftirqLatencyFindings(const std::vector<SoftirqLatencyRow>& rows,
   for (const SoftirqLatencyRow& row : rows) {
     const DurationStats& delay = row.delay;
     if (delay.count == 0) continue;
-    bool max_error = thresholds.softirq_latency_max_error_ns > 0 &&
-                     delay.max_ns > thresholds.softirq_latency_max_error_ns;
-    bool p99_warning = thresholds.softirq_latency_p99_warning_ns > 0 &&
-                       delay.p99_ns > thresholds.softirq_latency_p99_warning_ns;
+    int64_t max_limit_ns = thresholds.SoftirqLatencyMaxErrorNs(row.vec);
+    int64_t p99_limit_ns = thresholds.SoftirqLatencyP99WarningNs(row.vec);
+    bool max_error = max_limit_ns > 0 && delay.max_ns > max_limit_ns;
+    bool p99_warning = p99_limit_ns > 0 && delay.p99_ns > p99_limit_ns;
     if (!max_error && !p99_warning) continue;
     Finding finding;
     finding.rule = "softirq-latency";
@@ -57,10 +57,10 @@ void SoftirqLatencyFindings(const std::vector<SoftirqLatencyRow>& rows,
                         {"count", delay.count},   {"p99_ns", delay.p99_ns},
                         {"max_ns", delay.max_ns}, {"max_at_ns", delay.max_at_ns}};
     if (max_error) {
-      finding.evidence["max_threshold_ns"] = thresholds.softirq_latency_max_error_ns;
+      finding.evidence["max_threshold_ns"] = max_limit_ns;
     }
     if (p99_warning) {
-      finding.evidence["p99_threshold_ns"] = thresholds.softirq_latency_p99_warning_ns;
+      finding.evidence["p99_threshold_ns"] = p99_limit_ns;
     }
     finding.start_ns = delay.max_at_ns;
     finding.end_ns = delay.max_at_ns + delay.max_ns;

@@ -59,6 +59,32 @@ bool ParseTimestamp(std::string_view text, int64_t* ts_ns) {
   return true;
 }
 
+bool ParseDuration(std::string_view text, int64_t* ns) {
+  constexpr std::pair<std::string_view, int> kUnits[] = {
+      {"ns", 0}, {"us", 3}, {"ms", 6}, {"s", 9}};  // unit and its power of ten in ns
+  int exponent = 0;
+  for (const auto& [suffix, power] : kUnits) {
+    if (text.ends_with(suffix)) {
+      text.remove_suffix(suffix.size());
+      exponent = power;
+      break;
+    }
+  }
+  size_t dot = text.find('.');
+  std::string_view fraction = dot == std::string_view::npos ? "" : text.substr(dot + 1);
+  if (static_cast<int>(fraction.size()) > exponent) return false;  // below a nanosecond
+  int64_t whole, part = 0;
+  if (!ParseDigits(text.substr(0, dot), &whole)) return false;
+  if (!fraction.empty() && !ParseDigits(fraction, &part)) return false;
+  if (dot != std::string_view::npos && fraction.empty()) return false;
+  int64_t scale = 1;
+  for (int i = 0; i < exponent; ++i) scale *= 10;
+  for (size_t i = fraction.size(); i < static_cast<size_t>(exponent); ++i) part *= 10;
+  if (whole > (std::numeric_limits<int64_t>::max() - part) / scale) return false;
+  *ns = whole * scale + part;
+  return true;
+}
+
 std::string FormatSoftirqMask(uint32_t mask) {
   std::string names;
   for (uint32_t vec = 0; vec < 32; ++vec) {

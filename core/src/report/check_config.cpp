@@ -1,0 +1,221 @@
+#include "napiscope/check_config.h"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <toml++/toml.h>
+
+#include "napiscope/event.h"
+#include "napiscope/format.h"
+
+namespace napiscope {
+
+const std::vector<ThresholdKey>& ThresholdKeys() {
+  using T = Thresholds;
+  static const std::vector<ThresholdKey> kKeys = {
+      {"softirq_latency_p99_warning_ns", "softirq-latency: warning when a (cpu, vec)'s p99 exceeds it",
+       &T::softirq_latency_p99_warning_ns, &T::softirq_latency_p99_warning_ns_by_vec},
+      {"softirq_latency_max_error_ns", "softirq-latency: error when a (cpu, vec)'s max exceeds it",
+       &T::softirq_latency_max_error_ns, &T::softirq_latency_max_error_ns_by_vec},
+      {"pingpong_min_cross_activations",
+       "irq-/napi-thread-pingpong: fewest cross-CPU activations (or CPU changes) that count",
+       &T::pingpong_min_cross_activations},
+      {"pingpong_cross_share_warning", "irq-/napi-thread-pingpong: warning at this cross-CPU share",
+       &T::pingpong_cross_share_warning},
+      {"pingpong_cross_share_error", "irq-/napi-thread-pingpong: error at this cross-CPU share",
+       &T::pingpong_cross_share_error},
+      {"pingpong_cpu_changes_per_s_warning",
+       "irq-/napi-thread-pingpong: a thread bounces from this many CPU changes per second",
+       &T::pingpong_cpu_changes_per_s_warning},
+      {"ksoftirqd_blocked_warning_ns", "ksoftirqd-blocked: warning from this long blocked",
+       &T::ksoftirqd_blocked_warning_ns},
+      {"ksoftirqd_blocked_error_ns", "ksoftirqd-blocked: error from this long blocked",
+       &T::ksoftirqd_blocked_error_ns},
+      {"idle_pending_warning_ns",
+       "softirq-pending-at-idle: warning when a vector pending at idle waited this long after it",
+       &T::idle_pending_warning_ns},
+      {"ordering_stall_ns", "softirq-ordering-stall: a wait behind a lower vector this long counts",
+       &T::ordering_stall_ns},
+  };
+  return kKeys;
+}
+
+std::string ThresholdValueText(const ThresholdKey& key, const Thresholds& thresholds) {
+  if (auto* ns = std::get_if<int64_t Thresholds::*>(&key.field)) {
+    int64_t value = thresholds.*(*ns);
+    if (!key.key.ends_with("_ns")) return std::to_string(value);
+    for (auto [unit, scale] : {std::pair{"s", 1'000'000'000}, {"ms", 1'000'000}, {"us", 1'000}}) {
+      if (value != 0 && value % scale == 0) return fmt::format("{}{}", value / scale, unit);
+    }
+    return fmt::format("{}ns", value);
+  }
+  return fmt::format("{}", thresholds.*std::get<double Thresholds::*>(key.field));
+}
+
+namespace {
+
+using nlohmann::json;
+
+absl::Status BadValue(std::string_view shown_key, std::string_view wants, std::string_view value) {
+  return absl::InvalidArgumentError(
+      fmt::format("'{}' wants {}, not '{}'", shown_key, wants, value));
+}
+
+bool ParseVector(std::string_view name, uint32_t* vec) {
+  for (uint32_t candidate = 0; candidate < kSoftirqVectorCount; ++candidate) {
+    if (SoftirqVectorName(candidate) == name) {
+      *vec = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+// `shown_key` is the key as the user wrote it, for messages ("thresholds.NET_RX.x" in a file).
+absl::Status ApplyThreshold(std::string_view key, std::string_view value,
+                            std::string_view shown_key, Thresholds* thresholds) {
+  std::string_view vector_name;
+  if (size_t dot = key.find('.'); dot != std::string_view::npos) {
+    vector_name = key.substr(0, dot);
+    key = key.substr(dot + 1);
+  }
+  const ThresholdKey* entry = nullptr;
+  for (const ThresholdKey& candidate : ThresholdKeys()) {
+    if (candidate.key == key) entry = &candidate;
+  }
+  uint32_t vec = 0;
+  if (entry == nullptr || (!vector_name.empty() &&
+                           (entry->by_vec == nullptr || !ParseVector(vector_name, &vec)))) {
+    return absl::InvalidArgumentError(fmt::format("unknown key '{}'", shown_key));
+  }
+  if (auto* double_field = std::get_if<double Thresholds::*>(&entry->field)) {
+    double parsed;
+    auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), parsed);
+    if (error != std::errc() || end != value.data() + value.size() || !std::isfinite(parsed)) {
+      return BadValue(shown_key, "a number like 0.25", value);
+    }
+    thresholds->*(*double_field) = parsed;
+    return absl::OkStatus();
+  }
+  int64_t parsed;
+  bool is_duration = key.ends_with("_ns");
+  bool ok = is_duration ? ParseDuration(value, &parsed)
+                        : std::from_chars(value.data(), value.data() + value.size(), parsed).ptr ==
+                              value.data() + value.size() && !value.empty();
+  if (!ok) {
+    return BadValue(shown_key, is_duration ? "a duration like 500us or 1ms" : "an integer", value);
+  }
+  if (vector_name.empty()) {
+    thresholds->*std::get<int64_t Thresholds::*>(entry->field) = parsed;
+  } else {
+    (thresholds->*(entry->by_vec))[vec] = parsed;
+  }
+  return absl::OkStatus();
+}
+
+// A scalar config value as the text SetThreshold reads; false for tables, arrays and booleans.
+bool ScalarText(const json& value, std::string* text) {
+  if (value.is_string()) *text = value.get<std::string>();
+  else if (value.is_number_integer()) *text = std::to_string(value.get<int64_t>());
+  else if (value.is_number_float()) *text = fmt::format("{}", value.get<double>());
+  else return false;
+  return true;
+}
+
+absl::Status ApplyConfig(const json& root, CheckConfig* config) {
+  for (const auto& [name, value] : root.items()) {
+    if (name == "fail_on") {
+      Severity severity;
+      if (!value.is_string() || !ParseSeverity(value.get<std::string>(), &severity) ||
+          severity == Severity::kInfo) {
+        return BadValue("fail_on", "\"warning\" or \"error\"", value.dump());
+      }
+      config->fail_on = severity;
+    } else if (name == "thresholds") {
+      if (!value.is_object()) return BadValue("thresholds", "a table", value.dump());
+      for (const auto& [key, setting] : value.items()) {
+        std::vector<std::pair<std::string, const json*>> leaves;
+        if (setting.is_object()) {  // [thresholds.NET_RX]
+          for (const auto& [sub_key, sub_value] : setting.items()) {
+            leaves.emplace_back(key + "." + sub_key, &sub_value);
+          }
+        } else {
+          leaves.emplace_back(key, &setting);
+        }
+        for (const auto& [leaf_key, leaf] : leaves) {
+          std::string shown = "thresholds." + leaf_key, text;
+          if (!ScalarText(*leaf, &text)) text = leaf->dump();
+          absl::Status status = ApplyThreshold(leaf_key, text, shown, &config->thresholds);
+          if (!status.ok()) return status;
+        }
+      }
+    } else {
+      return absl::InvalidArgumentError(fmt::format("unknown key '{}'", name));
+    }
+  }
+  return absl::OkStatus();
+}
+
+json TomlToJson(const toml::node& node) {
+  if (const toml::table* table = node.as_table()) {
+    json object = json::object();
+    for (const auto& [key, value] : *table) object[std::string(key.str())] = TomlToJson(value);
+    return object;
+  }
+  if (const toml::array* array = node.as_array()) {
+    json items = json::array();
+    for (const toml::node& item : *array) items.push_back(TomlToJson(item));
+    return items;
+  }
+  if (auto integer = node.value_exact<int64_t>()) return *integer;
+  if (auto floating = node.value_exact<double>()) return *floating;
+  if (auto text = node.value_exact<std::string>()) return *text;
+  if (auto boolean = node.value_exact<bool>()) return *boolean;
+  return "a date or time";  // no threshold takes one
+}
+
+}  // namespace
+
+absl::Status SetThreshold(std::string_view key, std::string_view value, Thresholds* thresholds) {
+  return ApplyThreshold(key, value, key, thresholds);
+}
+
+bool ParseSeverity(std::string_view text, Severity* severity) {
+  for (Severity candidate : {Severity::kInfo, Severity::kWarning, Severity::kError}) {
+    if (SeverityName(candidate) == text) {
+      *severity = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+absl::Status LoadCheckConfig(const std::string& path, CheckConfig* config) {
+  std::ifstream file(path);
+  if (!file) return absl::NotFoundError(fmt::format("{}: cannot open the config file", path));
+  std::stringstream content;
+  content << file.rdbuf();
+  json root;
+  if (path.ends_with(".json")) {
+    root = json::parse(content.str(), nullptr, /*allow_exceptions=*/false);
+    if (root.is_discarded() || !root.is_object()) {
+      return absl::InvalidArgumentError(fmt::format("{}: not a JSON object", path));
+    }
+  } else {
+    try {
+      root = TomlToJson(toml::parse(content.str(), path));
+    } catch (const toml::parse_error& error) {
+      return absl::InvalidArgumentError(fmt::format("{}:{}: {}", path, error.source().begin.line,
+                                                    error.description()));
+    }
+  }
+  absl::Status status = ApplyConfig(root, config);
+  if (!status.ok()) return absl::InvalidArgumentError(fmt::format("{}: {}", path, std::string(status.message())));
+  return absl::OkStatus();
+}
+
+}  // namespace napiscope

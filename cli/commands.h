@@ -14,4 +14,10 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run);
 /// Adds `napiscope report`; sets `*run` to the code that executes it once parsed.
 void AddReportCommand(CLI::App& app, std::function<int()>* run);
 
+/// Adds `napiscope check`; sets `*run` to the code that executes it once parsed.
+void AddCheckCommand(CLI::App& app, std::function<int()>* run);
+
+/// Adds `napiscope diff`; sets `*run` to the code that executes it once parsed.
+void AddDiffCommand(CLI::App& app, std::function<int()>* run);
+
 }  // namespace napiscope::cli

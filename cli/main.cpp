@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   std::function<int()> run;
   AddInfoCommand(app, &run);
   AddReportCommand(app, &run);
+  AddCheckCommand(app, &run);
+  AddDiffCommand(app, &run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

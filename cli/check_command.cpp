@@ -1,0 +1,156 @@
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "napiscope/check_config.h"
+#include "napiscope/check_render.h"
+
+namespace napiscope::cli {
+namespace {
+
+struct CheckOptions {
+  std::vector<std::string> paths;
+  std::string config;
+  std::string fail_on;
+  std::vector<std::string> thresholds;  // KEY=VALUE
+  std::vector<std::string> formats;
+  std::vector<std::string> outputs;
+  SelectionOptions selection;
+  bool quiet = false;
+  bool list_thresholds = false;
+};
+
+std::string ThresholdList() {
+  Thresholds defaults;
+  std::string text = "threshold (config key under [thresholds])   default   meaning\n";
+  for (const ThresholdKey& key : ThresholdKeys()) {
+    text += fmt::format("{:<43} {:<9} {}{}\n", key.key, ThresholdValueText(key, defaults),
+                        key.description, key.by_vec ? " (also per vector)" : "");
+  }
+  return text;
+}
+
+std::string Render(const std::string& format, const std::vector<TraceCheck>& checks,
+                   Severity fail_on) {
+  if (format == "json") return ChecksToJson(checks, fail_on).dump(2) + "\n";
+  if (format == "junit") return ChecksToJUnit(checks, fail_on);
+  if (format == "markdown") return ChecksToMarkdown(checks, fail_on);
+  return ChecksToText(checks, fail_on);
+}
+
+int RunCheck(const CheckOptions& options) {
+  if (options.list_thresholds) {
+    std::cout << ThresholdList();
+    return kExitClean;
+  }
+  if (options.paths.empty()) return Fail("check", "FILE is required");
+  std::vector<std::string> formats = options.formats;
+  if (formats.empty()) formats.push_back("text");
+  if (options.outputs.size() > formats.size() ||
+      (formats.size() > 1 && options.outputs.size() != formats.size())) {
+    return Fail("check", "give one --output per --format (or one --format for stdout)");
+  }
+  CheckConfig config;
+  if (!options.config.empty()) {
+    absl::Status status = LoadCheckConfig(options.config, &config);
+    if (!status.ok()) return Fail("check", std::string(status.message()));
+  }
+  if (!options.fail_on.empty()) ParseSeverity(options.fail_on, &config.fail_on);
+  for (const std::string& setting : options.thresholds) {
+    size_t equals = setting.find('=');
+    absl::Status status =
+        equals == std::string::npos
+            ? absl::InvalidArgumentError("--threshold wants KEY=VALUE, not '" + setting + "'")
+            : SetThreshold(setting.substr(0, equals), setting.substr(equals + 1),
+                           &config.thresholds);
+    if (!status.ok()) return Fail("check", std::string(status.message()));
+  }
+  AnalysisOptions analysis;
+  analysis.thresholds = config.thresholds;
+  std::string error;
+  if (!options.selection.Apply(&analysis, &error)) return Fail("check", error);
+
+  std::vector<TraceCheck> checks;
+  bool unreadable = false, failed = false;
+  for (const std::string& path : options.paths) {
+    TraceCheck& check = checks.emplace_back();
+    check.path = path;
+    check.status = AnalyzeWithProgress(path, analysis, options.quiet, &check.report);
+    if (check.status.ok()) {
+      if (error = CheckCpusExist(analysis, check.report); !error.empty()) {
+        check.status = absl::InvalidArgumentError(path + ": " + error);
+      }
+    }
+    if (!check.status.ok()) {
+      check.report = Report();
+      std::cerr << "napiscope: " << check.status.message() << "\n";
+    }
+    unreadable = unreadable || !check.status.ok();
+    failed = failed || JudgeCheck(check, config.fail_on).failed;
+  }
+
+  bool stdout_used = false;
+  for (size_t i = 0; i < formats.size(); ++i) {
+    std::string path = i < options.outputs.size() ? options.outputs[i] : "-";
+    stdout_used = stdout_used || path == "-";
+    if (!WriteOutput(path, Render(formats[i], checks, config.fail_on), &error)) {
+      return Fail("check", error);
+    }
+  }
+  if (!stdout_used && !options.quiet) std::cout << ChecksToText(checks, config.fail_on);
+  return unreadable ? kExitError : failed ? kExitFindings : kExitClean;
+}
+
+}  // namespace
+
+void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
+  auto options = std::make_shared<CheckOptions>();
+  CLI::App* check = app.add_subcommand(
+      "check",
+      "Judge traces for CI: run the analyses and exit 0 when no finding reaches --fail-on, 2 "
+      "when one does, 1 on an error (unreadable trace, bad config). Each trace is reported "
+      "separately; JUnit has one testcase per rule per trace");
+  check->add_option("FILE", options->paths, "trace.dat or ftrace text files");
+  check->add_option("-c,--config", options->config,
+                    "napiscope.toml (or .json): fail_on and a [thresholds] table");
+  check->add_option("--fail-on", options->fail_on,
+                    "severity that fails a trace: warning (default) or error")
+      ->check(CLI::IsMember({"warning", "error"}));
+  check->add_option("-t,--threshold", options->thresholds,
+                    "KEY=VALUE, over the config; e.g. softirq_latency_p99_warning_ns=500us or "
+                    "NET_RX.softirq_latency_max_error_ns=2ms (see --list-thresholds)")
+      ->allow_extra_args(false);
+  check->add_option("-f,--format", options->formats,
+                    "text (default), json (napiscope.check/1), junit or markdown; repeat with "
+                    "--output to write several")
+      ->allow_extra_args(false)
+      ->check(CLI::IsMember({"text", "json", "junit", "markdown"}));
+  check->add_option("-o,--output", options->outputs,
+                    "file for the --format at the same position (- for stdout); the text "
+                    "summary still goes to stdout unless --quiet")
+      ->allow_extra_args(false);
+  options->selection.AddTo(check);
+  check->add_flag("-q,--quiet", options->quiet,
+                  "no progress bar, and no text summary when every format goes to a file");
+  check->add_flag("--list-thresholds", options->list_thresholds,
+                  "print the threshold keys, their defaults and meaning, and exit");
+  check->footer(
+      "Examples:\n"
+      "  napiscope check trace.dat\n"
+      "  napiscope check --fail-on error -t ksoftirqd_blocked_warning_ns=2ms a.dat b.dat\n"
+      "  napiscope check --config napiscope.toml -f junit -o napiscope.xml -f markdown "
+      "-o napiscope.md trace.dat\n\n"
+      "napiscope.toml:\n"
+      "  fail_on = \"warning\"\n"
+      "  [thresholds]\n"
+      "  softirq_latency_p99_warning_ns = \"500us\"\n"
+      "  pingpong_cross_share_warning = 0.2\n"
+      "  [thresholds.NET_RX]\n"
+      "  softirq_latency_max_error_ns = \"2ms\"");
+  check->callback([options, run] { *run = [options] { return RunCheck(*options); }; });
+}
+
+}  // namespace napiscope::cli

@@ -1,0 +1,46 @@
+// Helpers the subcommands share: CPU lists and time windows, loading with a progress bar,
+// writing outputs, and the one-line error convention.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/report.h"
+
+namespace napiscope::cli {
+
+/// "0,2-3" -> {0, 2, 3}, as taskset and /proc/irq/N/smp_affinity_list write CPU lists.
+bool ParseCpuList(std::string_view text, std::vector<int>* cpus);
+
+/// --cpu, --from and --to as given on the command line.
+struct SelectionOptions {
+  std::string cpus;  ///< CPU list, "" for all
+  std::string from;  ///< trace time, "" for the start
+  std::string to;    ///< trace time, "" for the end
+
+  /// Registers --cpu, --from and --to on `command`.
+  void AddTo(CLI::App* command);
+  /// Fills the window and CPUs of `analysis`; false with a message for people on bad input.
+  bool Apply(AnalysisOptions* analysis, std::string* error) const;
+};
+
+/// Message when `report` has a CPU the trace lacks that --cpu asked for, else "".
+std::string CheckCpusExist(const AnalysisOptions& analysis, const Report& report);
+
+/// AnalyzeTrace with a progress bar on stderr when it is a terminal, `quiet` is false and the
+/// load takes more than a second.
+absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
+                                 Report* report);
+
+/// Writes `content` to `path` ("-" or "": stdout); false with a message naming the file.
+bool WriteOutput(const std::string& path, const std::string& content, std::string* error);
+
+/// Prints "napiscope COMMAND: MESSAGE" (or "napiscope: MESSAGE" when `command` is empty) on
+/// stderr and returns the error exit code.
+int Fail(std::string_view command, std::string_view message);
+
+}  // namespace napiscope::cli

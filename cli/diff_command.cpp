@@ -1,0 +1,76 @@
+#include <iostream>
+#include <memory>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "napiscope/report_diff.h"
+
+namespace napiscope::cli {
+namespace {
+
+struct DiffOptions {
+  std::string before;
+  std::string after;
+  std::string format = "text";
+  std::string output;
+  double fail_on_regression_pct = -1;  // < 0: never fail on a regression
+  SelectionOptions selection;
+  bool quiet = false;
+};
+
+int RunDiff(const DiffOptions& options) {
+  AnalysisOptions analysis;
+  std::string error;
+  if (!options.selection.Apply(&analysis, &error)) return Fail("diff", error);
+  Report before, after;
+  for (auto [path, report] : {std::pair{&options.before, &before}, {&options.after, &after}}) {
+    absl::Status status = AnalyzeWithProgress(*path, analysis, options.quiet, report);
+    if (!status.ok()) return Fail("", std::string(status.message()));
+    if (error = CheckCpusExist(analysis, *report); !error.empty()) {
+      return Fail("diff", *path + ": " + error);
+    }
+  }
+  ReportDiff diff = DiffReports(before, after);
+  std::string text = options.format == "json"       ? DiffToJson(diff).dump(2) + "\n"
+                     : options.format == "markdown" ? DiffToMarkdown(diff)
+                                                    : DiffToText(diff);
+  if (!WriteOutput(options.output, text, &error)) return Fail("diff", error);
+  int regressions = options.fail_on_regression_pct < 0
+                        ? 0
+                        : CountRegressions(diff, options.fail_on_regression_pct);
+  if (regressions > 0 && !options.quiet) {
+    std::cerr << "napiscope diff: " << regressions << " metric" << (regressions == 1 ? "" : "s")
+              << " regressed by more than " << options.fail_on_regression_pct << "%\n";
+  }
+  return regressions > 0 ? kExitFindings : kExitClean;
+}
+
+}  // namespace
+
+void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
+  auto options = std::make_shared<DiffOptions>();
+  CLI::App* diff = app.add_subcommand(
+      "diff",
+      "Compare two traces, before and after a change: softirq latency per CPU and vector "
+      "(p50/p99/max), IRQ- and NAPI-thread cross-CPU share and migrations, CPU time per "
+      "context; absolute and relative change, improvements and regressions marked");
+  diff->add_option("BEFORE", options->before, "the trace before the change")->required();
+  diff->add_option("AFTER", options->after, "the trace after the change")->required();
+  diff->add_option("-f,--format", options->format,
+                   "text (default), json (napiscope.diff/1) or markdown")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  diff->add_option("-o,--output", options->output, "write to this file instead of stdout");
+  diff->add_option("--fail-on-regression", options->fail_on_regression_pct,
+                   "exit 2 when a metric that should go down went up by more than PCT percent")
+      ->check(CLI::NonNegativeNumber);
+  options->selection.AddTo(diff);
+  diff->add_flag("-q,--quiet", options->quiet, "no progress bar");
+  diff->footer(
+      "Examples:\n"
+      "  napiscope diff before.dat after.dat\n"
+      "  napiscope diff --format markdown -o diff.md before.dat after.dat\n"
+      "  napiscope diff --fail-on-regression 10 baseline.dat candidate.dat");
+  diff->callback([options, run] { *run = [options] { return RunDiff(*options); }; });
+}
+
+}  // namespace napiscope::cli

@@ -1,0 +1,47 @@
+// `napiscope check` results for CI: text, "napiscope.check/1" JSON, JUnit XML, Markdown.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <absl/status/status.h>
+#include <nlohmann/json.hpp>
+
+#include "napiscope/findings.h"
+#include "napiscope/report.h"
+
+namespace napiscope {
+
+/// One trace judged by `napiscope check`.
+struct TraceCheck {
+  std::string path;     ///< the file as given
+  absl::Status status;  ///< not ok: the trace could not be read, `report` is empty
+  Report report;        ///< the analyses' result when status is ok
+};
+
+/// How one trace fared: counts of findings by severity, and whether it failed.
+struct CheckOutcome {
+  int errors = 0;    ///< findings of severity error
+  int warnings = 0;  ///< findings of severity warning
+  int infos = 0;     ///< findings of severity info
+  bool failed = false;  ///< a finding reached `fail_on` (false when the trace was unreadable)
+};
+
+/// Counts `check`'s findings and compares them with `fail_on`.
+CheckOutcome JudgeCheck(const TraceCheck& check, Severity fail_on);
+
+/// For people: per trace one verdict line, then its findings at or above `fail_on`.
+std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on);
+
+/// The "napiscope.check/1" object (docs/report-schema.md): per trace its verdict and report.
+nlohmann::json ChecksToJson(const std::vector<TraceCheck>& checks, Severity fail_on);
+
+/// JUnit XML: a testsuite per trace and a testcase per rule of FindingRules(); a rule fails
+/// with the sentences of its findings at or above `fail_on`, is skipped when its analysis
+/// lacked events, and an unreadable trace is one testcase in error.
+std::string ChecksToJUnit(const std::vector<TraceCheck>& checks, Severity fail_on);
+
+/// Markdown for a pull-request comment: a summary table, then the failing findings.
+std::string ChecksToMarkdown(const std::vector<TraceCheck>& checks, Severity fail_on);
+
+}  // namespace napiscope

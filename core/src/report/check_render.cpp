@@ -1,0 +1,78 @@
+#include "napiscope/check_render.h"
+
+#include <fmt/format.h>
+
+#include "napiscope/report_render.h"
+
+namespace napiscope {
+
+CheckOutcome JudgeCheck(const TraceCheck& check, Severity fail_on) {
+  CheckOutcome outcome;
+  for (const Finding& finding : check.report.findings) {
+    ++(finding.severity == Severity::kError     ? outcome.errors
+       : finding.severity == Severity::kWarning ? outcome.warnings
+                                                : outcome.infos);
+    outcome.failed = outcome.failed || finding.severity >= fail_on;
+  }
+  outcome.failed = outcome.failed && check.status.ok();
+  return outcome;
+}
+
+namespace {
+
+std::string Counts(const CheckOutcome& outcome) {
+  auto plural = [](int n, const char* word) {
+    return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+  };
+  return fmt::format("{}, {}, {} info", plural(outcome.errors, "error"),
+                     plural(outcome.warnings, "warning"), outcome.infos);
+}
+
+std::string_view Verdict(const TraceCheck& check, const CheckOutcome& outcome) {
+  return !check.status.ok() ? "error" : outcome.failed ? "fail" : "pass";
+}
+
+}  // namespace
+
+std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on) {
+  std::string text;
+  for (const TraceCheck& check : checks) {
+    if (!check.status.ok()) {
+      text += fmt::format("ERROR {}\n", std::string(check.status.message()));
+      continue;
+    }
+    CheckOutcome outcome = JudgeCheck(check, fail_on);
+    text += fmt::format("{}  {}: {}\n", outcome.failed ? "FAIL" : "pass", check.path,
+                        Counts(outcome));
+    for (const Finding& finding : check.report.findings) {
+      if (finding.severity < fail_on) continue;
+      text += fmt::format("      {:<8} {:<24} {}\n", SeverityName(finding.severity), finding.rule,
+                          finding.summary);
+    }
+  }
+  return text;
+}
+
+nlohmann::json ChecksToJson(const std::vector<TraceCheck>& checks, Severity fail_on) {
+  nlohmann::json traces = nlohmann::json::array();
+  std::string_view overall = "pass";
+  for (const TraceCheck& check : checks) {
+    CheckOutcome outcome = JudgeCheck(check, fail_on);
+    std::string_view verdict = Verdict(check, outcome);
+    if (verdict == "error" || (verdict == "fail" && overall == "pass")) overall = verdict;
+    bool ok = check.status.ok();
+    traces.push_back({{"path", check.path},
+                      {"result", verdict},
+                      {"error", ok ? nlohmann::json(nullptr) : nlohmann::json(std::string(check.status.message()))},
+                      {"errors", outcome.errors},
+                      {"warnings", outcome.warnings},
+                      {"infos", outcome.infos},
+                      {"report", ok ? ReportToJson(check.report) : nlohmann::json(nullptr)}});
+  }
+  return {{"schema", "napiscope.check/1"},
+          {"fail_on", SeverityName(fail_on)},
+          {"result", overall},
+          {"traces", traces}};
+}
+
+}  // namespace napiscope

@@ -1,0 +1,196 @@
+// `napiscope check`: exit codes per path, thresholds from config and flags, and the CI outputs
+// read back by independent parsers (Python's xml.etree and jsonschema, tests/cli/validate_output.py).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "napiscope/rule_registry.h"
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::CliPath;
+using ::napiscope::testing::MakeTempDir;
+using ::napiscope::testing::ReadFile;
+using ::napiscope::testing::RunCommand;
+using ::napiscope::testing::TestData;
+using ::napiscope::testing::WriteFile;
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+std::string SourcePath(const std::string& relative) { return TestData("../" + relative); }
+
+// A trace with warnings only (softirq-latency, ksoftirqd-blocked, softirq-ordering-stall).
+std::string Failing() { return TestData("scenarios/ksoftirqd_blocked.dat"); }
+// A trace with info findings only.
+std::string Passing() { return TestData("scenarios/irq_threads_pinned.dat"); }
+
+std::string Check(const std::string& arguments) { return CliPath() + " check " + arguments; }
+
+// The JUnit file as validate_output.py's xml.etree parse sees it.
+json ParseJUnit(const std::string& path) {
+  auto result =
+      RunCommand("python3 " + SourcePath("tests/cli/validate_output.py") + " junit " + path);
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+  return result.exit_code == 0 ? json::parse(result.out) : json();
+}
+
+class CheckCommand : public ::testing::Test {
+ protected:
+  std::string dir_ = MakeTempDir();
+};
+
+TEST_F(CheckCommand, ExitCodesZeroTwoOne) {
+  auto result = RunCommand(Check(Passing()));
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "pass  " + Passing() + ": 0 errors, 0 warnings, 3 info\n");
+  result = RunCommand(Check(Failing()));
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing() + ": 0 errors, 4 warnings, 2 info\n"));
+  EXPECT_THAT(result.out, HasSubstr("      warning  ksoftirqd-blocked        ksoftirqd/0 was "
+                                    "switched out in D for 3.00 ms"));
+  // Only warnings: failing on errors passes it.
+  EXPECT_EQ(RunCommand(Check("--fail-on error " + Failing())).exit_code, 0);
+  // Each file separately, and an unreadable one makes it an error whatever the others found.
+  result = RunCommand(Check(Passing() + " " + Failing()));
+  EXPECT_EQ(result.exit_code, 2);
+  result = RunCommand(Check(Passing() + " /nonexistent/trace.dat " + Failing()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope: /nonexistent/trace.dat: No such file or directory\n");
+  EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing()));
+  EXPECT_THAT(result.out, HasSubstr("ERROR /nonexistent/trace.dat: No such file or directory\n"));
+}
+
+TEST_F(CheckCommand, ThresholdsFromConfigAndFlags) {
+  // Raising the limits the warnings crossed turns the failing trace into a passing one.
+  std::string config = dir_ + "/napiscope.toml";
+  WriteFile(config,
+            "[thresholds]\nksoftirqd_blocked_warning_ns = \"10ms\"\nordering_stall_ns = \"10ms\"\n"
+            "[thresholds.TIMER]\nsoftirq_latency_p99_warning_ns = \"10ms\"\n");
+  auto result = RunCommand(Check("--config " + config + " " + Failing()));
+  EXPECT_EQ(result.exit_code, 2);  // SCHED still waited 3.99 ms
+  EXPECT_THAT(result.out, HasSubstr("0 errors, 1 warning, 2 info"));
+  EXPECT_THAT(result.out, HasSubstr("SCHED on CPU0 waited up to 3.99 ms"));
+  result = RunCommand(Check("--config " + config + " -t SCHED.softirq_latency_p99_warning_ns=4ms " +
+                            Failing()));
+  EXPECT_EQ(result.exit_code, 0) << result.out;
+  // A flag wins over the config; lowering a limit makes a finding an error.
+  result = RunCommand(Check("--config " + config + " -t softirq_latency_max_error_ns=2ms " +
+                            Failing()));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.out, HasSubstr("2 errors, 0 warnings"));
+  // fail_on in the config, and --fail-on over it.
+  WriteFile(config, "fail_on = \"error\"\n");
+  EXPECT_EQ(RunCommand(Check("--config " + config + " " + Failing())).exit_code, 0);
+  EXPECT_EQ(RunCommand(Check("--config " + config + " --fail-on warning " + Failing())).exit_code,
+            2);
+  std::string json_config = dir_ + "/napiscope.json";
+  WriteFile(json_config, R"({"thresholds": {"ksoftirqd_blocked_error_ns": "2ms"}})");
+  result = RunCommand(Check("--config " + json_config + " " + Failing()));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.out, HasSubstr("1 error, 3 warnings"));
+}
+
+TEST_F(CheckCommand, BadConfigAndArgumentsExitOneNamingTheProblem) {
+  std::string config = dir_ + "/napiscope.toml";
+  WriteFile(config, "[thresholds]\nksoftirqd_blocked_warnign_ns = \"10ms\"\n");
+  auto result = RunCommand(Check("--config " + config + " " + Passing()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "napiscope check: " + config +
+                            ": unknown key 'thresholds.ksoftirqd_blocked_warnign_ns'\n");
+  result = RunCommand(Check("--config " + dir_ + "/missing.toml " + Passing()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope check: " + dir_ + "/missing.toml: cannot open the config file\n");
+  result = RunCommand(Check("-t ordering_stall=1ms " + Passing()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope check: unknown key 'ordering_stall'\n");
+  result = RunCommand(Check("-t ordering_stall_ns " + Passing()));
+  EXPECT_EQ(result.err, "napiscope check: --threshold wants KEY=VALUE, not 'ordering_stall_ns'\n");
+  EXPECT_EQ(RunCommand(Check("--fail-on info " + Passing())).exit_code, 1);
+  EXPECT_EQ(RunCommand(Check("--format xml " + Passing())).exit_code, 1);
+  EXPECT_EQ(RunCommand(Check("")).exit_code, 1);
+  result = RunCommand(Check("-f junit -f markdown " + Passing()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("one --output per --format"));
+  result = RunCommand(Check("-o /nonexistent/dir/out.xml -f junit " + Passing()));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope check: /nonexistent/dir/out.xml: cannot write: No such file or "
+                        "directory\n");
+}
+
+TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
+  std::string xml = dir_ + "/napiscope.xml", md = dir_ + "/napiscope.md";
+  auto result = RunCommand(Check("-f junit -o " + xml + " -f markdown -o " + md + " " + Failing() +
+                                 " " + Passing() + " /nonexistent/trace.dat"));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing()));  // the summary still on stdout
+  json junit = ParseJUnit(xml);
+  ASSERT_EQ(junit["suites"].size(), 3u);
+  size_t rules = FindingRules().size();
+  EXPECT_EQ(junit["tests"], std::to_string(2 * rules + 1));
+  EXPECT_EQ(junit["failures"], "3");
+  EXPECT_EQ(junit["errors"], "1");
+  const json& failing = junit["suites"][0];
+  EXPECT_EQ(failing["name"], Failing());
+  ASSERT_EQ(failing["cases"].size(), rules);
+  for (const FindingRuleInfo& rule : FindingRules()) {
+    EXPECT_TRUE(failing["cases"].contains(std::string(rule.id))) << rule.id;
+  }
+  for (const char* rule : {"softirq-latency", "ksoftirqd-blocked", "softirq-ordering-stall"}) {
+    EXPECT_EQ(failing["cases"][rule]["tag"], "failure") << rule;
+    EXPECT_EQ(failing["cases"][rule]["type"], "warning") << rule;
+  }
+  EXPECT_THAT(failing["cases"]["ksoftirqd-blocked"]["message"].get<std::string>(),
+              HasSubstr("ksoftirqd/0 was switched out in D for 3.00 ms"));
+  EXPECT_THAT(failing["cases"]["softirq-latency"]["text"].get<std::string>(),
+              HasSubstr("\nwarning: SCHED on CPU0 waited up to 3.99 ms"));  // both findings
+  // The trace has no irq_handler_entry: the IRQ-thread rules are skipped, not passed.
+  EXPECT_EQ(failing["cases"]["irq-thread-pingpong"]["tag"], "skipped");
+  EXPECT_EQ(failing["cases"]["softirq-pending-at-idle"], "pass");  // info only
+  const json& passing = junit["suites"][1];
+  EXPECT_EQ(passing["failures"], "0");
+  EXPECT_EQ(passing["cases"]["irq-thread-pingpong"], "pass");
+  EXPECT_EQ(passing["cases"]["softirq-latency"]["tag"], "skipped");
+  const json& unreadable = junit["suites"][2];
+  EXPECT_EQ(unreadable["cases"]["load"]["tag"], "error");
+  EXPECT_EQ(unreadable["cases"]["load"]["message"],
+            "/nonexistent/trace.dat: No such file or directory");
+
+  std::string markdown = ReadFile(md);
+  EXPECT_THAT(markdown, HasSubstr("### napiscope check: 1 of 3 failed, 1 unreadable\n"));
+  EXPECT_THAT(markdown, HasSubstr("| trace | result | errors | warnings | info |\n"));
+  EXPECT_THAT(markdown, HasSubstr("scenarios/ksoftirqd\\_blocked.dat | ❌ fail | 0 | 4 | 2 |\n"));
+  EXPECT_THAT(markdown, HasSubstr("- **warning** `ksoftirqd-blocked` ksoftirqd/0 was switched out"));
+}
+
+TEST_F(CheckCommand, XmlSpecialsAreEscaped) {
+  // A path with XML's specials must still give well-formed XML naming it.
+  std::string odd = dir_ + "/a&b<\"c\">.dat";
+  RunCommand("cp " + Passing() + " '" + odd + "'");
+  std::string xml = dir_ + "/out.xml";
+  EXPECT_EQ(RunCommand(Check("-f junit -o " + xml + " '" + odd + "'")).exit_code, 0);
+  EXPECT_EQ(ParseJUnit(xml)["suites"][0]["name"], odd);
+}
+
+TEST_F(CheckCommand, EveryRuleThatFiresIsRegistered) {
+  // Over every bundled trace: findings only use rule ids the JUnit output lists.
+  auto result = RunCommand(Check("-f json " + TestData("scenarios/*.dat") + " " +
+                                 TestData("real/*.dat")));
+  ASSERT_EQ(result.exit_code, 2) << result.err;
+  json check = json::parse(result.out);
+  EXPECT_EQ(check["result"], "fail");
+  ASSERT_GE(check["traces"].size(), 10u);
+  int findings = 0;
+  for (const json& trace : check["traces"]) {
+    for (const json& finding : trace["report"]["findings"]) {
+      ++findings;
+      EXPECT_NE(FindFindingRule(finding["rule"].get<std::string>()), nullptr) << finding["rule"];
+    }
+  }
+  EXPECT_GT(findings, 10);
+}
+
+}  // namespace
+}  // namespace napiscope

@@ -1,0 +1,95 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::CliPath;
+using ::napiscope::testing::RunCommand;
+using ::napiscope::testing::TestData;
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+std::string Bouncing() { return TestData("scenarios/irq_threads_bouncing.dat"); }
+std::string Pinned() { return TestData("scenarios/irq_threads_pinned.dat"); }
+
+const json* Row(const json& diff, const std::string& metric, const std::string& subject) {
+  for (const json& row : diff["rows"]) {
+    if (row["metric"] == metric && row["subject"] == subject) return &row;
+  }
+  return nullptr;
+}
+
+TEST(DiffCommand, PinningTheIrqThreadsTakesTheCrossCpuShareToZero) {
+  auto result = RunCommand(CliPath() + " diff -f json " + Bouncing() + " " + Pinned());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json diff = json::parse(result.out);
+  EXPECT_EQ(diff["schema"], "napiscope.diff/1");
+  // irq_threads_bouncing.expected.json: each thread has 8 activations, 4 cross-CPU, 8 migrations.
+  for (const char* thread : {"irq/354-4848400", "irq/355-4848400"}) {
+    const json* share = Row(diff, "irq_thread_cross_cpu_share", thread);
+    ASSERT_NE(share, nullptr) << thread;
+    EXPECT_EQ((*share)["before"], 0.5);
+    EXPECT_EQ((*share)["after"], 0.0);
+    EXPECT_EQ((*share)["change"], -0.5);
+    EXPECT_EQ((*share)["relative_change"], -1.0);
+    EXPECT_EQ((*share)["verdict"], "improved");
+    const json* migrations = Row(diff, "irq_thread_migrations", thread);
+    ASSERT_NE(migrations, nullptr);
+    EXPECT_EQ((*migrations)["before"], 8);
+    EXPECT_EQ((*migrations)["after"], 0);
+    EXPECT_EQ((*migrations)["verdict"], "improved");
+  }
+  result = RunCommand(CliPath() + " diff " + Bouncing() + " " + Pinned());
+  EXPECT_THAT(result.out, ::testing::ContainsRegex(
+                              "IRQ-thread cross-CPU share +irq/354-4848400 +50.0% +0.0% +-50.0 pp "
+                              "\\(-100.0%\\) +improved\n"));
+  result = RunCommand(CliPath() + " diff -f markdown " + Bouncing() + " " + Pinned());
+  EXPECT_THAT(result.out, HasSubstr("| IRQ-thread cross-CPU share | irq/354-4848400 | 50.0% | "
+                                    "0.0% | -50.0 pp (-100.0%) | ✅ improved |\n"));
+}
+
+TEST(DiffCommand, TheSameTraceShowsNoChange) {
+  auto result = RunCommand(CliPath() + " diff -f json " + Bouncing() + " " + Bouncing());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json diff = json::parse(result.out);
+  ASSERT_FALSE(diff["rows"].empty());
+  for (const json& row : diff["rows"]) {
+    EXPECT_EQ(row["verdict"], "same") << row;
+    EXPECT_EQ(row["change"], 0) << row;
+  }
+  result = RunCommand(CliPath() + " diff --fail-on-regression 0 " +
+                      TestData("real/veth-softirq-napi.dat") + " " +
+                      TestData("real/veth-softirq-napi.dat"));
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_THAT(result.out, HasSubstr("\n0 of "));
+  EXPECT_THAT(result.out, HasSubstr("softirq latency p99"));
+}
+
+TEST(DiffCommand, ExitTwoOnARegressionAboveThePercentage) {
+  // Pinned -> bouncing: the share goes from 0 to 50 %, a regression from 0 fails any percentage.
+  auto result =
+      RunCommand(CliPath() + " diff --fail-on-regression 1000 " + Pinned() + " " + Bouncing());
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_THAT(result.out, HasSubstr("REGRESSED"));
+  EXPECT_EQ(result.err, "napiscope diff: 4 metrics regressed by more than 1000%\n");
+  // Without the flag a regression is shown, not failed.
+  EXPECT_EQ(RunCommand(CliPath() + " diff " + Pinned() + " " + Bouncing()).exit_code, 0);
+}
+
+TEST(DiffCommand, ErrorsExitOne) {
+  auto result = RunCommand(CliPath() + " diff " + Pinned() + " /nonexistent/trace.dat");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope: /nonexistent/trace.dat: No such file or directory\n");
+  EXPECT_EQ(RunCommand(CliPath() + " diff " + Pinned()).exit_code, 1);
+  EXPECT_EQ(RunCommand(CliPath() + " diff --fail-on-regression -5 " + Pinned() + " " + Pinned())
+                .exit_code,
+            1);
+  EXPECT_EQ(RunCommand(CliPath() + " diff -f junit " + Pinned() + " " + Pinned()).exit_code, 1);
+}
+
+}  // namespace
+}  // namespace napiscope

@@ -28,8 +28,11 @@ std::string Passing() { return TestData("scenarios/irq_threads_pinned.dat"); }
 
 std::string Check(const std::string& arguments) { return CliPath() + " check " + arguments; }
 
-// The JUnit file as validate_output.py's xml.etree parse sees it.
+// The JUnit file as validate_output.py's xml.etree parse sees it, after checking it against the
+// JUnit structure CI servers read (tests/cli/junit.xsd).
 json ParseJUnit(const std::string& path) {
+  auto valid = RunCommand("xmllint --noout --schema " + SourcePath("tests/cli/junit.xsd") + " " + path);
+  EXPECT_EQ(valid.exit_code, 0) << valid.err;
   auto result =
       RunCommand("python3 " + SourcePath("tests/cli/validate_output.py") + " junit " + path);
   EXPECT_EQ(result.exit_code, 0) << result.out << result.err;

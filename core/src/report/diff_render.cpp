@@ -1,5 +1,6 @@
 // `napiscope diff` output: text with units, "napiscope.diff/1" JSON, Markdown.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>

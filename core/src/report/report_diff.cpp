@@ -1,7 +1,6 @@
 #include "napiscope/report_diff.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <tuple>
 

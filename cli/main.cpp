@@ -8,6 +8,12 @@ int main(int argc, char** argv) {
   CLI::App app{"napiscope: what interrupts, softirqs and NAPI polling did to your CPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "napiscope 0.1.0");
+  app.footer(
+      "Examples:\n  napiscope info trace.dat\n  napiscope report trace.dat\n"
+      "  napiscope check --config napiscope.toml -f junit -o napiscope.xml *.dat\n"
+      "  napiscope diff before.dat after.dat\n\n"
+      "napiscope COMMAND --help shows a command's options; man napiscope has them all.\n"
+      "Exit codes: 0 clean, 2 findings (or regressions), 1 error.");
   std::function<int()> run;
   AddInfoCommand(app, &run);
   AddReportCommand(app, &run);

@@ -117,13 +117,12 @@ absl::Status ApplyThreshold(std::string_view key, std::string_view value,
   return absl::OkStatus();
 }
 
-// A scalar config value as the text SetThreshold reads; false for tables, arrays and booleans.
-bool ScalarText(const json& value, std::string* text) {
-  if (value.is_string()) *text = value.get<std::string>();
-  else if (value.is_number_integer()) *text = std::to_string(value.get<int64_t>());
-  else if (value.is_number_float()) *text = fmt::format("{}", value.get<double>());
-  else return false;
-  return true;
+// A config value as the text SetThreshold reads; booleans, arrays and tables become JSON text,
+// which no threshold parses, so the error shows what was written.
+std::string ValueText(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_float()) return fmt::format("{}", value.get<double>());
+  return value.dump();
 }
 
 absl::Status ApplyConfig(const json& root, CheckConfig* config) {
@@ -147,9 +146,8 @@ absl::Status ApplyConfig(const json& root, CheckConfig* config) {
           leaves.emplace_back(key, &setting);
         }
         for (const auto& [leaf_key, leaf] : leaves) {
-          std::string shown = "thresholds." + leaf_key, text;
-          if (!ScalarText(*leaf, &text)) text = leaf->dump();
-          absl::Status status = ApplyThreshold(leaf_key, text, shown, &config->thresholds);
+          absl::Status status = ApplyThreshold(leaf_key, ValueText(*leaf), "thresholds." + leaf_key,
+                                               &config->thresholds);
           if (!status.ok()) return status;
         }
       }

@@ -13,12 +13,15 @@ namespace {
 struct InfoOptions {
   std::string path;
   bool json = false;
+  int threads = 0;
 };
 
 int RunInfo(const InfoOptions& options) {
   TraceContext context;
   TraceSummaryBuilder summary;
-  absl::Status status = LoadTrace(options.path, context, summary);
+  LoadOptions load;
+  load.threads = options.threads;
+  absl::Status status = LoadTrace(options.path, context, summary, load);
   if (!status.ok()) {
     std::cerr << "napiscope: " << status.message() << "\n";
     return kExitError;
@@ -41,6 +44,10 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
               "analyses its events allow");
   info->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
   info->add_flag("--json", options->json, "print the napiscope.info/1 JSON object");
+  info->add_option("--threads", options->threads,
+                   "trace.dat decoding threads: 0 one per core (default), 1 none besides the "
+                   "counting")
+      ->check(CLI::Range(0, 256));
   info->footer("Example:\n  napiscope info trace.dat\n  napiscope info --json trace.dat | jq .event_counts");
   info->callback([options, run] { *run = [options] { return RunInfo(*options); }; });
 }

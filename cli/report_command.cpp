@@ -14,12 +14,14 @@ struct ReportOptions {
   std::string format = "text";
   SelectionOptions selection;
   bool quiet = false;
+  int threads = 0;
 };
 
 int RunReport(const ReportOptions& options) {
   AnalysisOptions analysis;
   std::string error;
   if (!options.selection.Apply(&analysis, &error)) return Fail("report", error);
+  analysis.load.threads = options.threads;
   Report report;
   absl::Status status = AnalyzeWithProgress(options.path, analysis, options.quiet, &report);
   if (!status.ok()) return Fail("", std::string(status.message()));
@@ -50,6 +52,10 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
       ->check(CLI::IsMember({"text", "json"}));
   options->selection.AddTo(report);
   report->add_flag("-q,--quiet", options->quiet, "no progress bar");
+  report->add_option("--threads", options->threads,
+                     "trace.dat decoding threads: 0 one per core (default), 1 none besides the "
+                     "analysis")
+      ->check(CLI::Range(0, 256));
   report->footer(
       "Examples:\n  napiscope report trace.dat\n"
       "  napiscope report --format json trace.dat | jq '.softirq_latency[] | {cpu, name, "

@@ -17,6 +17,13 @@ struct LoadOptions {
   std::function<void(double fraction)> progress;
   /// When set and true, the load stops and returns a kCancelled status.
   const std::atomic<bool>* cancel = nullptr;
+  /// trace.dat decoding threads: 0 one per core, 1 decode on the calling thread. Uncompressed
+  /// files only; others are always read on the calling thread. Events arrive in the same order
+  /// either way.
+  int threads = 0;
+  /// Read trace.dat records through libtracecmd's record API instead of napiscope's page
+  /// reader (slower, single-threaded; the reference the page reader is tested against).
+  bool libtracecmd_records = false;
 };
 
 /// Detects the format of `path` from its content (not its name).

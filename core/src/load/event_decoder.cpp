@@ -8,6 +8,8 @@
 namespace napiscope::internal {
 namespace {
 
+constexpr int kMaxEventId = 1 << 20;
+
 // Field names per kind, in the order Decode reads them.
 std::vector<const char*> FieldNamesOf(EventKind kind) {
   switch (kind) {
@@ -62,45 +64,70 @@ FieldRef Resolve(tep_event* event, const char* name) {
 
 }  // namespace
 
-EventDecoder::EventDecoder(tep_handle* tep, TraceContext* context)
-    : tep_(tep), context_(context) {
+EventDecoder::EventDecoder(tep_handle* tep, StringTable* strings)
+    : strings_(strings), swap_bytes_(tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep)) {
+  unknown_.name = strings_->Intern("<unknown event id>");
+  int count = tep_get_events_count(tep);
+  if (count == 0) return;
   // Every event shares the common header; take it from any event.
-  if (tep_get_events_count(tep) > 0) {
-    tep_event* any = tep_get_event(tep, 0);
-    common_type_ = Resolve(any, "common_type");
-    common_flags_ = Resolve(any, "common_flags");
-    common_pid_ = Resolve(any, "common_pid");
+  tep_event* any = tep_get_event(tep, 0);
+  common_type_ = Resolve(any, "common_type");
+  common_flags_ = Resolve(any, "common_flags");
+  common_pid_ = Resolve(any, "common_pid");
+  for (int i = 0; i < count; ++i) {
+    tep_event* event = tep_get_event(tep, i);
+    if (event == nullptr || event->id < 0 || event->id > kMaxEventId) continue;
+    if (static_cast<size_t>(event->id) >= recipes_.size()) recipes_.resize(event->id + 1);
+    EventRecipe& recipe = recipes_[event->id];
+    recipe.known = true;
+    std::string_view name = event->name ? event->name : "";
+    recipe.name = strings_->Intern(name);
+    recipe.kind = EventKindFromName(name);
+    // irq_vectors names are also plain words elsewhere; only trust them in that system.
+    bool is_vector =
+        recipe.kind == EventKind::kIrqVectorEntry || recipe.kind == EventKind::kIrqVectorExit;
+    if (is_vector && std::string_view(event->system ? event->system : "") != "irq_vectors") {
+      recipe.kind = EventKind::kOther;
+    }
+    if (is_vector) recipe.handler = strings_->Intern(IrqVectorBaseName(name));
+    for (const char* field : FieldNamesOf(recipe.kind)) recipe.fields.push_back(Resolve(event, field));
   }
 }
 
 const EventRecipe& EventDecoder::RecipeFor(int id) {
-  if (id < 0 || id > 1 << 20) return unknown_;
-  if (static_cast<size_t>(id) >= recipes_.size()) recipes_.resize(id + 1);
-  EventRecipe& recipe = recipes_[id];
-  if (recipe.known || recipe.name != 0) return recipe;
-  tep_event* event = tep_find_event(tep_, id);
-  if (event == nullptr) {
-    recipe.name = context_->strings.Intern("<unknown event id>");
-    return recipe;
-  }
-  recipe.known = true;
-  recipe.name = context_->strings.Intern(event->name ? event->name : "");
-  std::string_view name = event->name ? event->name : "";
-  recipe.kind = EventKindFromName(name);
-  // irq_vectors names are also plain words elsewhere; only trust them in that system.
-  bool is_vector = recipe.kind == EventKind::kIrqVectorEntry || recipe.kind == EventKind::kIrqVectorExit;
-  if (is_vector && std::string_view(event->system ? event->system : "") != "irq_vectors") {
-    recipe.kind = EventKind::kOther;
-  }
-  if (is_vector) recipe.handler = context_->strings.Intern(IrqVectorBaseName(name));
-  for (const char* field : FieldNamesOf(recipe.kind)) recipe.fields.push_back(Resolve(event, field));
-  return recipe;
+  if (id < 0 || static_cast<size_t>(id) >= recipes_.size() || !recipes_[id].known) return unknown_;
+  return recipes_[id];
 }
 
 int64_t EventDecoder::ReadInt(const uint8_t* data, int size, const FieldRef& field) const {
   if (!field.valid() || field.offset + field.size > size) return 0;
-  if (field.size != 1 && field.size != 2 && field.size != 4 && field.size != 8) return 0;
-  uint64_t raw = tep_read_number(tep_, data + field.offset, field.size);
+  const uint8_t* at = data + field.offset;
+  uint64_t raw;
+  switch (field.size) {
+    case 1:
+      raw = *at;
+      break;
+    case 2: {
+      uint16_t v;
+      std::memcpy(&v, at, 2);
+      raw = swap_bytes_ ? __builtin_bswap16(v) : v;
+      break;
+    }
+    case 4: {
+      uint32_t v;
+      std::memcpy(&v, at, 4);
+      raw = swap_bytes_ ? __builtin_bswap32(v) : v;
+      break;
+    }
+    case 8: {
+      uint64_t v;
+      std::memcpy(&v, at, 8);
+      raw = swap_bytes_ ? __builtin_bswap64(v) : v;
+      break;
+    }
+    default:
+      return 0;
+  }
   if (field.is_signed && field.size < 8) {
     int shift = 64 - field.size * 8;
     return static_cast<int64_t>(raw << shift) >> shift;
@@ -113,14 +140,17 @@ StringId EventDecoder::ReadString(const uint8_t* data, int size, const FieldRef&
   int start = field.offset;
   int length = field.size;
   if (field.dynamic) {
-    uint32_t locator = static_cast<uint32_t>(tep_read_number(tep_, data + field.offset, 4));
+    FieldRef locator_field = field;
+    locator_field.size = 4;
+    locator_field.is_signed = false;
+    uint32_t locator = static_cast<uint32_t>(ReadInt(data, size, locator_field));
     start = static_cast<int>(locator & 0xffff);
     length = static_cast<int>(locator >> 16);
     if (field.relative) start += field.offset + field.size;
     if (start < 0 || length < 0 || start + length > size) return 0;
   }
   const char* text = reinterpret_cast<const char*>(data + start);
-  return context_->strings.Intern(std::string_view(text, strnlen(text, length)));
+  return strings_->Intern(std::string_view(text, strnlen(text, length)));
 }
 
 bool EventDecoder::Decode(const void* raw, int size, Event* event) {

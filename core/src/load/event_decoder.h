@@ -31,10 +31,14 @@ struct EventRecipe {
   std::vector<FieldRef> fields;      ///< kind-specific, see event_decoder.cpp
 };
 
-/// Turns records of one tep handle into Events; interns strings into the context.
+/// Turns records of one tep handle into Events; interns strings into a StringTable.
+/// Every event format is resolved in the constructor, so Decode never touches the tep handle
+/// and decoders of one handle may run in parallel threads (each with its own StringTable).
 class EventDecoder {
  public:
-  EventDecoder(tep_handle* tep, TraceContext* context);
+  EventDecoder(tep_handle* tep, StringTable* strings);
+  /// Interns into the context's strings.
+  EventDecoder(tep_handle* tep, TraceContext* context) : EventDecoder(tep, &context->strings) {}
 
   /// Decodes `size` bytes of record `data` into `event`; false when the id is unknown or
   /// the record is too short for its format.
@@ -45,8 +49,8 @@ class EventDecoder {
   int64_t ReadInt(const uint8_t* data, int size, const FieldRef& field) const;
   StringId ReadString(const uint8_t* data, int size, const FieldRef& field);
 
-  tep_handle* tep_;
-  TraceContext* context_;
+  StringTable* strings_;
+  bool swap_bytes_ = false;  // the file's byte order differs from this machine's
   FieldRef common_type_, common_flags_, common_pid_;
   std::vector<EventRecipe> recipes_;  // indexed by event id (ids are small integers)
   EventRecipe unknown_;

@@ -1,38 +1,34 @@
 #include "load/tracedat_loader.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <memory>
-#include <queue>
+#include <thread>
 #include <vector>
 
-#include <absl/container/flat_hash_set.h>
 #include <absl/strings/str_cat.h>
 #include <trace-cmd/trace-cmd.h>
 
-#include "load/event_decoder.h"
+#include "load/chunk_source.h"
+#include "load/cpu_record_reader.h"
+#include "load/event_merge.h"
 #include "load/tracedat_header.h"
 
 namespace napiscope::internal {
 namespace {
-
-constexpr int64_t kProgressEvery = 1 << 16;
 
 struct InputCloser {
   void operator()(tracecmd_input* handle) const { tracecmd_close(handle); }
 };
 using InputHandle = std::unique_ptr<tracecmd_input, InputCloser>;
 
-struct RecordFreer {
-  void operator()(tep_record* record) const { tracecmd_free_record(record); }
-};
-using RecordHandle = std::unique_ptr<tep_record, RecordFreer>;
-
-// Per-CPU reading position, and what is needed to spot gaps and clock jumps.
-struct CpuStream {
-  RecordHandle record;
-  TimestampNs last_ts_ns = -1;
-  const CpuDataExtent* extent = nullptr;
-  uint64_t last_offset = 0;
+struct FdCloser {
+  int fd = -1;
+  ~FdCloser() {
+    if (fd >= 0) close(fd);
+  }
 };
 
 void FillMeta(const TraceDatHeader& header, tep_handle* tep, TraceMeta* meta) {
@@ -66,22 +62,29 @@ void FillMeta(const TraceDatHeader& header, tep_handle* tep, TraceMeta* meta) {
   std::sort(meta->event_formats.begin(), meta->event_formats.end());
 }
 
-double FractionDone(const std::vector<CpuStream>& streams) {
-  double done = 0;
-  int counted = 0;
-  for (const CpuStream& stream : streams) {
-    if (stream.extent == nullptr || stream.extent->size == 0) continue;
-    ++counted;
-    if (!stream.record) {
-      done += 1;
-      continue;
-    }
-    uint64_t offset = stream.last_offset;
-    if (offset < stream.extent->offset) continue;
-    done += std::min(1.0, static_cast<double>(offset - stream.extent->offset) /
-                              static_cast<double>(stream.extent->size));
+// True when PageCpuReader sees the same first record of every CPU as libtracecmd: same
+// size, offset and timestamp (libtracecmd converts timestamps of some files: tsc2nsec,
+// --ts-offset, guest time sync; those are read through libtracecmd).
+bool PagesReadLikeLibtracecmd(tracecmd_input* handle, int fd, const PageLayout& layout,
+                              const std::vector<CpuDataExtent>& extents, int cpus) {
+  for (const CpuDataExtent& extent : extents) {
+    if (extent.cpu < 0 || extent.cpu >= cpus) return false;
+    PageCpuReader pages(fd, layout, extent);
+    RawRecord ours;
+    bool have_ours = pages.Next(&ours);
+    tep_record* theirs = tracecmd_read_cpu_first(handle, extent.cpu);
+    bool same = have_ours == (theirs != nullptr) &&
+                (!have_ours || (ours.ts_ns == theirs->ts && ours.size == theirs->size &&
+                                ours.offset == theirs->offset));
+    tracecmd_free_record(theirs);
+    if (!same) return false;
   }
-  return counted == 0 ? 0 : done / counted;
+  return true;
+}
+
+int DecodingThreads(const LoadOptions& options) {
+  if (options.threads > 0) return options.threads;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 }
 
 }  // namespace
@@ -104,74 +107,42 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
   FillMeta(header, tep, &context.meta);
   int cpus = context.meta.cpus;
 
-  EventDecoder decoder(tep, &context);
-  absl::flat_hash_set<int32_t> pids_seen;
+  // Uncompressed CPU data is read page by page, in parallel when asked; anything else
+  // through the one libtracecmd handle on this thread.
+  FdCloser file;
+  PageLayout layout{header.page_size, tep_is_file_bigendian(tep), tep_get_header_page_size(tep)};
+  bool read_pages = !options.libtracecmd_records && header.compression == "none";
+  if (read_pages) {
+    file.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    read_pages = file.fd >= 0 &&
+                 PagesReadLikeLibtracecmd(handle.get(), file.fd, layout, header.top_buffer, cpus);
+  }
   std::vector<CpuStream> streams(cpus);
-  for (const CpuDataExtent& extent : header.top_buffer) {
-    if (extent.cpu >= 0 && extent.cpu < cpus) streams[extent.cpu].extent = &extent;
-  }
-
-  // Min-heap of (timestamp, cpu): one entry per CPU that still has records.
-  using HeapEntry = std::pair<unsigned long long, int>;
-  std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<>> heap;
-  for (int cpu = 0; cpu < cpus; ++cpu) {
-    streams[cpu].record.reset(tracecmd_read_cpu_first(handle.get(), cpu));
-    if (streams[cpu].record) heap.emplace(streams[cpu].record->ts, cpu);
-  }
-
-  sink.OnBegin(context);
-  int64_t records = 0;
-  int64_t backwards = 0;
-  Event event;
-  while (!heap.empty()) {
-    int cpu = heap.top().second;
-    heap.pop();
-    CpuStream& stream = streams[cpu];
-    tep_record* record = stream.record.get();
-    TimestampNs ts = static_cast<TimestampNs>(record->ts);
-    stream.last_offset = record->offset;
-    if (ts < stream.last_ts_ns) ++backwards;
-
-    if (record->missed_events != 0) {
-      MissedEventsMark mark{static_cast<uint16_t>(cpu), ts, stream.last_ts_ns,
-                            record->missed_events > 0 ? record->missed_events : -1};
-      context.missed.push_back(mark);
-      Event missed;
-      missed.ts_ns = ts;
-      missed.cpu = static_cast<uint16_t>(cpu);
-      missed.kind = EventKind::kMissedEvents;
-      missed.pid = -1;
-      missed.missed = {mark.count};
-      sink.OnEvent(missed);
+  std::vector<uint64_t> bytes(cpus, 0);
+  if (read_pages) {
+    for (const CpuDataExtent& extent : header.top_buffer) {
+      streams[extent.cpu].reader = std::make_unique<PageCpuReader>(file.fd, layout, extent);
+      bytes[extent.cpu] = extent.size;
     }
-
-    ++records;
-    event.ts_ns = ts;
-    event.cpu = static_cast<uint16_t>(cpu);
-    if (decoder.Decode(record->data, record->size, &event)) {
-      if (pids_seen.insert(event.pid).second) {
-        const char* comm = tep_data_comm_from_pid(tep, event.pid);
-        if (comm != nullptr && comm[0] != '<') {
-          context.tasks.SetInitialComm(event.pid, context.strings.Intern(comm));
-        }
-      }
-      context.tasks.ObserveEvent(event);
-      sink.OnEvent(event);
-    } else {
-      ++context.meta.skipped_records;
-    }
-    stream.last_ts_ns = std::max(stream.last_ts_ns, ts);
-
-    stream.record.reset(tracecmd_read_data(handle.get(), cpu));
-    if (stream.record) heap.emplace(stream.record->ts, cpu);
-
-    if (records % kProgressEvery == 0) {
-      if (options.cancel != nullptr && options.cancel->load()) {
-        return absl::CancelledError("load cancelled");
-      }
-      if (options.progress) options.progress(FractionDone(streams));
+  } else {
+    for (int cpu = 0; cpu < cpus; ++cpu) {
+      streams[cpu].reader = std::make_unique<TracecmdCpuReader>(handle.get(), cpu);
     }
   }
+  std::unique_ptr<ChunkSource> source;
+  int threads = read_pages ? DecodingThreads(options) : 1;
+  if (threads > 1) {
+    source = std::make_unique<ThreadedChunkSource>(tep, std::move(streams), bytes, threads);
+  } else {
+    source = std::make_unique<InlineChunkSource>(tep, std::move(streams));
+  }
+  MergeTotals totals;
+  status = MergeChunks(*source, cpus, tep, header.top_buffer, context, sink, options, &totals);
+  source.reset();  // joins the workers
+  if (!status.ok()) return status;
+  int64_t records = totals.records;
+  int64_t backwards = totals.backwards;
+  context.meta.skipped_records = totals.skipped;
 
   uint64_t data_bytes = 0;
   for (const CpuDataExtent& extent : header.top_buffer) data_bytes += extent.size;

@@ -1,0 +1,58 @@
+#include "load/chunk_decoder.h"
+
+#include <algorithm>
+
+namespace napiscope::internal {
+
+ChunkDecoder::ChunkDecoder(tep_handle* tep)
+    : strings_(std::make_unique<DecoderStrings>()), decoder_(tep, &strings_->table) {
+  Publish();
+}
+
+void ChunkDecoder::Publish() {
+  size_t size = strings_->table.size();
+  std::lock_guard<std::mutex> lock(strings_->mutex);
+  for (size_t id = strings_->published.size(); id < size; ++id) {
+    strings_->published.push_back(strings_->table.Get(static_cast<StringId>(id)));
+  }
+}
+
+void ChunkDecoder::DecodeChunk(CpuStream& stream, uint16_t cpu, DecodedChunk* chunk) {
+  chunk->events.clear();
+  chunk->events.reserve(kChunkEvents);
+  chunk->missed.clear();
+  chunk->strings = strings_.get();
+  chunk->records = 0;
+  chunk->backwards = 0;
+  const size_t strings_before = strings_->table.size();
+  RawRecord record;
+  while (chunk->events.size() + 1 < kChunkEvents) {
+    if (!stream.reader->Next(&record)) {
+      stream.finished = true;
+      break;
+    }
+    TimestampNs ts = static_cast<TimestampNs>(record.ts_ns);
+    ++chunk->records;
+    chunk->last_offset = record.offset;
+    if (ts < stream.last_ts_ns) ++chunk->backwards;
+    if (record.missed_events != 0) {
+      MissedEventsMark mark{cpu, ts, stream.last_ts_ns,
+                            record.missed_events > 0 ? record.missed_events : -1};
+      chunk->missed.push_back(mark);
+      Event& missed = chunk->events.emplace_back();
+      missed.ts_ns = ts;
+      missed.cpu = cpu;
+      missed.kind = EventKind::kMissedEvents;
+      missed.pid = -1;
+      missed.missed = {mark.count};
+    }
+    Event& event = chunk->events.emplace_back();
+    event.ts_ns = ts;
+    event.cpu = cpu;
+    if (!decoder_.Decode(record.data, record.size, &event)) event.kind = kSkippedRecord;
+    stream.last_ts_ns = std::max(stream.last_ts_ns, ts);
+  }
+  if (strings_->table.size() != strings_before) Publish();
+}
+
+}  // namespace napiscope::internal

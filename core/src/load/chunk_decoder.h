@@ -1,0 +1,70 @@
+// Decoding the records of one CPU into fixed-size chunks of Events, on any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+#include "load/cpu_record_reader.h"
+#include "load/event_decoder.h"
+
+namespace napiscope::internal {
+
+/// A record the decoder could not decode (unknown event id): it keeps its place in the
+/// merge, like in libtracecmd's order, but is counted instead of delivered.
+constexpr EventKind kSkippedRecord = EventKind::kCount;
+
+/// Strings one decoder interned, readable from the merging thread: the decoder interns into
+/// `table` alone and publishes each new string under the mutex before handing out a chunk
+/// that uses it.
+struct DecoderStrings {
+  StringTable table;  ///< decoder thread only
+  std::mutex mutex;
+  std::vector<std::string_view> published;  ///< by local id; views into `table`
+  /// Merging thread only: global id + 1 of each local id, 0 when not yet interned.
+  std::vector<StringId> global_plus_one;
+};
+
+/// Up to a fixed number of consecutive records of one CPU, decoded.
+struct DecodedChunk {
+  std::vector<Event> events;                ///< string ids local to `strings`
+  std::vector<MissedEventsMark> missed;     ///< one per kMissedEvents event, in order
+  DecoderStrings* strings = nullptr;
+  int64_t records = 0;
+  int64_t backwards = 0;                    ///< records earlier than a previous one of the CPU
+  uint64_t last_offset = 0;                 ///< file offset of the last record
+};
+
+/// Reading state of one CPU.
+struct CpuStream {
+  std::unique_ptr<CpuRecordReader> reader;
+  TimestampNs last_ts_ns = -1;
+  bool finished = false;
+};
+
+/// Decodes chunks of any number of CPUs with one EventDecoder; one instance per thread.
+class ChunkDecoder {
+ public:
+  /// Events per chunk.
+  static constexpr size_t kChunkEvents = 4096;
+
+  /// `tep` is only read here (formats), never by Decode.
+  explicit ChunkDecoder(tep_handle* tep);
+
+  /// Fills `chunk` with the next records of `stream` (clearing it first); marks the stream
+  /// finished when its reader has no more records.
+  void DecodeChunk(CpuStream& stream, uint16_t cpu, DecodedChunk* chunk);
+
+  /// The strings this decoder interned.
+  DecoderStrings& strings() { return *strings_; }
+
+ private:
+  void Publish();
+
+  std::unique_ptr<DecoderStrings> strings_;
+  EventDecoder decoder_;
+};
+
+}  // namespace napiscope::internal

@@ -1,0 +1,92 @@
+#include "load/cpu_record_reader.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include <absl/strings/str_cat.h>
+#include <trace-cmd/trace-cmd.h>
+extern "C" {  // kbuffer.h has no C++ guard
+#include <traceevent/kbuffer.h>
+}
+
+namespace napiscope::internal {
+
+TracecmdCpuReader::~TracecmdCpuReader() { tracecmd_free_record(current_); }
+
+bool TracecmdCpuReader::Next(RawRecord* record) {
+  tracecmd_free_record(current_);
+  current_ = started_ ? tracecmd_read_data(handle_, cpu_) : tracecmd_read_cpu_first(handle_, cpu_);
+  started_ = true;
+  if (current_ == nullptr) return false;
+  record->data = current_->data;
+  record->size = current_->size;
+  record->ts_ns = current_->ts;
+  record->missed_events = current_->missed_events;
+  record->offset = current_->offset;
+  return true;
+}
+
+PageCpuReader::PageCpuReader(int fd, const PageLayout& layout, const CpuDataExtent& extent)
+    : fd_(fd), layout_(layout), extent_(extent), page_offset_(extent.offset) {
+  kbuf_ = kbuffer_alloc(layout.header_long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
+                        layout.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+  page_.resize(static_cast<size_t>(layout.page_size));
+  done_ = extent.size == 0 || kbuf_ == nullptr || layout.page_size <= 0;
+}
+
+PageCpuReader::~PageCpuReader() {
+  if (kbuf_ != nullptr) kbuffer_free(kbuf_);
+}
+
+bool PageCpuReader::LoadPage(uint64_t offset) {
+  size_t filled = 0;
+  while (filled < page_.size()) {
+    ssize_t n = pread(fd_, page_.data() + filled, page_.size() - filled,
+                      static_cast<off_t>(offset + filled));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      status_ = absl::DataLossError(
+          absl::StrCat("reading CPU ", extent_.cpu, " data: ", std::strerror(errno)));
+      return false;
+    }
+    if (n == 0) break;
+    filled += static_cast<size_t>(n);
+  }
+  std::fill(page_.begin() + static_cast<std::ptrdiff_t>(filled), page_.end(), 0);
+  // Like libtracecmd: a page whose header claims more data than a page holds ends the CPU.
+  if (kbuffer_load_subbuffer(kbuf_, page_.data()) < 0) return false;
+  return kbuffer_subbuffer_size(kbuf_) <= layout_.page_size;
+}
+
+bool PageCpuReader::Next(RawRecord* record) {
+  const uint64_t end = extent_.offset + extent_.size;
+  while (!done_) {
+    if (!loaded_) {
+      loaded_ = LoadPage(page_offset_);
+      if (!loaded_) break;
+    }
+    unsigned long long ts = 0;
+    void* data = kbuffer_read_event(kbuf_, &ts);
+    if (data == nullptr) {
+      // The next page, as long as more than one page is left (libtracecmd's rule).
+      if (end - page_offset_ <= static_cast<uint64_t>(layout_.page_size)) break;
+      page_offset_ += static_cast<uint64_t>(layout_.page_size);
+      loaded_ = false;
+      continue;
+    }
+    record->data = data;
+    record->size = kbuffer_event_size(kbuf_);
+    record->ts_ns = ts;
+    record->offset = page_offset_ + static_cast<uint64_t>(kbuffer_curr_offset(kbuf_));
+    record->missed_events = kbuffer_missed_events(kbuf_);
+    kbuffer_next_event(kbuf_, nullptr);
+    return true;
+  }
+  done_ = true;
+  return false;
+}
+
+}  // namespace napiscope::internal

@@ -1,0 +1,85 @@
+// Reading the raw records of one CPU of a trace.dat file, in file order.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <absl/status/status.h>
+
+#include "load/tracedat_header.h"
+
+struct kbuffer;
+struct tracecmd_input;
+struct tep_record;
+
+namespace napiscope::internal {
+
+/// One ring-buffer record; `data` stays valid until the next call to Next().
+struct RawRecord {
+  const void* data = nullptr;
+  int size = 0;
+  uint64_t ts_ns = 0;
+  int64_t missed_events = 0;  ///< events lost before this record, -1 when not counted
+  uint64_t offset = 0;        ///< file offset of the record, for progress
+};
+
+/// The records of one CPU, in file order.
+class CpuRecordReader {
+ public:
+  virtual ~CpuRecordReader() = default;
+  /// Reads the next record; false at the end of the CPU's data or on error (see status()).
+  virtual bool Next(RawRecord* record) = 0;
+  /// OK unless reading failed.
+  virtual absl::Status status() const { return absl::OkStatus(); }
+};
+
+/// Reads a CPU through a shared libtracecmd handle (works for every file, but the handle
+/// may only be used by one thread).
+class TracecmdCpuReader : public CpuRecordReader {
+ public:
+  TracecmdCpuReader(tracecmd_input* handle, int cpu) : handle_(handle), cpu_(cpu) {}
+  ~TracecmdCpuReader() override;
+  bool Next(RawRecord* record) override;
+
+ private:
+  tracecmd_input* handle_;
+  int cpu_;
+  bool started_ = false;
+  tep_record* current_ = nullptr;
+};
+
+/// How the pages of a file are laid out, for PageCpuReader.
+struct PageLayout {
+  int page_size = 0;
+  bool big_endian = false;
+  int header_long_size = 8;  ///< size of the page header's commit field
+};
+
+/// Reads an uncompressed CPU extent page by page with pread and libtraceevent's kbuffer, the
+/// way libtracecmd does, but without its per-record allocations; several instances may run
+/// in parallel threads. Timestamps are the raw ring-buffer ones (no clock conversion).
+class PageCpuReader : public CpuRecordReader {
+ public:
+  /// `fd` must stay open while the reader is used; it is only read with pread.
+  PageCpuReader(int fd, const PageLayout& layout, const CpuDataExtent& extent);
+  ~PageCpuReader() override;
+  bool Next(RawRecord* record) override;
+  absl::Status status() const override { return status_; }
+
+ private:
+  bool LoadPage(uint64_t offset);
+
+  int fd_;
+  PageLayout layout_;
+  CpuDataExtent extent_;
+  kbuffer* kbuf_ = nullptr;
+  std::vector<uint8_t> page_;
+  uint64_t page_offset_ = 0;
+  bool loaded_ = false;
+  bool done_ = false;
+  absl::Status status_;
+};
+
+}  // namespace napiscope::internal

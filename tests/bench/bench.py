@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Times napiscope against trace-cmd and a bare libtracecmd loop on the same files.
+
+For every input it runs, --repeat times each:
+  napiscope report --format json FILE              (parallel decoding, the default)
+  napiscope report --format json --threads 1 FILE  (no decoding threads: the speed-up base)
+  napiscope-tracecmd-loop FILE                     (tracecmd_open + tracecmd_iterate_events)
+  trace-cmd report --profile -G -i FILE            (when trace-cmd is installed)
+and prints median wall time, peak RSS (getrusage of the child) and the ratios. It fails (exit
+1) only when the tools disagree on the number of events of a file.
+
+Inputs: the real traces (--traces, default ../shared/traces/real next to the repository, else
+testdata/real) and one generated trace, cached in --work: 20 million events over 16 CPUs, or
+200 000 with --short (the mode ctest runs).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run(command, stdout_path=None):
+    """Runs `command`; returns (seconds, peak RSS in MiB, exit code)."""
+    out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
+    try:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+    finally:
+        if stdout_path:
+            out.close()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return seconds, usage.ru_maxrss / 1024.0, process.returncode
+
+
+def measure(command, repeat, stdout_path=None):
+    runs = [run(command, stdout_path) for _ in range(repeat)]
+    codes = {code for _, _, code in runs}
+    return {
+        "seconds": statistics.median(s for s, _, _ in runs),
+        "all_seconds": [round(s, 3) for s, _, _ in runs],
+        "rss_mib": max(m for _, m, _ in runs),
+        "exit_codes": sorted(codes),
+    }
+
+
+def napiscope_events(json_path):
+    with open(json_path) as f:
+        report = json.load(f)
+    return report["trace"]["events"]
+
+
+def trace_cmd_events(path):
+    """Events trace-cmd prints for `path` (raw lines, no headers or lost-event notes)."""
+    process = subprocess.Popen(["trace-cmd", "report", "-R", "-i", path],
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    count = 0
+    for line in process.stdout:
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith((b"cpus=", b"version =", b"CPU:")):
+            continue
+        if b"[LOST" in line and b"EVENTS]" in line:
+            continue
+        count += 1
+    process.wait()
+    return count
+
+
+def generated_trace(tracegen, work, events, cpus):
+    path = os.path.join(work, f"synthetic-{events}-{cpus}cpu.dat")
+    if not os.path.exists(path):
+        partial = path + ".partial"
+        subprocess.run([tracegen, "--synthetic", str(events), "--cpus", str(cpus), "-o", partial],
+                       check=True, stdout=subprocess.DEVNULL)
+        os.replace(partial, path)
+    return path
+
+
+def ratio(a, b):
+    return a / b if b > 0 else float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--napiscope", required=True)
+    parser.add_argument("--loop", required=True, help="napiscope-tracecmd-loop binary")
+    parser.add_argument("--tracegen", required=True, help="napiscope-tracegen binary")
+    parser.add_argument("--work", required=True, help="directory for the generated trace")
+    parser.add_argument("--traces", help="directory of real .dat traces")
+    parser.add_argument("--short", action="store_true", help="small inputs, one run (for CI)")
+    parser.add_argument("--repeat", type=int, help="runs per tool (default 3, 1 with --short)")
+    parser.add_argument("--no-trace-cmd-count", action="store_true",
+                        help="do not count trace-cmd's events (slow on big files)")
+    parser.add_argument("--json", help="also write all measurements to this file")
+    args = parser.parse_args()
+    repeat = args.repeat or (1 if args.short else 3)
+    os.makedirs(args.work, exist_ok=True)
+
+    traces_dir = args.traces
+    if traces_dir is None:
+        shared = os.path.join(os.path.dirname(REPO), "shared", "traces", "real")
+        traces_dir = shared if os.path.isdir(shared) else os.path.join(REPO, "testdata", "real")
+    inputs = sorted(os.path.join(traces_dir, name) for name in os.listdir(traces_dir)
+                    if name.endswith(".dat"))
+    events, cpus = (200_000, 16) if args.short else (20_000_000, 16)
+    inputs.append(generated_trace(args.tracegen, args.work, events, cpus))
+    have_trace_cmd = shutil.which("trace-cmd") is not None
+
+    results = []
+    mismatches = []
+    out_json = os.path.join(args.work, "napiscope-report.json")
+    for path in inputs:
+        name = os.path.basename(path)
+        row = {"file": path, "bytes": os.path.getsize(path)}
+        row["napiscope"] = measure([args.napiscope, "report", "--format", "json", path], repeat,
+                                   out_json)
+        row["events"] = napiscope_events(out_json)
+        row["napiscope_t1"] = measure(
+            [args.napiscope, "report", "--format", "json", "--threads", "1", path], repeat,
+            out_json)
+        counts = {"napiscope": row["events"], "napiscope --threads 1": napiscope_events(out_json)}
+        loop_out = os.path.join(args.work, "loop.out")
+        row["loop"] = measure([args.loop, path], repeat, loop_out)
+        with open(loop_out) as f:
+            counts["libtracecmd loop"] = int(f.read().strip() or -1)
+        if have_trace_cmd:
+            row["trace_cmd"] = measure(["trace-cmd", "report", "--profile", "-G", "-i", path],
+                                       repeat)
+            if not args.no_trace_cmd_count:
+                counts["trace-cmd report"] = trace_cmd_events(path)
+        row["counts"] = counts
+        if len(set(counts.values())) != 1:
+            mismatches.append((name, counts))
+        results.append(row)
+
+    header = (f"{'file':28} {'events':>10} {'napiscope':>15} {'--threads 1':>15} "
+              f"{'bare loop':>15} {'trace-cmd -G':>15} {'vs tc':>6} {'vs loop':>7} "
+              f"{'speedup':>7} {'mem vs tc':>9}")
+    print(f"median of {repeat} run(s) each; time in s / peak RSS in MiB")
+    print(header)
+    for row in results:
+        n, t1, loop = row["napiscope"], row["napiscope_t1"], row["loop"]
+        tc = row.get("trace_cmd")
+        cell = lambda m: f"{m['seconds']:7.3f}/{m['rss_mib']:6.1f}" if m else f"{'-':>14}"
+        print(f"{os.path.basename(row['file'])[:28]:28} {row['events']:>10} {cell(n):>15} "
+              f"{cell(t1):>15} {cell(loop):>15} {cell(tc):>15} "
+              f"{ratio(n['seconds'], tc['seconds']) if tc else float('nan'):6.2f} "
+              f"{ratio(n['seconds'], loop['seconds']):7.2f} "
+              f"{ratio(t1['seconds'], n['seconds']):7.2f} "
+              f"{ratio(n['rss_mib'], tc['rss_mib']) if tc else float('nan'):9.2f}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    for name, counts in mismatches:
+        print(f"EVENT COUNTS DIFFER on {name}: {counts}", file=sys.stderr)
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+// The page reader and parallel decoding deliver exactly what libtracecmd's record API does:
+// same events in the same order, same strings, gaps, tasks, warnings and report.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/loader.h"
+#include "napiscope/report_render.h"
+#include "support/test_support.h"
+#include "tracegen/event_describe.h"
+#include "tracegen/synthetic.h"
+
+namespace napiscope {
+namespace {
+
+struct Loaded {
+  absl::Status status;
+  TraceContext context;
+  std::vector<Event> events;
+};
+
+Loaded Load(const std::string& path, const LoadOptions& options) {
+  Loaded loaded;
+  tracegen::CollectingSink sink;
+  loaded.status = LoadTrace(path, loaded.context, sink, options);
+  loaded.events = std::move(sink.events);
+  return loaded;
+}
+
+LoadOptions Reference() {
+  LoadOptions options;
+  options.libtracecmd_records = true;
+  return options;
+}
+
+LoadOptions Threads(int threads) {
+  LoadOptions options;
+  options.threads = threads;
+  return options;
+}
+
+void ExpectSameLoad(const Loaded& want, const Loaded& got) {
+  ASSERT_TRUE(want.status.ok()) << want.status;
+  ASSERT_TRUE(got.status.ok()) << got.status;
+  ASSERT_EQ(got.events.size(), want.events.size());
+  for (size_t i = 0; i < want.events.size(); ++i) {
+    ASSERT_TRUE(SameEventContent(got.events[i], want.events[i]))
+        << "event " << i << ": got " << tracegen::DescribeEvent(got.events[i], got.context.strings)
+        << " want " << tracegen::DescribeEvent(want.events[i], want.context.strings);
+  }
+  ASSERT_EQ(got.context.strings.size(), want.context.strings.size());
+  for (StringId id = 0; id < want.context.strings.size(); ++id) {
+    EXPECT_EQ(got.context.strings.Get(id), want.context.strings.Get(id)) << "string " << id;
+  }
+  ASSERT_EQ(got.context.missed.size(), want.context.missed.size());
+  for (size_t i = 0; i < want.context.missed.size(); ++i) {
+    const MissedEventsMark& a = got.context.missed[i];
+    const MissedEventsMark& b = want.context.missed[i];
+    EXPECT_EQ(a.cpu, b.cpu);
+    EXPECT_EQ(a.ts_ns, b.ts_ns);
+    EXPECT_EQ(a.last_before_ns, b.last_before_ns);
+    EXPECT_EQ(a.count, b.count);
+  }
+  EXPECT_EQ(got.context.meta.warnings, want.context.meta.warnings);
+  EXPECT_EQ(got.context.meta.skipped_records, want.context.meta.skipped_records);
+  ASSERT_EQ(got.context.tasks.size(), want.context.tasks.size());
+  for (const auto& [pid, task] : want.context.tasks.tasks()) {
+    const TaskRecord* other = got.context.tasks.Find(pid);
+    ASSERT_NE(other, nullptr) << "pid " << pid;
+    ASSERT_EQ(other->comms.size(), task.comms.size()) << "pid " << pid;
+    for (size_t i = 0; i < task.comms.size(); ++i) {
+      EXPECT_EQ(other->comms[i].since_ns, task.comms[i].since_ns);
+      EXPECT_EQ(other->comms[i].comm, task.comms[i].comm);
+    }
+    EXPECT_EQ(other->last_prio, task.last_prio);
+  }
+}
+
+std::string ReportJson(const std::string& path, const LoadOptions& load) {
+  AnalysisOptions options;
+  options.load = load;
+  Report report;
+  absl::Status status = AnalyzeTrace(path, options, &report);
+  EXPECT_TRUE(status.ok()) << status;
+  return ReportToJson(report).dump(1);
+}
+
+void ExpectSameEverywhere(const std::string& path) {
+  Loaded want = Load(path, Reference());
+  ASSERT_FALSE(want.events.empty());
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(::testing::Message() << "threads " << threads);
+    ExpectSameLoad(want, Load(path, Threads(threads)));
+  }
+  std::string report = ReportJson(path, Reference());
+  EXPECT_EQ(ReportJson(path, Threads(1)), report);
+  EXPECT_EQ(ReportJson(path, Threads(2)), report);
+}
+
+class ParallelLoadOnFile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ParallelLoadOnFile, EveryReaderDeliversTheSameEvents) {
+  ExpectSameEverywhere(testing::TestData(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RealAndScenarios, ParallelLoadOnFile,
+    ::testing::Values("real/idle.dat", "real/short-v6.dat", "real/veth-softirq-napi.dat",
+                      "real/veth-threaded-napi.dat", "scenarios/irq_threads_bouncing.dat",
+                      "scenarios/ksoftirqd_blocked.dat", "scenarios/missed_events_gap.dat",
+                      "scenarios/napi_budget.dat", "scenarios/softirq_contexts.dat"),
+    [](const ::testing::TestParamInfo<std::string>& param) {
+      std::string name = param.param.substr(param.param.find('/') + 1);
+      name = name.substr(0, name.find('.'));
+      for (char& c : name) {
+        if (c == '-') c = '_';
+      }
+      return name;
+    });
+
+// 16 CPUs of many chunks each, lost events half way and idle gaps: the ring of chunks per
+// CPU wraps many times and workers own several CPUs.
+TEST(ParallelLoad, SyntheticSixteenCpusMatchesLibtracecmd) {
+  std::string path = testing::MakeTempDir() + "/synthetic.dat";
+  tracegen::SyntheticOptions options;
+  options.events = 400'000;
+  options.cpus = 16;
+  options.idle_gap_every = 700;
+  ASSERT_TRUE(tracegen::WriteSyntheticTrace(path, options).ok());
+  ExpectSameEverywhere(path);
+}
+
+TEST(ParallelLoad, CancelStopsTheWorkers) {
+  std::string path = testing::MakeTempDir() + "/synthetic.dat";
+  tracegen::SyntheticOptions synthetic;
+  synthetic.events = 300'000;
+  synthetic.cpus = 8;
+  ASSERT_TRUE(tracegen::WriteSyntheticTrace(path, synthetic).ok());
+  std::atomic<bool> cancel{true};
+  LoadOptions options = Threads(2);
+  options.cancel = &cancel;
+  Loaded loaded = Load(path, options);
+  EXPECT_EQ(loaded.status.code(), absl::StatusCode::kCancelled) << loaded.status;
+  EXPECT_EQ(loaded.events.size(), size_t{1} << 16);
+}
+
+}  // namespace
+}  // namespace napiscope

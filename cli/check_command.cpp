@@ -18,7 +18,7 @@ struct CheckOptions {
   std::vector<std::string> thresholds;  // KEY=VALUE
   std::vector<std::string> formats;
   std::vector<std::string> outputs;
-  SelectionOptions selection;
+  AnalysisFlags flags;
   bool quiet = false;
   bool list_thresholds = false;
 };
@@ -71,7 +71,7 @@ int RunCheck(const CheckOptions& options) {
   AnalysisOptions analysis;
   analysis.thresholds = config.thresholds;
   std::string error;
-  if (!options.selection.Apply(&analysis, &error)) return Fail("check", error);
+  if (!options.flags.Apply(&analysis, &error)) return Fail("check", error);
 
   std::vector<TraceCheck> checks;
   bool unreadable = false, failed = false;
@@ -132,7 +132,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
                     "file for the --format at the same position (- for stdout); the text "
                     "summary still goes to stdout unless --quiet")
       ->allow_extra_args(false);
-  options->selection.AddTo(check);
+  options->flags.AddTo(check);
   check->add_flag("-q,--quiet", options->quiet,
                   "no progress bar, and no text summary when every format goes to a file");
   check->add_flag("--list-thresholds", options->list_thresholds,

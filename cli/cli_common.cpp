@@ -81,15 +81,20 @@ bool ParseCpuList(std::string_view text, std::vector<int>* cpus) {
   return true;
 }
 
-void SelectionOptions::AddTo(CLI::App* command) {
+void AnalysisFlags::AddTo(CLI::App* command) {
   command->add_option("--cpu", cpus, "only rows and findings of these CPUs, e.g. 0,2-3");
   command->add_option("--from", from,
                       "only what begins at or after this trace time (seconds, as trace-cmd "
                       "prints them, or with a unit: 1553278955000ns)");
   command->add_option("--to", to, "only what begins at or before this trace time");
+  command->add_option("--threads", threads,
+                      "trace.dat decoding threads: 0 one per core (default), 1 none besides the "
+                      "analysis")
+      ->check(CLI::Range(0, 256));
 }
 
-bool SelectionOptions::Apply(AnalysisOptions* analysis, std::string* error) const {
+bool AnalysisFlags::Apply(AnalysisOptions* analysis, std::string* error) const {
+  analysis->load.threads = threads;
   if (!cpus.empty() && !ParseCpuList(cpus, &analysis->cpus)) {
     *error = "--cpu wants a CPU list like 0,2-3, not '" + cpus + "'";
   } else if (!from.empty() && !ParseTimestamp(from, &analysis->window.from_ns)) {

@@ -16,15 +16,17 @@ namespace napiscope::cli {
 /// "0,2-3" -> {0, 2, 3}, as taskset and /proc/irq/N/smp_affinity_list write CPU lists.
 bool ParseCpuList(std::string_view text, std::vector<int>* cpus);
 
-/// --cpu, --from and --to as given on the command line.
-struct SelectionOptions {
+/// --cpu, --from, --to and --threads as given on the command line of report, check and diff.
+struct AnalysisFlags {
   std::string cpus;  ///< CPU list, "" for all
   std::string from;  ///< trace time, "" for the start
   std::string to;    ///< trace time, "" for the end
+  int threads = 0;   ///< trace.dat decoding threads (LoadOptions::threads)
 
-  /// Registers --cpu, --from and --to on `command`.
+  /// Registers --cpu, --from, --to and --threads on `command`.
   void AddTo(CLI::App* command);
-  /// Fills the window and CPUs of `analysis`; false with a message for people on bad input.
+  /// Fills the window, CPUs and load threads of `analysis`; false with a message for people
+  /// on bad input.
   bool Apply(AnalysisOptions* analysis, std::string* error) const;
 };
 

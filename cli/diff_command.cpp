@@ -14,14 +14,14 @@ struct DiffOptions {
   std::string format = "text";
   std::string output;
   double fail_on_regression_pct = -1;  // < 0: never fail on a regression
-  SelectionOptions selection;
+  AnalysisFlags flags;
   bool quiet = false;
 };
 
 int RunDiff(const DiffOptions& options) {
   AnalysisOptions analysis;
   std::string error;
-  if (!options.selection.Apply(&analysis, &error)) return Fail("diff", error);
+  if (!options.flags.Apply(&analysis, &error)) return Fail("diff", error);
   Report before, after;
   for (auto [path, report] : {std::pair{&options.before, &before}, {&options.after, &after}}) {
     absl::Status status = AnalyzeWithProgress(*path, analysis, options.quiet, report);
@@ -63,7 +63,7 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
   diff->add_option("--fail-on-regression", options->fail_on_regression_pct,
                    "exit 2 when a metric that should go down went up by more than PCT percent")
       ->check(CLI::NonNegativeNumber);
-  options->selection.AddTo(diff);
+  options->flags.AddTo(diff);
   diff->add_flag("-q,--quiet", options->quiet, "no progress bar");
   diff->footer(
       "Examples:\n"

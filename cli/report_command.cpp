@@ -12,16 +12,14 @@ namespace {
 struct ReportOptions {
   std::string path;
   std::string format = "text";
-  SelectionOptions selection;
+  AnalysisFlags flags;
   bool quiet = false;
-  int threads = 0;
 };
 
 int RunReport(const ReportOptions& options) {
   AnalysisOptions analysis;
   std::string error;
-  if (!options.selection.Apply(&analysis, &error)) return Fail("report", error);
-  analysis.load.threads = options.threads;
+  if (!options.flags.Apply(&analysis, &error)) return Fail("report", error);
   Report report;
   absl::Status status = AnalyzeWithProgress(options.path, analysis, options.quiet, &report);
   if (!status.ok()) return Fail("", std::string(status.message()));
@@ -50,12 +48,8 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
   report->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
   report->add_option("--format", options->format, "text (default) or json (napiscope.report/1)")
       ->check(CLI::IsMember({"text", "json"}));
-  options->selection.AddTo(report);
+  options->flags.AddTo(report);
   report->add_flag("-q,--quiet", options->quiet, "no progress bar");
-  report->add_option("--threads", options->threads,
-                     "trace.dat decoding threads: 0 one per core (default), 1 none besides the "
-                     "analysis")
-      ->check(CLI::Range(0, 256));
   report->footer(
       "Examples:\n  napiscope report trace.dat\n"
       "  napiscope report --format json trace.dat | jq '.softirq_latency[] | {cpu, name, "

@@ -18,6 +18,7 @@
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/contexts.h"
 #include "napiscope/loader.h"
+#include "napiscope/timeline_builder.h"
 #include "tracegen/event_describe.h"
 #include "tracegen/synthetic.h"
 
@@ -145,6 +146,28 @@ void BM_AnalysisPipeline(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(trace.events.size()));
 }
 BENCHMARK(BM_AnalysisPipeline)->Unit(benchmark::kMillisecond);
+
+// The GUI's model: the timeline built over the events; reports its bytes per event.
+void BM_TimelineModel(benchmark::State& state) {
+  Fixture& trace = Trace();
+  double bytes_per_event = 0;
+  for (auto _ : state) {
+    ContextTracker tracker;
+    TimelineBuilder builder;
+    tracker.AddListener(&builder);
+    FanoutSink fanout;
+    fanout.Add(&tracker);
+    fanout.Add(&builder);
+    fanout.OnBegin(trace.context);
+    for (const Event& event : trace.events) fanout.OnEvent(event);
+    fanout.OnEnd();
+    Timeline timeline = builder.Finish();
+    bytes_per_event = static_cast<double>(timeline.BytesUsed()) / timeline.events();
+  }
+  state.counters["bytes_per_event"] = bytes_per_event;
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(trace.events.size()));
+}
+BENCHMARK(BM_TimelineModel)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace napiscope

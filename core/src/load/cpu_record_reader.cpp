@@ -33,7 +33,7 @@ PageCpuReader::PageCpuReader(int fd, const PageLayout& layout, const CpuDataExte
     : fd_(fd), layout_(layout), extent_(extent), page_offset_(extent.offset) {
   kbuf_ = kbuffer_alloc(layout.header_long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
                         layout.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-  page_.resize(static_cast<size_t>(layout.page_size));
+  if (layout.page_size > 0) block_.resize(kBlockPages * static_cast<size_t>(layout.page_size));
   done_ = extent.size == 0 || kbuf_ == nullptr || layout.page_size <= 0;
 }
 
@@ -41,10 +41,16 @@ PageCpuReader::~PageCpuReader() {
   if (kbuf_ != nullptr) kbuffer_free(kbuf_);
 }
 
-bool PageCpuReader::LoadPage(uint64_t offset) {
+// Reads the pages from `offset` on, up to kBlockPages or the page holding the extent's end
+// (read whole, like libtracecmd's mapping; zeros past the end of the file).
+bool PageCpuReader::ReadBlock(uint64_t offset) {
+  const uint64_t page_size = static_cast<uint64_t>(layout_.page_size);
+  const uint64_t end = extent_.offset + extent_.size;
+  uint64_t pages = std::min<uint64_t>(kBlockPages, (end - offset + page_size - 1) / page_size);
+  size_t wanted = static_cast<size_t>(pages * page_size);
   size_t filled = 0;
-  while (filled < page_.size()) {
-    ssize_t n = pread(fd_, page_.data() + filled, page_.size() - filled,
+  while (filled < wanted) {
+    ssize_t n = pread(fd_, block_.data() + filled, wanted - filled,
                       static_cast<off_t>(offset + filled));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
@@ -55,9 +61,20 @@ bool PageCpuReader::LoadPage(uint64_t offset) {
     if (n == 0) break;
     filled += static_cast<size_t>(n);
   }
-  std::fill(page_.begin() + static_cast<std::ptrdiff_t>(filled), page_.end(), 0);
+  std::fill(block_.begin() + static_cast<std::ptrdiff_t>(filled),
+            block_.begin() + static_cast<std::ptrdiff_t>(wanted), 0);
+  block_offset_ = offset;
+  block_bytes_ = wanted;
+  return true;
+}
+
+bool PageCpuReader::LoadPage(uint64_t offset) {
+  if (block_bytes_ == 0 || offset < block_offset_ || offset >= block_offset_ + block_bytes_) {
+    if (!ReadBlock(offset)) return false;
+  }
+  uint8_t* page = block_.data() + (offset - block_offset_);
   // Like libtracecmd: a page whose header claims more data than a page holds ends the CPU.
-  if (kbuffer_load_subbuffer(kbuf_, page_.data()) < 0) return false;
+  if (kbuffer_load_subbuffer(kbuf_, page) < 0) return false;
   return kbuffer_subbuffer_size(kbuf_) <= layout_.page_size;
 }
 

@@ -70,12 +70,18 @@ class PageCpuReader : public CpuRecordReader {
 
  private:
   bool LoadPage(uint64_t offset);
+  bool ReadBlock(uint64_t offset);
+
+  /// Pages read per pread.
+  static constexpr uint64_t kBlockPages = 64;
 
   int fd_;
   PageLayout layout_;
   CpuDataExtent extent_;
   kbuffer* kbuf_ = nullptr;
-  std::vector<uint8_t> page_;
+  std::vector<uint8_t> block_;  // kBlockPages pages from block_offset_
+  uint64_t block_offset_ = 0;
+  uint64_t block_bytes_ = 0;    // 0: nothing read yet
   uint64_t page_offset_ = 0;
   bool loaded_ = false;
   bool done_ = false;

@@ -150,7 +150,16 @@ StringId EventDecoder::ReadString(const uint8_t* data, int size, const FieldRef&
     if (start < 0 || length < 0 || start + length > size) return 0;
   }
   const char* text = reinterpret_cast<const char*>(data + start);
-  return strings_->Intern(std::string_view(text, strnlen(text, length)));
+  if (length != 16) return strings_->Intern(std::string_view(text, strnlen(text, length)));
+  uint64_t low, high;
+  std::memcpy(&low, text, 8);
+  std::memcpy(&high, text + 8, 8);
+  uint64_t hash = (low ^ (high * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
+  CommCacheEntry& entry = comm_cache_[(hash >> 56) % kCommCacheSize];
+  if (!entry.valid || entry.low != low || entry.high != high) {
+    entry = {low, high, strings_->Intern(std::string_view(text, strnlen(text, length))), true};
+  }
+  return entry.id;
 }
 
 bool EventDecoder::Decode(const void* raw, int size, Event* event) {

@@ -49,7 +49,17 @@ class EventDecoder {
   int64_t ReadInt(const uint8_t* data, int size, const FieldRef& field) const;
   StringId ReadString(const uint8_t* data, int size, const FieldRef& field);
 
+  // Recently seen fixed 16-byte strings (comms) and their ids, so most comm fields cost two
+  // 8-byte compares instead of a hash-table lookup.
+  struct CommCacheEntry {
+    uint64_t low = 0, high = 0;
+    StringId id = 0;
+    bool valid = false;
+  };
+  static constexpr size_t kCommCacheSize = 256;
+
   StringTable* strings_;
+  std::vector<CommCacheEntry> comm_cache_ = std::vector<CommCacheEntry>(kCommCacheSize);
   bool swap_bytes_ = false;  // the file's byte order differs from this machine's
   FieldRef common_type_, common_flags_, common_pid_;
   std::vector<EventRecipe> recipes_;  // indexed by event id (ids are small integers)

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <queue>
 
 #include <absl/container/flat_hash_set.h>
 #include <traceevent/event-parse.h>
@@ -67,7 +66,7 @@ class Merger {
     Remap(*cursor.chunk->strings, event);
     if (event->pid != last_pid_[cpu]) {
       last_pid_[cpu] = event->pid;
-      if (pids_seen_.insert(event->pid).second) {
+      if (FirstSight(event->pid)) {
         const char* comm = tep_data_comm_from_pid(tep_, event->pid);
         if (comm != nullptr && comm[0] != '<') {
           context_.tasks.SetInitialComm(event->pid, context_.strings.Intern(comm));
@@ -161,9 +160,41 @@ class Merger {
   TraceContext& context_;
   MergeTotals* totals_;
   std::vector<Cursor> cursors_;
-  std::vector<int32_t> last_pid_;  // per CPU: the pid last checked against pids_seen_
-  absl::flat_hash_set<int32_t> pids_seen_;
+  // True the first time `pid` is seen.
+  bool FirstSight(int32_t pid) {
+    if (pid >= 0 && pid < kDensePids) {
+      if (static_cast<size_t>(pid) >= dense_seen_.size()) dense_seen_.resize(pid + 1024, false);
+      if (dense_seen_[pid]) return false;
+      dense_seen_[pid] = true;
+      return true;
+    }
+    return sparse_seen_.insert(pid).second;
+  }
+
+  static constexpr int32_t kDensePids = 1 << 22;  // the kernel's largest pid_max
+  std::vector<int32_t> last_pid_;  // per CPU: the pid last checked by FirstSight
+  std::vector<bool> dense_seen_;
+  absl::flat_hash_set<int32_t> sparse_seen_;
 };
+
+using HeapEntry = std::pair<TimestampNs, int>;
+
+// Restores the min-heap order after the top entry changed.
+void SiftDown(std::vector<HeapEntry>& heap) {
+  size_t size = heap.size();
+  if (size < 2) return;
+  size_t at = 0;
+  HeapEntry moving = heap[0];
+  for (;;) {
+    size_t child = 2 * at + 1;
+    if (child >= size) break;
+    if (child + 1 < size && heap[child + 1] < heap[child]) ++child;
+    if (!(heap[child] < moving)) break;
+    heap[at] = heap[child];
+    at = child;
+  }
+  heap[at] = moving;
+}
 
 }  // namespace
 
@@ -171,23 +202,27 @@ absl::Status MergeChunks(ChunkSource& source, int cpus, tep_handle* tep,
                          const std::vector<CpuDataExtent>& extents, TraceContext& context,
                          EventSink& sink, const LoadOptions& options, MergeTotals* totals) {
   Merger merger(source, cpus, tep, context, totals);
-  // Min-heap of (timestamp, cpu): one entry per CPU that still has events.
-  using HeapEntry = std::pair<TimestampNs, int>;
-  std::vector<HeapEntry> storage;
-  storage.reserve(static_cast<size_t>(cpus));
-  std::priority_queue<HeapEntry, std::vector<HeapEntry>, std::greater<>> heap(
-      std::greater<>(), std::move(storage));
+  // Min-heap of (timestamp, cpu), one entry per CPU that still has events; the top is
+  // replaced in place, so a CPU whose next event still comes first costs two comparisons.
+  std::vector<HeapEntry> heap;
+  heap.reserve(static_cast<size_t>(cpus));
   for (int cpu = 0; cpu < cpus; ++cpu) {
-    if (merger.Advance(cpu)) heap.emplace(merger.HeadTs(cpu), cpu);
+    if (merger.Advance(cpu)) heap.push_back({merger.HeadTs(cpu), cpu});
   }
+  std::make_heap(heap.begin(), heap.end(), std::greater<>());
   sink.OnBegin(context);
   Event event;
   int64_t popped = 0;
   while (!heap.empty()) {
-    int cpu = heap.top().second;
-    heap.pop();
+    int cpu = heap.front().second;
     if (merger.Take(cpu, &event)) sink.OnEvent(event);
-    if (merger.Advance(cpu)) heap.emplace(merger.HeadTs(cpu), cpu);
+    if (merger.Advance(cpu)) {
+      heap.front().first = merger.HeadTs(cpu);
+    } else {
+      heap.front() = heap.back();
+      heap.pop_back();
+    }
+    SiftDown(heap);
     if (++popped % kProgressEvery == 0) {
       if (options.cancel != nullptr && options.cancel->load()) {
         return absl::CancelledError("load cancelled");

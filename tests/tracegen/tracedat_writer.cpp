@@ -1,9 +1,5 @@
 #include "tracegen/tracedat_writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstring>
 #include <map>
 
@@ -18,106 +14,43 @@ constexpr uint32_t kMaxSmallTypeLen = 28;  // header_event: data max type_len ==
 constexpr uint64_t kDeltaMask = (1u << 27) - 1;
 constexpr uint64_t kMissedEvents = 1ull << 31;  // kbuffer MISSING_EVENTS
 constexpr uint64_t kMissedStored = 1ull << 30;  // kbuffer MISSING_STORED: count after the data
-constexpr uint16_t kOptionUname = 5;
-constexpr uint16_t kOptionCpuCount = 8;
-constexpr size_t kDrainBytes = 8 << 20;
-
-void PutLe(std::string* out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>(value >> (8 * i)));
-}
 
 void PutLeAt(std::string* out, size_t at, uint64_t value, int bytes) {
   for (int i = 0; i < bytes; ++i) (*out)[at + i] = static_cast<char>(value >> (8 * i));
 }
 
-void PutCString(std::string* out, std::string_view text) {
-  out->append(text);
-  out->push_back('\0');
-}
-
-// Everything before the CPU data, as `trace-cmd.dat.v6(5)` lays it out.
-std::string BuildHeader(const TraceDatWriterOptions& options, const FormatCatalog& catalog) {
-  std::string out("\x17\x08\x44tracing6", 11);
-  out.push_back('\0');
-  out.push_back(0);  // little endian
-  out.push_back(8);  // user-space long size
-  PutLe(&out, options.page_size, 4);
-  PutCString(&out, "header_page");
-  PutLe(&out, catalog.header_page().size(), 8);
-  out.append(catalog.header_page());
-  PutCString(&out, "header_event");
-  PutLe(&out, catalog.header_event().size(), 8);
-  out.append(catalog.header_event());
-  PutLe(&out, 0, 4);  // no ftrace (function tracer) formats
-  std::map<std::string, std::vector<const EventLayout*>> systems;
-  for (const EventLayout& event : catalog.events()) systems[event.system].push_back(&event);
-  PutLe(&out, systems.size(), 4);
-  for (const auto& [system, events] : systems) {
-    PutCString(&out, system);
-    PutLe(&out, events.size(), 4);
-    for (const EventLayout* event : events) {
-      PutLe(&out, event->format_text.size(), 8);
-      out.append(event->format_text);
-    }
+// The embedded formats as a file header.
+TraceDatHeader HeaderOf(const TraceDatWriterOptions& options, const FormatCatalog& catalog) {
+  TraceDatHeader header;
+  header.cpus = options.cpus;
+  header.page_size = options.page_size;
+  header.header_page = catalog.header_page();
+  header.header_event = catalog.header_event();
+  std::map<std::string, std::vector<std::string>> systems;
+  for (const EventLayout& event : catalog.events()) {
+    systems[event.system].emplace_back(event.format_text);
   }
-  PutLe(&out, 0, 4);  // kallsyms
-  PutLe(&out, 0, 4);  // trace_printk formats
-  std::string cmdlines;
-  for (const auto& [pid, comm] : options.cmdlines) absl::StrAppend(&cmdlines, pid, " ", comm, "\n");
-  PutLe(&out, cmdlines.size(), 8);
-  out.append(cmdlines);
-  PutLe(&out, options.cpus, 4);
-  out.append("options  ", 9);
-  out.push_back('\0');
-  PutLe(&out, kOptionCpuCount, 2);
-  PutLe(&out, 4, 4);
-  PutLe(&out, options.cpus, 4);
-  if (!options.uname.empty()) {
-    PutLe(&out, kOptionUname, 2);
-    PutLe(&out, options.uname.size() + 1, 4);
-    PutCString(&out, options.uname);
-  }
-  PutLe(&out, 0, 2);  // options done
-  out.append("flyrecord", 9);
-  out.push_back('\0');
-  return out;
+  for (auto& [name, formats] : systems) header.systems.push_back({name, std::move(formats)});
+  header.cmdlines = options.cmdlines;
+  header.uname = options.uname;
+  return header;
 }
 
 }  // namespace
 
-TraceDatWriter::~TraceDatWriter() {
-  if (fd_ >= 0) close(fd_);
-}
-
 absl::Status TraceDatWriter::Open(const std::string& path, const TraceDatWriterOptions& options,
                                   const FormatCatalog& catalog) {
-  if (options.cpus < 1 || options.cpus > 4096) {
-    return absl::InvalidArgumentError(absl::StrCat("cpus must be 1..4096, not ", options.cpus));
-  }
-  if (options.page_size < 256 || (options.page_size & (options.page_size - 1)) != 0) {
-    return absl::InvalidArgumentError("page size must be a power of two >= 256");
-  }
-  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) return absl::PermissionDeniedError(absl::StrCat(path, ": ", std::strerror(errno)));
-  path_ = path;
+  absl::Status status = file_.Open(path, HeaderOf(options, catalog));
+  if (!status.ok()) return status;
   page_size_ = options.page_size;
-  cpus_ = options.cpus;
-  cpu_extents_.assign(cpus_, {0, 0});
-  std::string header = BuildHeader(options, catalog);
-  cpu_table_offset_ = header.size();
-  header.append(16 * cpus_, '\0');  // (offset, size) per CPU, filled in by Close
-  header.append((page_size_ - header.size() % page_size_) % page_size_, '\0');
   page_.assign(page_size_, '\0');
-  return WriteOut(header.data(), header.size());
+  return absl::OkStatus();
 }
 
 absl::Status TraceDatWriter::BeginCpu(int cpu) {
-  if (fd_ < 0) return absl::FailedPreconditionError("writer is not open");
-  if (cpu <= current_cpu_ || cpu >= cpus_) {
-    return absl::InvalidArgumentError(absl::StrCat("CPU ", cpu, " out of order or out of range"));
-  }
+  absl::Status status = file_.BeginCpu(cpu);
+  if (!status.ok()) return status;
   current_cpu_ = cpu;
-  cpu_extents_[cpu] = {file_offset_, 0};
   page_used_ = 0;
   last_ts_ns_ = INT64_MIN;
   page_missed_ = false;
@@ -204,7 +137,7 @@ absl::Status TraceDatWriter::FlushPage() {
   }
   PutLeAt(&page_, 0, static_cast<uint64_t>(page_ts_ns_), 8);
   PutLeAt(&page_, 8, commit, 8);
-  absl::Status status = WriteOut(page_.data(), page_.size());
+  absl::Status status = file_.WritePages(page_);
   std::memset(page_.data(), 0, page_.size());
   page_used_ = 0;
   page_missed_ = false;
@@ -220,47 +153,9 @@ absl::Status TraceDatWriter::EndCpu() {
         absl::StrCat("CPU ", current_cpu_, ": missed events marked but no event follows"));
   }
   absl::Status status = FlushPage();
-  cpu_extents_[current_cpu_].second = file_offset_ - cpu_extents_[current_cpu_].first;
-  return status;
+  return status.ok() ? file_.EndCpu() : status;
 }
 
-absl::Status TraceDatWriter::WriteOut(const char* data, size_t size) {
-  out_.append(data, size);
-  file_offset_ += size;
-  return out_.size() >= kDrainBytes ? Drain() : absl::OkStatus();
-}
-
-absl::Status TraceDatWriter::Drain() {
-  size_t done = 0;
-  while (done < out_.size()) {
-    ssize_t n = write(fd_, out_.data() + done, out_.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return absl::DataLossError(absl::StrCat(path_, ": ", std::strerror(errno)));
-    done += static_cast<size_t>(n);
-  }
-  out_.clear();
-  return absl::OkStatus();
-}
-
-absl::Status TraceDatWriter::Close() {
-  if (fd_ < 0) return absl::FailedPreconditionError("writer is not open");
-  absl::Status status = Drain();
-  std::string table;
-  for (const auto& [offset, size] : cpu_extents_) {
-    // An empty CPU still needs an offset inside the file.
-    PutLe(&table, size == 0 ? file_offset_ : offset, 8);
-    PutLe(&table, size, 8);
-  }
-  if (status.ok() &&
-      pwrite(fd_, table.data(), table.size(), static_cast<off_t>(cpu_table_offset_)) !=
-          static_cast<ssize_t>(table.size())) {
-    status = absl::DataLossError(absl::StrCat(path_, ": ", std::strerror(errno)));
-  }
-  if (close(fd_) != 0 && status.ok()) {
-    status = absl::DataLossError(absl::StrCat(path_, ": ", std::strerror(errno)));
-  }
-  fd_ = -1;
-  return status;
-}
+absl::Status TraceDatWriter::Close() { return file_.Close(); }
 
 }  // namespace napiscope::tracegen

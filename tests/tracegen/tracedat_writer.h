@@ -1,5 +1,5 @@
-// Writes trace.dat version 6 files: header, event formats, saved cmdlines and per-CPU
-// ring-buffer pages laid out as libtraceevent's kbuffer reads them.
+// Builds ring-buffer pages (as libtraceevent's kbuffer reads them) from encoded records and
+// writes them, with the embedded event formats, through core's trace.dat v6 file writer.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <absl/status/status.h>
 
 #include "napiscope/event.h"
+#include "napiscope/tracedat_writer.h"
 #include "tracegen/format_catalog.h"
 
 namespace napiscope::tracegen {
@@ -36,7 +37,6 @@ struct TraceDatWriterStats {
 class TraceDatWriter {
  public:
   TraceDatWriter() = default;
-  ~TraceDatWriter();
   TraceDatWriter(const TraceDatWriter&) = delete;
   TraceDatWriter& operator=(const TraceDatWriter&) = delete;
 
@@ -65,19 +65,11 @@ class TraceDatWriter {
 
  private:
   absl::Status FlushPage();
-  absl::Status WriteOut(const char* data, size_t size);
-  absl::Status Drain();
   void PutRecordHeader(uint32_t type_len, uint32_t delta, int64_t array = -1);
 
-  int fd_ = -1;
-  std::string path_;
+  TraceDatFileWriter file_;
   int page_size_ = 4096;
-  int cpus_ = 0;
   int current_cpu_ = -1;
-  uint64_t file_offset_ = 0;       // bytes handed to WriteOut so far
-  uint64_t cpu_table_offset_ = 0;  // where the flyrecord (offset, size) pairs go
-  std::vector<std::pair<uint64_t, uint64_t>> cpu_extents_;
-  std::string out_;       // buffered file output
   std::string page_;      // the page being filled
   size_t page_used_ = 0;  // data bytes used after the page header
   TimestampNs page_ts_ns_ = 0;

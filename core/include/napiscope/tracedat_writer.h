@@ -1,0 +1,77 @@
+// Writes trace.dat version 6 files (uncompressed) that trace-cmd, KernelShark and napiscope read:
+// the header sections, then each CPU's ring-buffer pages as the kernel's trace_pipe_raw gives them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <absl/status/status.h>
+
+namespace napiscope {
+
+/// The format files of one event system, as tracefs prints events/SYSTEM/EVENT/format.
+struct TraceDatEventSystem {
+  std::string name;                  ///< "sched"
+  std::vector<std::string> formats;  ///< one format file's text per event
+};
+
+/// Everything a trace.dat file holds besides the per-CPU data.
+struct TraceDatHeader {
+  int cpus = 1;                               ///< CPU data slots
+  int page_size = 4096;                       ///< ring-buffer sub-buffer size in bytes
+  std::string header_page;                    ///< events/header_page
+  std::string header_event;                   ///< events/header_event
+  std::vector<std::string> ftrace_formats;    ///< formats of the "ftrace" system, may be empty
+  std::vector<TraceDatEventSystem> systems;   ///< the other event systems
+  std::string kallsyms;                       ///< /proc/kallsyms text, may be empty
+  std::string printk_formats;                 ///< printk_formats text, may be empty
+  std::vector<std::pair<int32_t, std::string>> cmdlines;  ///< saved cmdlines (pid, comm)
+  std::string uname;                          ///< written as the UNAME option when not empty
+};
+
+/// Streams a trace.dat v6 file: Open, then for each CPU in increasing order BeginCpu,
+/// WritePages, EndCpu; then Close. CPUs without BeginCpu have no data.
+class TraceDatFileWriter {
+ public:
+  TraceDatFileWriter() = default;
+  ~TraceDatFileWriter();
+  TraceDatFileWriter(const TraceDatFileWriter&) = delete;
+  TraceDatFileWriter& operator=(const TraceDatFileWriter&) = delete;
+
+  /// Creates `path` and writes everything up to the CPU data.
+  absl::Status Open(const std::string& path, const TraceDatHeader& header);
+
+  /// Starts the data of `cpu`; CPUs must come in increasing order.
+  absl::Status BeginCpu(int cpu);
+
+  /// Appends whole pages (a multiple of the page size) to the current CPU's data.
+  absl::Status WritePages(std::string_view pages);
+
+  /// Ends the current CPU's data.
+  absl::Status EndCpu();
+
+  /// Writes the CPU table and closes the file; errors (a full disk) name the file.
+  absl::Status Close();
+
+  /// Bytes written to the file so far (header and pages).
+  uint64_t bytes() const { return file_offset_; }
+
+ private:
+  absl::Status Write(std::string_view data);
+  absl::Status Drain();
+
+  int fd_ = -1;
+  std::string path_;
+  size_t page_size_ = 4096;
+  int current_cpu_ = -1;
+  uint64_t file_offset_ = 0;       // bytes handed to Write so far
+  uint64_t cpu_table_offset_ = 0;  // where the flyrecord (offset, size) pairs go
+  std::vector<std::pair<uint64_t, uint64_t>> cpu_extents_;
+  std::string out_;  // buffered file output
+};
+
+}  // namespace napiscope

@@ -1,0 +1,165 @@
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <absl/strings/str_cat.h>
+
+#include "napiscope/tracedat_writer.h"
+
+namespace napiscope {
+namespace {
+
+constexpr uint16_t kOptionUname = 5;
+constexpr uint16_t kOptionCpuCount = 8;
+constexpr size_t kDrainBytes = 8 << 20;
+
+void PutLe(std::string* out, uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>(value >> (8 * i)));
+}
+
+void PutCString(std::string* out, std::string_view text) {
+  out->append(text);
+  out->push_back('\0');
+}
+
+void PutSized(std::string* out, std::string_view text, int size_bytes) {
+  PutLe(out, text.size(), size_bytes);
+  out->append(text);
+}
+
+// Everything before the CPU data, as `trace-cmd.dat.v6(5)` lays it out.
+std::string BuildHeader(const TraceDatHeader& header) {
+  std::string out("\x17\x08\x44tracing6", 11);
+  out.push_back('\0');
+  out.push_back(0);  // little endian
+  out.push_back(8);  // user-space long size
+  PutLe(&out, header.page_size, 4);
+  PutCString(&out, "header_page");
+  PutSized(&out, header.header_page, 8);
+  PutCString(&out, "header_event");
+  PutSized(&out, header.header_event, 8);
+  PutLe(&out, header.ftrace_formats.size(), 4);
+  for (const std::string& format : header.ftrace_formats) PutSized(&out, format, 8);
+  PutLe(&out, header.systems.size(), 4);
+  for (const TraceDatEventSystem& system : header.systems) {
+    PutCString(&out, system.name);
+    PutLe(&out, system.formats.size(), 4);
+    for (const std::string& format : system.formats) PutSized(&out, format, 8);
+  }
+  PutSized(&out, header.kallsyms, 4);
+  PutSized(&out, header.printk_formats, 4);
+  std::string cmdlines;
+  for (const auto& [pid, comm] : header.cmdlines) absl::StrAppend(&cmdlines, pid, " ", comm, "\n");
+  PutSized(&out, cmdlines, 8);
+  PutLe(&out, header.cpus, 4);
+  out.append("options  ", 9);
+  out.push_back('\0');
+  PutLe(&out, kOptionCpuCount, 2);
+  PutLe(&out, 4, 4);
+  PutLe(&out, header.cpus, 4);
+  if (!header.uname.empty()) {
+    PutLe(&out, kOptionUname, 2);
+    PutLe(&out, header.uname.size() + 1, 4);
+    PutCString(&out, header.uname);
+  }
+  PutLe(&out, 0, 2);  // options done
+  out.append("flyrecord", 9);
+  out.push_back('\0');
+  return out;
+}
+
+}  // namespace
+
+TraceDatFileWriter::~TraceDatFileWriter() {
+  if (fd_ >= 0) close(fd_);
+}
+
+absl::Status TraceDatFileWriter::Open(const std::string& path, const TraceDatHeader& header) {
+  if (header.cpus < 1 || header.cpus > 4096) {
+    return absl::InvalidArgumentError(absl::StrCat("cpus must be 1..4096, not ", header.cpus));
+  }
+  if (header.page_size < 256 || (header.page_size & (header.page_size - 1)) != 0) {
+    return absl::InvalidArgumentError("page size must be a power of two >= 256");
+  }
+  fd_ = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) return absl::PermissionDeniedError(absl::StrCat(path, ": ", std::strerror(errno)));
+  path_ = path;
+  page_size_ = static_cast<size_t>(header.page_size);
+  cpu_extents_.assign(header.cpus, {0, 0});
+  std::string text = BuildHeader(header);
+  cpu_table_offset_ = text.size();
+  text.append(16 * cpu_extents_.size(), '\0');  // (offset, size) per CPU, filled in by Close
+  text.append((page_size_ - text.size() % page_size_) % page_size_, '\0');
+  return Write(text);
+}
+
+absl::Status TraceDatFileWriter::BeginCpu(int cpu) {
+  if (fd_ < 0) return absl::FailedPreconditionError("writer is not open");
+  if (cpu <= current_cpu_ || cpu >= static_cast<int>(cpu_extents_.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("CPU ", cpu, " out of order or out of range"));
+  }
+  current_cpu_ = cpu;
+  cpu_extents_[cpu] = {file_offset_, 0};
+  return absl::OkStatus();
+}
+
+absl::Status TraceDatFileWriter::WritePages(std::string_view pages) {
+  if (current_cpu_ < 0) return absl::FailedPreconditionError("WritePages before BeginCpu");
+  if (pages.size() % page_size_ != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(pages.size(), " bytes is not a whole number of ", page_size_, "-byte pages"));
+  }
+  return Write(pages);
+}
+
+absl::Status TraceDatFileWriter::EndCpu() {
+  if (current_cpu_ < 0) return absl::FailedPreconditionError("EndCpu before BeginCpu");
+  cpu_extents_[current_cpu_].second = file_offset_ - cpu_extents_[current_cpu_].first;
+  return absl::OkStatus();
+}
+
+absl::Status TraceDatFileWriter::Write(std::string_view data) {
+  out_.append(data);
+  file_offset_ += data.size();
+  return out_.size() >= kDrainBytes ? Drain() : absl::OkStatus();
+}
+
+absl::Status TraceDatFileWriter::Drain() {
+  size_t done = 0;
+  while (done < out_.size()) {
+    ssize_t n = write(fd_, out_.data() + done, out_.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      out_.clear();
+      return absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
+    }
+    done += static_cast<size_t>(n);
+  }
+  out_.clear();
+  return absl::OkStatus();
+}
+
+absl::Status TraceDatFileWriter::Close() {
+  if (fd_ < 0) return absl::FailedPreconditionError("writer is not open");
+  absl::Status status = Drain();
+  std::string table;
+  for (const auto& [offset, size] : cpu_extents_) {
+    // An empty CPU still needs an offset inside the file.
+    PutLe(&table, size == 0 ? file_offset_ : offset, 8);
+    PutLe(&table, size, 8);
+  }
+  if (status.ok() &&
+      pwrite(fd_, table.data(), table.size(), static_cast<off_t>(cpu_table_offset_)) !=
+          static_cast<ssize_t>(table.size())) {
+    status = absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
+  }
+  if (close(fd_) != 0 && status.ok()) {
+    status = absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
+  }
+  fd_ = -1;
+  return status;
+}
+
+}  // namespace napiscope

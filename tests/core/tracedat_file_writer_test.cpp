@@ -1,0 +1,66 @@
+// The trace.dat v6 file writer that `record` and the generator share: layout and errors.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "napiscope/trace_summary.h"
+#include "napiscope/tracedat_writer.h"
+#include "support/test_support.h"
+#include "tracegen/format_catalog.h"
+
+namespace napiscope {
+namespace {
+
+using ::testing::HasSubstr;
+
+TraceDatHeader EmptyHeader(int cpus) {
+  const tracegen::FormatCatalog& catalog = tracegen::FormatCatalog::Embedded();
+  TraceDatHeader header;
+  header.cpus = cpus;
+  header.header_page = catalog.header_page();
+  header.header_event = catalog.header_event();
+  const tracegen::EventLayout* sched_switch = catalog.Find("sched_switch");
+  header.systems.push_back({"sched", {std::string(sched_switch->format_text)}});
+  header.cmdlines = {{1, "init"}, {42, "worker"}};
+  header.uname = "Linux test 6.18.0 #1 x86_64";
+  return header;
+}
+
+TEST(TraceDatFileWriter, HeaderOnlyFileLoadsWithItsMeta) {
+  std::string path = testing::MakeTempDir() + "/empty.dat";
+  TraceDatFileWriter writer;
+  ASSERT_TRUE(writer.Open(path, EmptyHeader(3)).ok());
+  ASSERT_TRUE(writer.Close().ok());
+  EXPECT_EQ(writer.bytes() % 4096, 0u);
+  TraceSummary summary;
+  ASSERT_TRUE(testing::SummarizeTrace(path, &summary).ok());
+  EXPECT_EQ(summary.meta.file_version, 6);
+  EXPECT_EQ(summary.meta.cpus, 3);
+  EXPECT_EQ(summary.meta.kernel_release, "6.18.0");
+  EXPECT_EQ(summary.events, 0);
+  EXPECT_THAT(summary.meta.event_formats, ::testing::ElementsAre("sched:sched_switch"));
+}
+
+TEST(TraceDatFileWriter, RefusesPartialPagesAndCpusOutOfOrder) {
+  std::string path = testing::MakeTempDir() + "/bad.dat";
+  TraceDatFileWriter writer;
+  ASSERT_TRUE(writer.Open(path, EmptyHeader(2)).ok());
+  EXPECT_FALSE(writer.WritePages(std::string(4096, '\0')).ok());  // before BeginCpu
+  ASSERT_TRUE(writer.BeginCpu(1).ok());
+  EXPECT_THAT(std::string(writer.WritePages(std::string(100, '\0')).message()),
+              HasSubstr("not a whole number of 4096-byte pages"));
+  EXPECT_FALSE(writer.BeginCpu(0).ok());
+  EXPECT_FALSE(writer.BeginCpu(2).ok());
+}
+
+TEST(TraceDatFileWriter, FullDiskIsAnErrorNamingTheFile) {
+  TraceDatFileWriter writer;
+  ASSERT_TRUE(writer.Open("/dev/full", EmptyHeader(1)).ok());
+  ASSERT_TRUE(writer.BeginCpu(0).ok());
+  absl::Status status = writer.WritePages(std::string(16 << 20, '\0'));  // past the buffer
+  if (status.ok()) status = writer.Close();
+  EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(status.message(), "/dev/full: No space left on device");
+}
+
+}  // namespace
+}  // namespace napiscope

@@ -33,8 +33,9 @@ class AnalysisPipeline : public EventSink {
   void OnEvent(const Event& event) override;
   void OnEnd() override;
 
-  /// Builds the report; call once after the last event, with the context the events used.
-  Report Finish(const TraceContext& context);
+  /// Builds the report from the events seen so far, with the context the events used; it
+  /// changes nothing, so live mode calls it between events as often as it likes.
+  Report Finish(const TraceContext& context) const;
 
  private:
   struct Parts;

@@ -72,7 +72,7 @@ void KeepCpus(const std::vector<int>& cpus, std::vector<Row>* rows) {
 
 }  // namespace
 
-Report AnalysisPipeline::Finish(const TraceContext& context) {
+Report AnalysisPipeline::Finish(const TraceContext& context) const {
   Report report;
   report.trace = parts_->summary.Finish(context);
   report.anomalies = parts_->tracker.anomalies();

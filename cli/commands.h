@@ -20,4 +20,10 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run);
 /// Adds `napiscope diff`; sets `*run` to the code that executes it once parsed.
 void AddDiffCommand(CLI::App& app, std::function<int()>* run);
 
+/// Adds `napiscope record`; sets `*run` to the code that executes it once parsed.
+void AddRecordCommand(CLI::App& app, std::function<int()>* run);
+
+/// Adds `napiscope live`; sets `*run` to the code that executes it once parsed.
+void AddLiveCommand(CLI::App& app, std::function<int()>* run);
+
 }  // namespace napiscope::cli

@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
   app.footer(
       "Examples:\n  napiscope info trace.dat\n  napiscope report trace.dat\n"
       "  napiscope check --config napiscope.toml -f junit -o napiscope.xml *.dat\n"
-      "  napiscope diff before.dat after.dat\n\n"
+      "  napiscope diff before.dat after.dat\n"
+      "  napiscope record -o trace.dat -- COMMAND\n  napiscope live --fail-on warning\n\n"
       "napiscope COMMAND --help shows a command's options; man napiscope has them all.\n"
       "Exit codes: 0 clean, 2 findings (or regressions), 1 error.");
   std::function<int()> run;
@@ -19,6 +20,8 @@ int main(int argc, char** argv) {
   AddReportCommand(app, &run);
   AddCheckCommand(app, &run);
   AddDiffCommand(app, &run);
+  AddRecordCommand(app, &run);
+  AddLiveCommand(app, &run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

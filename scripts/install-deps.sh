@@ -7,7 +7,7 @@ packages=(
   libabsl-dev libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libegl-dev libxkbcommon-dev
-  xvfb xauth python3 python3-jsonschema libxml2-utils groff-base
+  xvfb xauth python3 python3-jsonschema libxml2-utils groff-base iproute2 iputils-ping
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -15,6 +15,7 @@ enum class TraceFormat : uint8_t {
   kTraceDat,       ///< trace-cmd binary file
   kFtraceText,     ///< /sys/kernel/tracing/trace or trace_pipe text
   kTraceCmdText,   ///< `trace-cmd report` text
+  kLiveTracefs,    ///< events read live from a tracefs instance (`napiscope live`)
 };
 
 /// Name of a format for people ("trace.dat", "ftrace text", "trace-cmd report text").

@@ -22,6 +22,8 @@ std::string_view TraceFormatName(TraceFormat format) {
       return "ftrace text";
     case TraceFormat::kTraceCmdText:
       return "trace-cmd report text";
+    case TraceFormat::kLiveTracefs:
+      return "live tracefs";
   }
   return "?";
 }

@@ -1,0 +1,61 @@
+#include "capture_args.h"
+
+#include <csignal>
+
+#include "cli_common.h"
+
+namespace napiscope::cli {
+namespace {
+
+std::atomic<bool> stop_requested{false};
+
+extern "C" void OnStopSignal(int) { stop_requested.store(true); }
+
+}  // namespace
+
+void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& default_instance) {
+  args->instance = default_instance;
+  command->add_option("--events", args->events,
+                      "preset (napiscope, minimal) or system:event list, e.g. "
+                      "sched:sched_switch,irq:*")
+      ->capture_default_str();
+  command->add_option("--cpus", args->cpus, "trace only these CPUs, e.g. 0,2-3 (default: all)");
+  command->add_option("--buffer-kb", args->buffer_kb, "ring buffer per CPU in KiB")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+  command->add_option("--instance", args->instance, "name of the tracefs instance to create")
+      ->capture_default_str();
+}
+
+bool ResolveCaptureArgs(const CaptureArgs& args, CaptureOptions* options, std::string* error) {
+  auto events = ResolveEventPreset(args.events);
+  if (!events.ok()) {
+    *error = std::string(events.status().message());
+    return false;
+  }
+  options->events = *events;
+  if (!args.cpus.empty() && !ParseCpuList(args.cpus, &options->cpus)) {
+    *error = "--cpus wants a CPU list like 0,2-3, not '" + args.cpus + "'";
+    return false;
+  }
+  if (args.instance.empty() || args.instance.find('/') != std::string::npos ||
+      args.instance == "." || args.instance == "..") {
+    *error = "--instance wants a plain name, not '" + args.instance + "'";
+    return false;
+  }
+  options->buffer_kb = args.buffer_kb;
+  options->instance_name = args.instance;
+  return true;
+}
+
+std::atomic<bool>& StopRequested() { return stop_requested; }
+
+void InstallStopSignals() {
+  struct sigaction action {};
+  action.sa_handler = OnStopSignal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+}  // namespace napiscope::cli

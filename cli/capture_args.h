@@ -1,0 +1,37 @@
+// What `record` and `live` share: the capture options and the stop flag that
+// SIGINT/SIGTERM (or the end of the traced command) set.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "napiscope/record.h"
+
+namespace napiscope::cli {
+
+/// The capture flags as typed.
+struct CaptureArgs {
+  std::string events = "napiscope";
+  std::string cpus;
+  int64_t buffer_kb = 4096;
+  std::string instance = "napiscope";
+};
+
+/// Adds --events, --cpus, --buffer-kb and --instance to `command`.
+void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& default_instance);
+
+/// Turns the flags into CaptureOptions; false (with `*error` set) when they are malformed.
+bool ResolveCaptureArgs(const CaptureArgs& args, CaptureOptions* options, std::string* error);
+
+/// Set by SIGINT and SIGTERM once InstallStopSignals ran.
+std::atomic<bool>& StopRequested();
+
+/// Makes SIGINT and SIGTERM set StopRequested() instead of killing the process, so the
+/// tracefs instance is always removed.
+void InstallStopSignals();
+
+}  // namespace napiscope::cli

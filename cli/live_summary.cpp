@@ -1,0 +1,132 @@
+#include "live_summary.h"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "napiscope/format.h"
+#include "napiscope/report_render.h"
+
+namespace napiscope::cli {
+namespace {
+
+struct CpuLine {
+  std::vector<const SoftirqLatencyRow*> softirqs;
+  int64_t blocked = 0;
+  int64_t blocked_max_ns = 0;
+};
+
+std::map<int, CpuLine> CpuLines(const Report& report, size_t cpus) {
+  std::map<int, CpuLine> lines;
+  for (size_t cpu = 0; cpu < cpus; ++cpu) lines[static_cast<int>(cpu)];
+  for (const SoftirqLatencyRow& row : report.softirq_latency) lines[row.cpu].softirqs.push_back(&row);
+  for (const KsoftirqdBlockedRow& row : report.ksoftirqd_blocked) {
+    CpuLine& line = lines[row.cpu];
+    ++line.blocked;
+    line.blocked_max_ns = std::max(line.blocked_max_ns, row.duration_ns);
+  }
+  return lines;
+}
+
+int64_t LostEvents(const Report& report) {
+  int64_t lost = 0;
+  for (const CpuMissedSummary& cpu : report.trace.missed_per_cpu) lost += cpu.events;
+  return lost;
+}
+
+double Share(int64_t part, int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
+}
+
+std::vector<const ThreadActivityRow*> Threads(const Report& report) {
+  std::vector<const ThreadActivityRow*> threads;
+  for (const ThreadActivityRow& row : report.irq_threads) threads.push_back(&row);
+  for (const ThreadActivityRow& row : report.napi_threads) threads.push_back(&row);
+  return threads;
+}
+
+}  // namespace
+
+std::string LiveSummaryText(const LiveSummaryInput& input) {
+  const Report& report = *input.report;
+  std::string out = fmt::format(
+      "napiscope live{}: {:.1f} s, {} events ({:.0f}/s), {} lost; instance {}\n\n",
+      input.final ? " (stopped)" : "", input.elapsed_s, input.events,
+      input.elapsed_s > 0 ? static_cast<double>(input.events) / input.elapsed_s : 0.0,
+      LostEvents(report), input.instance);
+  out += fmt::format("{:>4}  {:<58} {:>10} {:>9}  {}\n", "CPU",
+                     "softirq raise-to-entry p99 / max", "NAPI polls", "exhausted",
+                     "ksoftirqd blocked (max)");
+  for (const auto& [cpu, line] : CpuLines(report, input.napi->size())) {
+    std::string softirqs;
+    for (const SoftirqLatencyRow* row : line.softirqs) {
+      softirqs += fmt::format("{}{} {}/{}", softirqs.empty() ? "" : "  ",
+                              SoftirqVectorName(row->vec), FormatDuration(row->delay.p99_ns),
+                              FormatDuration(row->delay.max_ns));
+    }
+    LiveNapiCounts napi = static_cast<size_t>(cpu) < input.napi->size() ? (*input.napi)[cpu]
+                                                                        : LiveNapiCounts{};
+    std::string blocked =
+        line.blocked == 0 ? "-"
+                          : fmt::format("{} ({})", line.blocked, FormatDuration(line.blocked_max_ns));
+    out += fmt::format("{:>4}  {:<58} {:>10} {:>8.1f}%  {}\n", cpu,
+                       softirqs.empty() ? "-" : softirqs, napi.polls,
+                       100 * Share(napi.exhausted, napi.polls), blocked);
+  }
+  std::vector<const ThreadActivityRow*> threads = Threads(report);
+  if (!threads.empty()) {
+    out += "\nIRQ and NAPI threads: activations that ran on another CPU than their wakeup\n";
+    for (const ThreadActivityRow* row : threads) {
+      out += fmt::format("  {:<24} pid {:<7} {:>7}/{:<7} {:>5.1f}%\n", row->comm, row->pid,
+                         row->cross_cpu_activations, row->activations,
+                         100 * row->CrossCpuShare());
+    }
+  }
+  out += "\nFindings:\n";
+  if (report.findings.empty()) out += "  none yet\n";
+  for (const Finding& finding : report.findings) {
+    out += fmt::format("  {:<8} {}\n", SeverityName(finding.severity), finding.summary);
+  }
+  return out;
+}
+
+nlohmann::json LiveSummaryJson(const LiveSummaryInput& input) {
+  const Report& report = *input.report;
+  nlohmann::json cpus = nlohmann::json::array();
+  for (const auto& [cpu, line] : CpuLines(report, input.napi->size())) {
+    nlohmann::json softirqs = nlohmann::json::array();
+    for (const SoftirqLatencyRow* row : line.softirqs) {
+      softirqs.push_back({{"vec", row->vec},
+                          {"name", SoftirqVectorName(row->vec)},
+                          {"count", row->delay.count},
+                          {"p99_ns", row->delay.p99_ns},
+                          {"max_ns", row->delay.max_ns}});
+    }
+    LiveNapiCounts napi = static_cast<size_t>(cpu) < input.napi->size() ? (*input.napi)[cpu]
+                                                                        : LiveNapiCounts{};
+    cpus.push_back({{"cpu", cpu},
+                    {"softirq_latency", softirqs},
+                    {"napi_polls", napi.polls},
+                    {"napi_exhausted", napi.exhausted},
+                    {"ksoftirqd_blocked", line.blocked},
+                    {"ksoftirqd_blocked_max_ns", line.blocked_max_ns}});
+  }
+  nlohmann::json threads = nlohmann::json::array();
+  for (const ThreadActivityRow* row : Threads(report)) {
+    threads.push_back({{"comm", row->comm},
+                       {"pid", row->pid},
+                       {"activations", row->activations},
+                       {"cross_cpu_activations", row->cross_cpu_activations},
+                       {"cross_cpu_share", row->CrossCpuShare()}});
+  }
+  return {{"schema", "napiscope.live/1"},
+          {"final", input.final},
+          {"elapsed_s", input.elapsed_s},
+          {"events", input.events},
+          {"lost_events", LostEvents(report)},
+          {"cpus", cpus},
+          {"threads", threads},
+          {"findings", ReportToJson(report)["findings"]}};
+}
+
+}  // namespace napiscope::cli

@@ -1,0 +1,31 @@
+// The per-interval summary `napiscope live` prints: as text for people, as one JSON object.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "napiscope/live.h"
+#include "napiscope/report.h"
+
+namespace napiscope::cli {
+
+/// What one interval's summary is made of.
+struct LiveSummaryInput {
+  const Report* report = nullptr;                    ///< the snapshot
+  const std::vector<LiveNapiCounts>* napi = nullptr;  ///< NAPI polls per CPU
+  double elapsed_s = 0;
+  int64_t events = 0;
+  std::string instance;
+  bool final = false;  ///< the last one, after tracing stopped
+};
+
+/// Per CPU: softirq raise-to-entry p99/max per vector, NAPI polls and exhausted share,
+/// blocked ksoftirqd; then IRQ/NAPI threads with their cross-CPU share; then the findings.
+std::string LiveSummaryText(const LiveSummaryInput& input);
+
+/// The same as one "napiscope.live/1" JSON object (docs/record.md).
+nlohmann::json LiveSummaryJson(const LiveSummaryInput& input);
+
+}  // namespace napiscope::cli

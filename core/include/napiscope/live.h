@@ -1,0 +1,68 @@
+// Live analysis: events stream from a tracefs instance into the analyses while the load runs.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <absl/status/status.h>
+#include <absl/status/statusor.h>
+
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/record.h"
+#include "napiscope/report.h"
+
+namespace napiscope {
+
+/// What to trace and how to analyse it.
+struct LiveOptions {
+  CaptureOptions capture;    ///< capture.instance_name defaults to "napiscope" too
+  AnalysisOptions analysis;  ///< window and CPU filters apply as in `report`
+};
+
+/// NAPI polls of one CPU so far.
+struct LiveNapiCounts {
+  int64_t polls = 0;
+  int64_t exhausted = 0;  ///< polls with work >= budget
+};
+
+/// A running capture: Poll() feeds the events the kernel has written so far into one
+/// AnalysisPipeline; memory is bounded by CPUs, tasks and findings plus one poll's events.
+class LiveCapture {
+ public:
+  /// Starts tracing (root needed; errors as for Record).
+  static absl::StatusOr<std::unique_ptr<LiveCapture>> Start(const LiveOptions& options);
+  ~LiveCapture();
+  LiveCapture(const LiveCapture&) = delete;
+  LiveCapture& operator=(const LiveCapture&) = delete;
+
+  /// Reads the ring buffers and feeds, in timestamp order, every event old enough that no CPU
+  /// can still add an earlier one.
+  absl::Status Poll();
+
+  /// Stops tracing, feeds what is left and ends the stream; the tracefs instance is removed.
+  absl::Status Stop();
+
+  /// The report of what was fed so far (findings of intervals still open are not in it yet).
+  Report Snapshot() const;
+
+  /// Events fed to the analyses so far.
+  int64_t events() const;
+
+  /// NAPI polls per CPU (index = CPU).
+  const std::vector<LiveNapiCounts>& napi_counts() const;
+
+  /// "system:event" of the enabled events.
+  const std::vector<std::string>& events_enabled() const;
+
+  /// Requested events the running kernel does not have.
+  const std::vector<std::string>& events_missing() const;
+
+ private:
+  struct State;
+  LiveCapture();
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace napiscope

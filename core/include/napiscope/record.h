@@ -1,0 +1,64 @@
+// Recording a trace.dat with libtracefs alone: an instance of our own, raw per-CPU pages.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <absl/status/status.h>
+#include <absl/status/statusor.h>
+
+#include "napiscope/event.h"
+
+namespace napiscope {
+
+/// The events of a preset ("napiscope", "minimal"; see docs/record.md), or a
+/// comma-separated "system:event" list (a "system:*" entry enables the whole system).
+absl::StatusOr<std::vector<std::string>> ResolveEventPreset(const std::string& preset_or_list);
+
+/// Names of the presets ResolveEventPreset knows.
+std::vector<std::string> EventPresetNames();
+
+/// Where the tracing happens: shared by `record` and `live`.
+struct CaptureOptions {
+  std::string instance_name = "napiscope";  ///< tracefs instances/NAME, created and removed
+  std::vector<std::string> events;          ///< "system:event"; missing ones are skipped
+  std::vector<int> cpus;                    ///< CPUs to trace; empty: all
+  int64_t buffer_kb = 0;                    ///< per-CPU ring buffer; 0: the kernel's default
+};
+
+/// What and how long to record.
+struct RecordOptions {
+  CaptureOptions capture;
+  std::string output_path;      ///< the trace.dat to write
+  TimestampNs duration_ns = 0;  ///< stop after this long; 0: only when `stop` is set
+  const std::atomic<bool>* stop = nullptr;  ///< set (from a signal handler) to stop
+  int poll_interval_ms = 20;                ///< how often the ring buffers are read
+  /// Called once tracing runs, before the first read (e.g. to start the command to trace).
+  std::function<void()> on_started;
+};
+
+/// Per-CPU outcome of a recording.
+struct RecordCpuStats {
+  int cpu = 0;
+  int64_t pages = 0;        ///< ring-buffer pages written
+  int64_t lost_events = 0;  ///< events the ring buffer overwrote or dropped
+};
+
+/// Outcome of a recording.
+struct RecordResult {
+  std::vector<std::string> events_enabled;  ///< "system:event", sorted
+  std::vector<std::string> events_missing;  ///< requested but not on this kernel
+  std::vector<RecordCpuStats> cpus;
+  uint64_t file_bytes = 0;
+  TimestampNs elapsed_ns = 0;
+};
+
+/// Records into options.output_path (trace.dat v6, uncompressed). The tracefs instance is
+/// removed before returning, also on error. Errors are one line: not root, no tracefs,
+/// instance exists, no event exists, disk full (naming the file).
+absl::Status Record(const RecordOptions& options, RecordResult* result);
+
+}  // namespace napiscope

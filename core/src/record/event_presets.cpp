@@ -1,0 +1,62 @@
+#include <absl/strings/str_cat.h>
+#include <absl/strings/str_join.h>
+#include <absl/strings/str_split.h>
+#include <absl/strings/strip.h>
+
+#include "napiscope/record.h"
+
+namespace napiscope {
+namespace {
+
+struct Preset {
+  const char* name;
+  std::vector<std::string> events;
+};
+
+// The events docs/record.md lists; DOMAIN.md says why each matters.
+const std::vector<Preset>& Presets() {
+  static const std::vector<Preset> kPresets = {
+      {"napiscope",
+       {"sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
+        "sched:sched_wakeup_new", "sched:sched_migrate_task", "sched:sched_pi_setprio",
+        "sched:sched_process_fork", "sched:sched_process_exit", "irq:irq_handler_entry",
+        "irq:irq_handler_exit", "irq:softirq_raise", "irq:softirq_entry", "irq:softirq_exit",
+        "napi:napi_poll", "net:netif_receive_skb", "net:netif_rx", "net:net_dev_xmit",
+        "irq_vectors:*"}},
+      {"minimal",
+       {"sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
+        "sched:sched_migrate_task", "irq:irq_handler_entry", "irq:irq_handler_exit",
+        "irq:softirq_raise", "irq:softirq_entry", "irq:softirq_exit", "napi:napi_poll"}},
+  };
+  return kPresets;
+}
+
+}  // namespace
+
+std::vector<std::string> EventPresetNames() {
+  std::vector<std::string> names;
+  for (const Preset& preset : Presets()) names.emplace_back(preset.name);
+  return names;
+}
+
+absl::StatusOr<std::vector<std::string>> ResolveEventPreset(const std::string& preset_or_list) {
+  for (const Preset& preset : Presets()) {
+    if (preset_or_list == preset.name) return preset.events;
+  }
+  std::vector<std::string> events;
+  for (absl::string_view item : absl::StrSplit(preset_or_list, ',', absl::SkipWhitespace())) {
+    item = absl::StripAsciiWhitespace(item);
+    size_t colon = item.find(':');
+    if (colon == absl::string_view::npos || colon == 0 || colon + 1 == item.size() ||
+        item.find_first_of("/ ") != absl::string_view::npos) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--events: '", item, "' is neither a preset (", absl::StrJoin(EventPresetNames(), ", "),
+          ") nor system:event"));
+    }
+    events.emplace_back(item);
+  }
+  if (events.empty()) return absl::InvalidArgumentError("--events: no event given");
+  return events;
+}
+
+}  // namespace napiscope

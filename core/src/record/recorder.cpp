@@ -1,0 +1,153 @@
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include <absl/cleanup/cleanup.h>
+#include <absl/strings/str_cat.h>
+
+#include "napiscope/record.h"
+#include "napiscope/tracedat_writer.h"
+#include "record/tracefs_session.h"
+
+namespace napiscope {
+namespace {
+
+constexpr size_t kSpoolFlushBytes = 1 << 20;
+
+// One CPU's pages while recording, in an unlinked file next to the output (trace.dat needs
+// each CPU's data in one piece, so they are joined at the end).
+struct CpuSpool {
+  int fd = -1;
+  std::string pending;
+  int64_t pages = 0;
+};
+
+absl::Status Flush(const std::string& name, CpuSpool* spool) {
+  size_t done = 0;
+  while (done < spool->pending.size()) {
+    ssize_t n = write(spool->fd, spool->pending.data() + done, spool->pending.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      return absl::ResourceExhaustedError(absl::StrCat(name, ": ", std::strerror(errno)));
+    }
+    done += static_cast<size_t>(n);
+  }
+  spool->pending.clear();
+  return absl::OkStatus();
+}
+
+absl::Status CopySpool(const std::string& name, CpuSpool* spool, TraceDatFileWriter* writer,
+                       size_t page_size) {
+  if (lseek(spool->fd, 0, SEEK_SET) < 0) {
+    return absl::DataLossError(absl::StrCat(name, ": ", std::strerror(errno)));
+  }
+  std::string chunk(kSpoolFlushBytes - kSpoolFlushBytes % page_size, '\0');
+  while (true) {
+    ssize_t n = read(spool->fd, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return absl::DataLossError(absl::StrCat(name, ": ", std::strerror(errno)));
+    if (n == 0) return absl::OkStatus();
+    absl::Status status = writer->WritePages(std::string_view(chunk.data(), n));
+    if (!status.ok()) return status;
+  }
+}
+
+}  // namespace
+
+absl::Status Record(const RecordOptions& options, RecordResult* result) {
+  *result = RecordResult();
+  internal::TracefsSessionOptions session_options;
+  session_options.instance_name = options.capture.instance_name;
+  session_options.events = options.capture.events;
+  session_options.cpus = options.capture.cpus;
+  session_options.buffer_kb = options.capture.buffer_kb;
+  auto session_or = internal::TracefsSession::Start(session_options);
+  if (!session_or.ok()) return session_or.status();
+  std::unique_ptr<internal::TracefsSession> session = std::move(*session_or);
+  result->events_enabled = session->enabled_events();
+  result->events_missing = session->missing_events();
+
+  const std::vector<int> cpus = session->cpus();  // a copy: the session goes first
+  std::vector<CpuSpool> spools(cpus.size());
+  absl::Cleanup close_spools = [&spools] {
+    for (CpuSpool& spool : spools) {
+      if (spool.fd >= 0) close(spool.fd);
+    }
+  };
+  for (size_t i = 0; i < cpus.size(); ++i) {
+    std::string name = absl::StrCat(options.output_path, ".cpu", cpus[i]);
+    spools[i].fd = open(name.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (spools[i].fd < 0) {
+      return absl::PermissionDeniedError(absl::StrCat(name, ": ", std::strerror(errno)));
+    }
+    unlink(name.c_str());
+  }
+  auto read_all = [&]() -> absl::Status {
+    for (size_t i = 0; i < cpus.size(); ++i) {
+      CpuSpool& spool = spools[i];
+      absl::Status status = session->ReadPages(i, [&spool](std::string_view page) {
+        spool.pending.append(page);
+        ++spool.pages;
+        return absl::OkStatus();
+      });
+      if (status.ok() && spool.pending.size() >= kSpoolFlushBytes) {
+        status = Flush(options.output_path, &spool);
+      }
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  };
+
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start = Clock::now();
+  if (options.on_started) options.on_started();
+  auto elapsed_ns = [&] {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
+  };
+  const auto poll = std::chrono::milliseconds(std::max(1, options.poll_interval_ms));
+  while (!(options.stop != nullptr && options.stop->load()) &&
+         (options.duration_ns <= 0 || elapsed_ns() < options.duration_ns)) {
+    absl::Status status = read_all();
+    if (!status.ok()) return status;
+    auto sleep = poll;
+    if (options.duration_ns > 0) {
+      sleep = std::min(sleep, std::chrono::duration_cast<std::chrono::milliseconds>(
+                                  std::chrono::nanoseconds(options.duration_ns - elapsed_ns())) +
+                                  std::chrono::milliseconds(1));
+    }
+    std::this_thread::sleep_for(sleep);
+  }
+  result->elapsed_ns = elapsed_ns();
+  session->StopTracing();
+  absl::Status status = read_all();
+  for (size_t i = 0; status.ok() && i < spools.size(); ++i) {
+    status = Flush(options.output_path, &spools[i]);
+  }
+  if (!status.ok()) return status;
+  auto header = session->BuildHeader();
+  if (!header.ok()) return header.status();
+  for (size_t i = 0; i < cpus.size(); ++i) {
+    result->cpus.push_back({cpus[i], spools[i].pages, session->LostEvents(cpus[i])});
+  }
+  session.reset();  // the instance goes before the (possibly long) write of the file
+
+  TraceDatFileWriter writer;
+  status = writer.Open(options.output_path, *header);
+  for (size_t i = 0; status.ok() && i < cpus.size(); ++i) {
+    status = writer.BeginCpu(cpus[i]);
+    if (status.ok()) status = CopySpool(options.output_path, &spools[i], &writer, header->page_size);
+    if (status.ok()) status = writer.EndCpu();
+  }
+  absl::Status closed = writer.Close();
+  if (status.ok()) status = closed;
+  result->file_bytes = writer.bytes();
+  if (!status.ok()) unlink(options.output_path.c_str());  // no half-written trace.dat left
+  return status;
+}
+
+}  // namespace napiscope

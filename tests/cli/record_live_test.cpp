@@ -1,0 +1,218 @@
+// `record` and `live` on the running kernel, under load on a veth pair between two network
+// namespaces. Skipped (with the reason) where the tests are not root or tracefs is missing.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <map>
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::CliPath;
+using ::napiscope::testing::HaveProgram;
+using ::napiscope::testing::RunCommand;
+using ::testing::HasSubstr;
+
+constexpr char kTracing[] = "/sys/kernel/tracing";
+
+bool Exists(const std::string& path) {
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0;
+}
+
+// Two network namespaces joined by a veth pair; the destructor removes them.
+class VethPair {
+ public:
+  VethPair() : id_(std::to_string(getpid())) {
+    std::string a = "nsa" + id_, b = "nsb" + id_, va = "va" + id_, vb = "vb" + id_;
+    ok_ = RunCommand("ip netns add " + a + " && ip netns add " + b + " && ip link add " + va +
+                     " type veth peer name " + vb + " && ip link set " + va + " netns " + a +
+                     " && ip link set " + vb + " netns " + b + " && ip -n " + a + " addr add "
+                     "198.18.0.1/24 dev " + va + " && ip -n " + b + " addr add 198.18.0.2/24 "
+                     "dev " + vb + " && ip -n " + a + " link set " + va + " up && ip -n " + b +
+                     " link set " + vb + " up")
+              .exit_code == 0;
+  }
+  ~VethPair() { RunCommand("ip netns del nsa" + id_ + "; ip netns del nsb" + id_); }
+  bool ok() const { return ok_; }
+  /// A flood ping from one namespace to the other for `seconds`.
+  std::string Load(int seconds) const {
+    return "ip netns exec nsa" + id_ + " ping -f -q -w " + std::to_string(seconds) +
+           " 198.18.0.2";
+  }
+
+ private:
+  std::string id_;
+  bool ok_ = false;
+};
+
+class RecordLive : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "recording needs root; these tests run only as root";
+    if (!Exists(std::string(kTracing) + "/instances")) {
+      RunCommand("mount -t tracefs nodev " + std::string(kTracing));
+    }
+    if (!Exists(std::string(kTracing) + "/instances")) {
+      GTEST_SKIP() << "tracefs is not available at " << kTracing << " and cannot be mounted";
+    }
+    instance_ = "napiscope-test-" + std::to_string(getpid());
+    dir_ = testing::MakeTempDir();
+  }
+  void TearDown() override {
+    if (!instance_.empty()) {
+      EXPECT_FALSE(Exists(InstanceDir())) << "the tracefs instance was left behind";
+      RunCommand("rmdir " + InstanceDir() + " 2>/dev/null");
+    }
+  }
+  std::string InstanceDir() const { return std::string(kTracing) + "/instances/" + instance_; }
+  // `napiscope COMMAND --instance OURS ARGS`: the instance flag before any "-- COMMAND".
+  std::string Cli(const std::string& command, const std::string& args = "") const {
+    return CliPath() + " " + command + " --instance " + instance_ + " " + args;
+  }
+  void RequireLoadTools() {
+    for (const char* tool : {"ip", "ping"}) {
+      if (!HaveProgram(tool)) GTEST_SKIP() << tool << " is not installed";
+    }
+  }
+
+  std::string instance_;
+  std::string dir_;
+};
+
+// Event name -> count from `trace-cmd report` lines ("comm-pid [001] 12.345: name: ...").
+std::map<std::string, int64_t> TraceCmdCounts(const std::string& text) {
+  std::map<std::string, int64_t> counts;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    size_t cpu_end = line.find("] ");
+    size_t ts_end = line.find(": ", cpu_end == std::string::npos ? line.size() : cpu_end);
+    if (ts_end == std::string::npos) continue;  // "cpus=2", "CPU:1 [N EVENTS DROPPED]"
+    size_t name_start = line.find_first_not_of(' ', ts_end + 2);
+    size_t name_end = line.find(':', name_start);
+    if (name_end != std::string::npos) ++counts[line.substr(name_start, name_end - name_start)];
+  }
+  return counts;
+}
+
+TEST_F(RecordLive, RecordUnderLoadReadsTheSameInTraceCmdAndNapiscope) {
+  RequireLoadTools();
+  if (!HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
+  VethPair veth;
+  ASSERT_TRUE(veth.ok()) << "could not set up the veth pair";
+  std::string file = dir_ + "/load.dat";
+  auto record = RunCommand(Cli("record", "-o " + file + " -- " + veth.Load(1)));
+  ASSERT_EQ(record.exit_code, 0) << record.err;
+  EXPECT_THAT(record.err, HasSubstr("napiscope record: wrote " + file));
+
+  auto report = RunCommand("trace-cmd report -i " + file);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  std::map<std::string, int64_t> expected = TraceCmdCounts(report.out);
+  auto info = RunCommand(CliPath() + " info --json " + file);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  nlohmann::json counts = nlohmann::json::parse(info.out)["event_counts"];
+  std::map<std::string, int64_t> actual;
+  for (const auto& [name, count] : counts.items()) actual[name] = count["total"];
+  EXPECT_EQ(actual, expected);
+  EXPECT_GT(actual["softirq_raise"], 100);
+  EXPECT_GT(actual["napi_poll"], 100);
+  EXPECT_GT(actual["sched_switch"], 10);
+}
+
+TEST_F(RecordLive, LiveJsonLinesAreParsableObjects) {
+  RequireLoadTools();
+  VethPair veth;
+  ASSERT_TRUE(veth.ok()) << "could not set up the veth pair";
+  auto live = RunCommand("(" + veth.Load(3) + " >/dev/null) & " +
+                         Cli("live", "--duration 2 --interval 0.5 --json-lines") +
+                         "; status=$?; wait; exit $status");
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  std::vector<nlohmann::json> objects;
+  std::istringstream lines(live.out);
+  for (std::string line; std::getline(lines, line);) {
+    objects.push_back(nlohmann::json::parse(line));  // throws (and fails) when not JSON
+  }
+  ASSERT_GE(objects.size(), 4u) << live.out;
+  for (const nlohmann::json& object : objects) EXPECT_EQ(object["schema"], "napiscope.live/1");
+  EXPECT_FALSE(objects.front()["final"]);
+  EXPECT_TRUE(objects.back()["final"]);
+  EXPECT_GT(objects.back()["events"].get<int64_t>(), objects.front()["events"].get<int64_t>());
+  int64_t polls = 0;
+  for (const nlohmann::json& cpu : objects.back()["cpus"]) polls += cpu["napi_polls"].get<int64_t>();
+  EXPECT_GT(polls, 100);
+}
+
+TEST_F(RecordLive, SigintStopsRecordingAndKeepsTheFile) {
+  std::string file = dir_ + "/sigint.dat";
+  auto record = RunCommand(Cli("record", "-o " + file) + " & pid=$!; sleep 0.5; kill -INT $pid; "
+                           "wait $pid");
+  ASSERT_EQ(record.exit_code, 0) << record.err;
+  TraceSummary summary;
+  ASSERT_TRUE(testing::SummarizeTrace(file, &summary).ok());
+  EXPECT_EQ(summary.meta.file_version, 6);
+  EXPECT_GT(summary.events, 0);
+}
+
+TEST_F(RecordLive, SigintInLivePrintsTheFinalReport) {
+  auto live = RunCommand(Cli("live") + " > " + dir_ + "/out.txt & pid=$!; sleep 1; "
+                         "kill -INT $pid; wait $pid");
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  std::string out = testing::ReadFile(dir_ + "/out.txt");
+  EXPECT_THAT(out, HasSubstr("napiscope live (stopped)"));
+  EXPECT_THAT(out, HasSubstr("softirq"));
+}
+
+TEST_F(RecordLive, ExistingInstanceIsAnErrorAndStaysUntouched) {
+  ASSERT_EQ(mkdir(InstanceDir().c_str(), 0755), 0);
+  auto record = RunCommand(Cli("record", "--duration 0.2 -o " + dir_ + "/x.dat"));
+  EXPECT_EQ(record.exit_code, 1);
+  EXPECT_THAT(record.err, HasSubstr(InstanceDir() + ": the tracefs instance exists"));
+  EXPECT_TRUE(Exists(InstanceDir()));
+  EXPECT_EQ(rmdir(InstanceDir().c_str()), 0);
+}
+
+TEST_F(RecordLive, NotRootIsAnError) {
+  if (!HaveProgram("setpriv")) GTEST_SKIP() << "setpriv is not installed";
+  auto record = RunCommand("setpriv --reuid=65534 --regid=65534 --clear-groups " +
+                           Cli("record", "--duration 0.2 -o /tmp/never.dat"));
+  EXPECT_EQ(record.exit_code, 1);
+  EXPECT_EQ(record.err, "napiscope record: tracing needs root: tracefs instances and "
+                        "trace_pipe_raw are root-only (run with sudo)\n");
+}
+
+TEST_F(RecordLive, FullDiskIsAnErrorAndLeavesNoFile) {
+  RequireLoadTools();
+  std::string small = dir_ + "/small";
+  ASSERT_EQ(mkdir(small.c_str(), 0755), 0);
+  if (RunCommand("mount -t tmpfs -o size=64k tmpfs " + small).exit_code != 0) {
+    GTEST_SKIP() << "cannot mount a small tmpfs";
+  }
+  VethPair veth;
+  auto record = RunCommand(Cli("record", "-o " + small + "/t.dat -- " + veth.Load(1)));
+  RunCommand("umount " + small);
+  EXPECT_EQ(record.exit_code, 1);
+  EXPECT_THAT(record.err, HasSubstr(small + "/t.dat: No space left on device"));
+  EXPECT_FALSE(Exists(small + "/t.dat"));
+}
+
+TEST_F(RecordLive, UnknownEventsAreSkippedAndNoKnownEventIsAnError) {
+  std::string file = dir_ + "/some.dat";
+  auto record = RunCommand(
+      Cli("record", "--duration 0.2 --events sched:sched_switch,nosuch:event -o " + file));
+  EXPECT_EQ(record.exit_code, 0) << record.err;
+  EXPECT_THAT(record.err, HasSubstr("not on this kernel, skipped: nosuch:event"));
+  auto none = RunCommand(Cli("record", "--duration 0.2 --events nosuch:event -o " + file));
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_THAT(none.err, HasSubstr("none of the requested events exist on this kernel: "
+                                  "nosuch:event"));
+}
+
+}  // namespace
+}  // namespace napiscope

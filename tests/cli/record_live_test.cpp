@@ -73,6 +73,11 @@ class RecordLive : public ::testing::Test {
     }
   }
   std::string InstanceDir() const { return std::string(kTracing) + "/instances/" + instance_; }
+  // Shell: wait until the instance traces, let it run `seconds`, then Ctrl-C process $pid.
+  std::string InterruptOnceTracing(const std::string& seconds) const {
+    return "until [ \"$(cat " + InstanceDir() + "/tracing_on 2>/dev/null)\" = 1 ]; do sleep 0.05; "
+           "done; sleep " + seconds + "; kill -INT $pid; wait $pid";
+  }
   // `napiscope COMMAND --instance OURS ARGS`: the instance flag before any "-- COMMAND".
   std::string Cli(const std::string& command, const std::string& args = "") const {
     return CliPath() + " " + command + " --instance " + instance_ + " " + args;
@@ -151,8 +156,8 @@ TEST_F(RecordLive, LiveJsonLinesAreParsableObjects) {
 
 TEST_F(RecordLive, SigintStopsRecordingAndKeepsTheFile) {
   std::string file = dir_ + "/sigint.dat";
-  auto record = RunCommand(Cli("record", "-o " + file) + " & pid=$!; sleep 0.5; kill -INT $pid; "
-                           "wait $pid");
+  auto record =
+      RunCommand(Cli("record", "-o " + file) + " & pid=$!; " + InterruptOnceTracing("0.5"));
   ASSERT_EQ(record.exit_code, 0) << record.err;
   TraceSummary summary;
   ASSERT_TRUE(testing::SummarizeTrace(file, &summary).ok());
@@ -161,8 +166,8 @@ TEST_F(RecordLive, SigintStopsRecordingAndKeepsTheFile) {
 }
 
 TEST_F(RecordLive, SigintInLivePrintsTheFinalReport) {
-  auto live = RunCommand(Cli("live") + " > " + dir_ + "/out.txt & pid=$!; sleep 1; "
-                         "kill -INT $pid; wait $pid");
+  auto live = RunCommand(Cli("live") + " > " + dir_ + "/out.txt & pid=$!; " +
+                         InterruptOnceTracing("1"));
   ASSERT_EQ(live.exit_code, 0) << live.err;
   std::string out = testing::ReadFile(dir_ + "/out.txt");
   EXPECT_THAT(out, HasSubstr("napiscope live (stopped)"));

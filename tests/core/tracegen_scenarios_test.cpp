@@ -216,6 +216,24 @@ TEST_P(ScenarioFileTest, StatedFactsMatchTheEvents) {
     }
     ++checked;
   }
+  for (const json& wakeup : facts.value("wakeups", json::array())) {
+    int32_t pid = wakeup["pid"];
+    bool woken = false;
+    for (const Event& event : loaded_.events) {
+      woken |= event.kind == EventKind::kSchedWaking && event.ts_ns == wakeup["waking_ns"] &&
+               event.wake.pid == pid;
+    }
+    EXPECT_TRUE(woken) << wakeup;
+    auto in = At(loaded_, EventKind::kSchedSwitch, wakeup["cpu"], wakeup["switch_in_ns"]);
+    ASSERT_EQ(in.size(), 1u) << wakeup;
+    EXPECT_EQ(in[0]->sched_switch.next_pid, pid);
+    EXPECT_EQ(wakeup["switch_in_ns"].get<int64_t>() - wakeup["waking_ns"].get<int64_t>(),
+              wakeup["latency_ns"].get<int64_t>());
+    int64_t blamed = 0;
+    for (const json& holder : wakeup["blame"]) blamed += holder["time_ns"].get<int64_t>();
+    EXPECT_EQ(blamed, wakeup["latency_ns"].get<int64_t>()) << wakeup;
+    ++checked;
+  }
   for (const json& gap : facts.value("missed_gaps", json::array())) {
     bool found = false;
     for (const MissedEventsMark& mark : loaded_.context.missed) {
@@ -233,9 +251,9 @@ TEST_P(ScenarioFileTest, StatedFactsMatchTheEvents) {
 INSTANTIATE_TEST_SUITE_P(AllScenarios, ScenarioFileTest,
                          ::testing::Values("irq_threads_bouncing", "irq_threads_pinned",
                                            "ksoftirqd_blocked", "softirq_contexts", "napi_budget",
-                                           "missed_events_gap"));
+                                           "missed_events_gap", "rt_wake_latency"));
 
-TEST(ScenarioFileList, EveryBuiltinScenarioIsTested) { EXPECT_EQ(BuiltinScenarios().size(), 6u); }
+TEST(ScenarioFileList, EveryBuiltinScenarioIsTested) { EXPECT_EQ(BuiltinScenarios().size(), 7u); }
 
 }  // namespace
 }  // namespace napiscope::tracegen

@@ -121,6 +121,12 @@ EventBuilder& EventBuilder::NapiPoll(int cpu, TimestampNs ts, int32_t current, u
   return *this;
 }
 
+EventBuilder& EventBuilder::NetifReceiveSkb(int cpu, TimestampNs ts, int32_t current,
+                                            const std::string& dev, uint32_t len) {
+  Add(EventKind::kNetifReceiveSkb, cpu, ts, current).net = {Intern(dev), len, 0};
+  return *this;
+}
+
 EventBuilder& EventBuilder::Missed(int cpu, TimestampNs ts, int64_t count) {
   Event& e = Add(EventKind::kMissedEvents, cpu, ts, -1);
   e.name = 0;

@@ -35,6 +35,8 @@ class EventBuilder {
   EventBuilder& SoftirqExit(int cpu, TimestampNs ts, int32_t current, uint32_t vec);
   EventBuilder& NapiPoll(int cpu, TimestampNs ts, int32_t current, uint64_t napi,
                          const std::string& dev, int32_t work, int32_t budget);
+  EventBuilder& NetifReceiveSkb(int cpu, TimestampNs ts, int32_t current, const std::string& dev,
+                                uint32_t len);
   EventBuilder& Missed(int cpu, TimestampNs ts, int64_t count);
   /// Any other event, only counted.
   EventBuilder& Other(int cpu, TimestampNs ts, int32_t current, const std::string& name);

@@ -147,6 +147,7 @@ class ContextTracker : public EventSink {
   void PushSoftirq(CpuState& cpu, const Event& event);
   void PopSoftirq(CpuState& cpu, const Event& event);
   void SwitchTask(CpuState& cpu, const Event& event);
+  void LearnWarmupPriority(CpuState& cpu, int32_t pid, int16_t prio);
   void NapiPoll(CpuState& cpu, const Event& event);
   void Resync(CpuState& cpu, const Event& event);
   void ImplicitFrame(CpuState& cpu, ContextFrame frame, TimestampNs end);

@@ -8,24 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "napiscope/blame.h"
 #include "napiscope/contexts.h"
 #include "napiscope/duration_stats.h"
 #include "napiscope/findings.h"
+#include "napiscope/napi_rt_rows.h"
 #include "napiscope/scheduling_rows.h"
 #include "napiscope/trace_summary.h"
 
 namespace napiscope {
-
-/// What held a CPU for part of a softirq's wait.
-struct BlameItem {
-  ContextKind kind = ContextKind::kTask;  ///< kTask, kHardirq or kSoftirq
-  int32_t pid = 0;                        ///< kTask: the task
-  int16_t prio = -1;                      ///< kTask: kernel priority (lowest seen), -1 unknown
-  int32_t irq = -1;                       ///< kHardirq: IRQ number or x86 vector
-  uint32_t vec = 0;                       ///< kSoftirq: the vector
-  std::string name;                       ///< comm, IRQ handler / vector name, or vector name
-  int64_t time_ns = 0;                    ///< time it held the CPU inside the wait
-};
 
 /// One raise-to-entry wait with its blame.
 struct SoftirqWait {
@@ -95,6 +86,15 @@ struct AnalysisWindow {
   bool Contains(TimestampNs ts_ns) const { return ts_ns >= from_ns && ts_ns <= to_ns; }
 };
 
+/// What the trace says about the kernel's preemption model (PREEMPT_RT or not).
+struct KernelModel {
+  std::string preempt_rt = "unknown";  ///< "yes" (uname says so), "likely", "no" or "unknown"
+  std::string evidence;                ///< why, in one sentence
+  int64_t irq_threads = 0;             ///< irq/N-* threads that ran
+  int64_t softirqs_at_irq_exit = 0;    ///< paired softirq entries at hard-IRQ exit
+  int64_t softirqs_in_threads = 0;     ///< ... in IRQ threads, ksoftirqd or NAPI kthreads
+};
+
 /// True for the analyses (AnalysisRequirements ids) whose results a Report holds.
 bool ReportRunsAnalysis(std::string_view id);
 
@@ -117,6 +117,9 @@ struct Report {
   int64_t idle_with_pending_not_listed = 0;
   std::vector<SoftirqOrderingStallRow> softirq_ordering_stalls;  ///< by time
   int64_t softirq_ordering_stalls_not_listed = 0;
+  std::vector<NapiRow> napi;                       ///< by dev, napi, cpu, context
+  std::vector<WakeLatencyRow> rt_wake_latency;     ///< RT and softirq-serving threads, by pid, cpu
+  KernelModel kernel;                              ///< PREEMPT_RT or not, and why
   std::vector<Finding> findings;                   ///< most severe first
 
   /// The availability entry of analysis `id` (see AnalysisRequirements), or nullptr.

@@ -41,6 +41,26 @@ struct Thresholds {
   /// counts as stalled when it waited this long (error past softirq_latency_max_error_ns).
   int64_t ordering_stall_ns = 1'000'000;
 
+  /// napi-budget-exhausted: only for NAPI instances with at least this many polls.
+  int64_t napi_min_polls = 100;
+  /// napi-budget-exhausted: at this share of polls using the whole budget (0..1); a warning
+  /// when part of the polling then ran in ksoftirqd, else information.
+  double napi_exhausted_share = 0.25;
+  /// napi-budget-exhausted: share of an instance's polls in ksoftirqd that counts as work
+  /// moving there (0..1).
+  double napi_ksoftirqd_share = 0.1;
+
+  /// rt-wake-latency: warning when an RT thread's wakeup -> switch-in exceeds this.
+  int64_t rt_wake_latency_warning_ns = 100'000;
+  /// rt-wake-latency: error from this long.
+  int64_t rt_wake_latency_error_ns = 1'000'000;
+
+  /// softirq-starvation: warning when RT tasks held a CPU this long while a softirq raised
+  /// there, or a woken ksoftirqd / NAPI / IRQ thread, waited.
+  int64_t softirq_starvation_warning_ns = 1'000'000;
+  /// softirq-starvation: error from this long.
+  int64_t softirq_starvation_error_ns = 10'000'000;
+
   /// The p99 warning limit of vector `vec`: its override, else softirq_latency_p99_warning_ns.
   int64_t SoftirqLatencyP99WarningNs(uint32_t vec) const;
   /// The max error limit of vector `vec`: its override, else softirq_latency_max_error_ns.

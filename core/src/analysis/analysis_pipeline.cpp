@@ -6,10 +6,14 @@
 #include "analysis/cpu_time.h"
 #include "analysis/finding_rules.h"
 #include "analysis/idle_pending.h"
+#include "analysis/kernel_model.h"
 #include "analysis/ksoftirqd_blocked.h"
+#include "analysis/napi_polls.h"
+#include "analysis/napi_rt_findings.h"
 #include "analysis/scheduling_findings.h"
 #include "analysis/softirq_latency.h"
 #include "analysis/thread_activity.h"
+#include "analysis/wake_latency.h"
 #include "napiscope/contexts.h"
 
 namespace napiscope {
@@ -23,11 +27,15 @@ struct AnalysisPipeline::Parts {
         cpu_time(options.window),
         threads(options.window),
         ksoftirqd_blocked(&tracker, options.window),
-        idle_pending(&tracker, options.window, options.thresholds.ordering_stall_ns) {
+        idle_pending(&tracker, options.window, options.thresholds.ordering_stall_ns),
+        napi(options.window),
+        wake_latency(&tracker, options.window) {
     tracker.AddListener(&softirq_latency);
     tracker.AddListener(&runtime);
     tracker.AddListener(&cpu_time);
     tracker.AddListener(&threads);
+    tracker.AddListener(&napi);
+    tracker.AddListener(&wake_latency);
     fanout.Add(&summary);
     fanout.Add(&tracker);
     fanout.Add(&softirq_latency);
@@ -35,6 +43,8 @@ struct AnalysisPipeline::Parts {
     fanout.Add(&threads);
     fanout.Add(&ksoftirqd_blocked);
     fanout.Add(&idle_pending);
+    fanout.Add(&napi);
+    fanout.Add(&wake_latency);
   }
 
   TraceSummaryBuilder summary;
@@ -45,6 +55,8 @@ struct AnalysisPipeline::Parts {
   internal::ThreadActivity threads;
   internal::KsoftirqdBlocked ksoftirqd_blocked;
   internal::IdlePending idle_pending;
+  internal::NapiPolls napi;
+  internal::WakeLatency wake_latency;
   FanoutSink fanout;
 };
 
@@ -97,6 +109,14 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   report.idle_with_pending_not_listed = parts_->idle_pending.idle_overflow();
   report.softirq_ordering_stalls = parts_->idle_pending.stall_rows();
   report.softirq_ordering_stalls_not_listed = parts_->idle_pending.stall_overflow();
+  const AnalysisAvailability* napi = report.Availability("napi");
+  bool skb_recorded =
+      napi != nullptr &&
+      std::find(napi->missing_optional.begin(), napi->missing_optional.end(),
+                "net:netif_receive_skb") == napi->missing_optional.end();
+  report.napi = parts_->napi.Rows(context, skb_recorded);
+  report.rt_wake_latency = parts_->wake_latency.Rows(context);
+  report.kernel = internal::JudgeKernelModel(report);
   KeepCpus(options_.cpus, &report.softirq_latency);
   KeepCpus(options_.cpus, &report.softirq_runtime);
   KeepCpus(options_.cpus, &report.hardirq_runtime);
@@ -104,6 +124,8 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   KeepCpus(options_.cpus, &report.ksoftirqd_blocked);
   KeepCpus(options_.cpus, &report.idle_with_pending);
   KeepCpus(options_.cpus, &report.softirq_ordering_stalls);
+  KeepCpus(options_.cpus, &report.napi);
+  KeepCpus(options_.cpus, &report.rt_wake_latency);
   internal::UnavailableAnalysisFindings(report.trace, &report.findings);
   internal::SoftirqLatencyFindings(report.softirq_latency, options_.thresholds, &report.findings);
   const Thresholds& thresholds = options_.thresholds;
@@ -113,6 +135,10 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   internal::IdlePendingFindings(report.idle_with_pending, report.trace.meta.kernel_release,
                                 thresholds, &report.findings);
   internal::OrderingStallFindings(report.softirq_ordering_stalls, thresholds, &report.findings);
+  internal::NapiBudgetFindings(report.napi, thresholds, &report.findings);
+  internal::RtWakeLatencyFindings(report.rt_wake_latency, thresholds, &report.findings);
+  internal::SoftirqStarvationFindings(report.softirq_latency, report.rt_wake_latency, thresholds,
+                                      &report.findings);
   internal::SortFindings(&report.findings);
   return report;
 }

@@ -34,12 +34,6 @@ int WakeupCpu(const ThreadActivityRow& row) {
   return BusiestKey(by_source, BusiestKey(row.run_ns_by_cpu, 0));
 }
 
-std::string Describe(int32_t pid, const std::string& comm, int kernel_prio) {
-  std::string prio = FormatPriority(kernel_prio);
-  return prio.empty() ? fmt::format("{} (pid {})", comm, pid)
-                      : fmt::format("{} (pid {}, {})", comm, pid, prio);
-}
-
 bool IsFalseNohzKernel(const std::string& release) {
   bool rt = release.find("-rt") != std::string::npos;
   return rt && (release.rfind("6.1.", 0) == 0 || release.rfind("6.4.", 0) == 0);
@@ -95,7 +89,7 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
     finding.summary = fmt::format(
         "{} {} in {} of {} activations ({:.0f}%); it ran on {}, changed CPU {} times in {} runs "
         "({:.0f}/s), {} migrations{}. {}",
-        Describe(row.pid, row.comm, row.prio), where, row.cross_cpu_activations, row.activations,
+        DescribeTask(row.pid, row.comm, row.prio), where, row.cross_cpu_activations, row.activations,
         share * 100, RunTimes(row.run_ns_by_cpu), row.cpu_changes, row.runs,
         row.cpu_changes_per_s, row.migrations, latency, verdict);
     finding.evidence = {{"pid", row.pid},
@@ -133,17 +127,17 @@ void KsoftirqdBlockedFindings(const std::vector<KsoftirqdBlockedRow>& rows, cons
     std::string chain;
     for (const ChainLink& link : row.chain) {
       chain += fmt::format("{}{} {}", chain.empty() ? ": waiting on " : "; ",
-                           Describe(link.pid, link.comm, link.prio), link.relation);
+                           DescribeTask(link.pid, link.comm, link.prio), link.relation);
     }
     std::string held;
     for (size_t h = 0; h < row.cpu_held_by.size() && h < 2; ++h) {
       const TaskTime& time = row.cpu_held_by[h];
       held += fmt::format("{}{} {}", h == 0 ? fmt::format("; CPU{} meanwhile ran ", cpu) : ", ",
-                          Describe(time.pid, time.comm, time.prio), FormatDuration(time.time_ns));
+                          DescribeTask(time.pid, time.comm, time.prio), FormatDuration(time.time_ns));
     }
     std::string waker = row.waker_pid >= 0
                             ? fmt::format("; woken by {} on CPU{} ({})",
-                                          Describe(row.waker_pid, row.waker_comm, -1),
+                                          DescribeTask(row.waker_pid, row.waker_comm, -1),
                                           row.waker_cpu, row.waker_context)
                             : std::string();
     Finding finding;
@@ -255,7 +249,7 @@ void OrderingStallFindings(const std::vector<SoftirqOrderingStallRow>& rows, con
         "{} on CPU{} waited {} behind {} in progress in {} ({}{}): softirqs run in vector order, "
         "so a lower-numbered one that does not finish holds back the others{}.",
         VectorLabel(row.vec), row.cpu, FormatDuration(row.wait_ns), VectorLabel(row.blocking_vec),
-        Describe(row.blocking_pid, row.blocking_comm, -1), row.blocking_site,
+        DescribeTask(row.blocking_pid, row.blocking_comm, -1), row.blocking_site,
         row.blocking_preempted ? ", its task switched out inside it" : "",
         entry.second > 1 ? fmt::format(" ({} such waits)", entry.second) : "");
     finding.evidence = {{"vec", row.vec},

@@ -14,17 +14,6 @@ bool LongerWait(TimestampNs delay_a, TimestampNs raise_a, TimestampNs delay_b,
   return delay_a != delay_b ? delay_a > delay_b : raise_a < raise_b;
 }
 
-int32_t HolderId(const ContextFrame& frame) {
-  switch (frame.kind) {
-    case ContextKind::kHardirq:
-      return frame.irq;
-    case ContextKind::kSoftirq:
-      return static_cast<int32_t>(frame.vec);
-    default:
-      return frame.pid;
-  }
-}
-
 }  // namespace
 
 SoftirqLatency::SoftirqLatency(const ContextTracker* tracker, const AnalysisWindow& window)
@@ -126,25 +115,8 @@ void SoftirqLatency::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, Timestamp
 void SoftirqLatency::Attribute(CpuState& cpu, TimestampNs start_ns, TimestampNs end_ns,
                                const ContextFrame* frame) {
   auto charge = [&](Wait& wait) {
-    TimestampNs from = std::max(start_ns, wait.raise_ns);
     TimestampNs to = wait.entered ? std::min(end_ns, wait.entry_ns) : end_ns;
-    if (to <= from) return;
-    if (frame == nullptr) {
-      wait.unknown_ns += to - from;
-      return;
-    }
-    int32_t id = HolderId(*frame);
-    auto held = std::find_if(wait.held.begin(), wait.held.end(), [&](const Held& h) {
-      return h.kind == frame->kind && h.id == id &&
-             (frame->kind != ContextKind::kHardirq || h.name == frame->name);
-    });
-    if (held == wait.held.end()) {
-      wait.held.push_back(Held{frame->kind, id, frame->name, frame->prio, 0});
-      held = wait.held.end() - 1;
-    }
-    held->time_ns += to - from;
-    held->name = frame->name;  // a task's latest comm
-    if (frame->prio >= 0 && (held->prio < 0 || frame->prio < held->prio)) held->prio = frame->prio;
+    wait.blame.Charge(std::max(start_ns, wait.raise_ns), to, frame);
   };
   for (Wait& wait : cpu.pending) charge(wait);
   cpu.segments_until_ns = std::max(cpu.segments_until_ns, end_ns);
@@ -184,24 +156,8 @@ std::vector<SoftirqLatencyRow> SoftirqLatency::Rows(const TraceContext& context)
         out.entry_ns = wait.entry_ns;
         out.delay_ns = wait.entry_ns - wait.raise_ns;
         out.ran_in = wait.site;
-        out.unknown_ns = wait.unknown_ns;
-        for (const Held& held : wait.held) {
-          BlameItem item;
-          item.kind = held.kind;
-          item.time_ns = held.time_ns;
-          if (held.kind == ContextKind::kSoftirq) {
-            item.vec = static_cast<uint32_t>(held.id);
-            item.name = std::string(SoftirqVectorName(item.vec));
-          } else {
-            (held.kind == ContextKind::kHardirq ? item.irq : item.pid) = held.id;
-            item.name = std::string(context.strings.Get(held.name));
-            if (held.kind == ContextKind::kTask) item.prio = held.prio;
-          }
-          out.blame.push_back(std::move(item));
-        }
-        std::stable_sort(
-            out.blame.begin(), out.blame.end(),
-            [](const BlameItem& a, const BlameItem& b) { return a.time_ns > b.time_ns; });
+        out.unknown_ns = wait.blame.unknown_ns();
+        out.blame = wait.blame.Items(context.strings);
         row.worst.push_back(std::move(out));
       }
       rows.push_back(std::move(row));

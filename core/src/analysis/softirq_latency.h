@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/duration_recorder.h"
+#include "analysis/wait_blame.h"
 #include "napiscope/contexts.h"
 #include "napiscope/report.h"
 
@@ -31,14 +32,6 @@ class SoftirqLatency : public EventSink, public ContextListener {
   std::vector<SoftirqLatencyRow> Rows(const TraceContext& context) const;
 
  private:
-  // What held the CPU for part of a wait, before names are resolved.
-  struct Held {
-    ContextKind kind;
-    int32_t id;     // pid, irq or vec
-    StringId name;  // comm or handler
-    int16_t prio;
-    int64_t time_ns;
-  };
   struct Wait {
     uint32_t vec = 0;
     TimestampNs raise_ns = 0;
@@ -46,8 +39,7 @@ class SoftirqLatency : public EventSink, public ContextListener {
     bool entered = false;
     bool blame_complete = false;  // the segment stream of the CPU has passed entry_ns
     SoftirqSite site = SoftirqSite::kNone;
-    int64_t unknown_ns = 0;
-    std::vector<Held> held;
+    WaitBlame blame;
   };
   struct VecState {
     DurationRecorder delays;

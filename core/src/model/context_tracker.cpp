@@ -308,8 +308,25 @@ void ContextTracker::PopSoftirq(CpuState& cpu, const Event& event) {
   cpu.napi_cursor_ns = event.ts_ns;
 }
 
+// The first sched_switch after the start (or a gap) names the priority of the task that ran
+// through the warm-up; what was held back learns it before it is handed out.
+void ContextTracker::LearnWarmupPriority(CpuState& cpu, int32_t pid, int16_t prio) {
+  if (cpu.warm || cpu.task.pid != pid || cpu.task.prio >= 0 || prio < 0) return;
+  std::string_view comm = trace_ ? trace_->strings.Get(cpu.task.name) : std::string_view();
+  TaskClass task_class = ClassifyTask(pid, comm, prio);
+  auto learn = [&](ContextFrame& frame) {
+    if (frame.pid != pid || frame.prio >= 0) return;
+    frame.prio = prio;
+    frame.task_class = task_class;
+  };
+  learn(cpu.task);
+  for (ContextFrame& frame : cpu.irq_frames) learn(frame);
+  for (CpuSegment& segment : cpu.warmup) learn(segment.frame);
+}
+
 void ContextTracker::SwitchTask(CpuState& cpu, const Event& event) {
   const SchedSwitchFields& s = event.sched_switch;
+  LearnWarmupPriority(cpu, s.prev_pid, s.prev_prio);
   Advance(cpu, event.ts_ns);
   for (const ContextFrame& stale : cpu.irq_frames) {
     CloseInterval(stale, event.ts_ns, false, false);

@@ -22,10 +22,14 @@ std::string DescribeHolder(const BlameItem& item) {
       break;
   }
   if (item.pid == 0) return "idle";
-  std::string prio = FormatPriority(item.prio);
-  std::string comm = item.name.empty() ? std::string("?") : item.name;
-  if (prio.empty()) return fmt::format("{} (pid {})", comm, item.pid);
-  return fmt::format("{} (pid {}, {})", comm, item.pid, prio);
+  return DescribeTask(item.pid, item.name, item.prio);
+}
+
+std::string DescribeTask(int32_t pid, const std::string& comm, int kernel_prio) {
+  std::string prio = FormatPriority(kernel_prio);
+  std::string name = comm.empty() ? std::string("?") : comm;
+  if (prio.empty()) return fmt::format("{} (pid {})", name, pid);
+  return fmt::format("{} (pid {}, {})", name, pid, prio);
 }
 
 std::string VectorLabel(uint32_t vec) {

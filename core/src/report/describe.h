@@ -14,6 +14,9 @@ std::string FormatPriority(int kernel_prio);
 /// "softirq TIMER".
 std::string DescribeHolder(const BlameItem& item);
 
+/// A task as sentences name it: "cyclictest (pid 812, RT 98)", "iperf3 (pid 90)".
+std::string DescribeTask(int32_t pid, const std::string& comm, int kernel_prio);
+
 /// "NET_RX" for vectors 0-9, else "vec 12".
 std::string VectorLabel(uint32_t vec);
 

@@ -1,5 +1,7 @@
 #include "napiscope/report.h"
 
+#include "napiscope/analysis_requirements.h"
+
 namespace napiscope {
 
 std::string_view SeverityName(Severity severity) {
@@ -22,8 +24,7 @@ int64_t CpuTimeRow::AccountedNs() const {
 }
 
 bool ReportRunsAnalysis(std::string_view id) {
-  return id == "contexts" || id == "softirq_latency" || id == "irq_thread_pingpong" ||
-         id == "napi_thread_pingpong" || id == "ksoftirqd_blocked" || id == "idle_with_pending";
+  return FindAnalysisRequirement(id) != nullptr;
 }
 
 bool AnalysisWindow::restricted() const {

@@ -5,6 +5,7 @@
 #include "napiscope/info_report.h"
 #include "napiscope/report_render.h"
 #include "report/describe.h"
+#include "report/napi_rt_render.h"
 #include "report/scheduling_render.h"
 
 namespace napiscope {
@@ -51,28 +52,6 @@ json FindingsJson(const Report& report) {
   return findings;
 }
 
-json BlameItemJson(const BlameItem& item) {
-  json out = {{"kind", std::string(ContextKindName(item.kind))},
-              {"name", item.name},
-              {"holder", internal::DescribeHolder(item)},
-              {"time_ns", item.time_ns}};
-  switch (item.kind) {
-    case ContextKind::kTask:
-      out["pid"] = item.pid;
-      out["prio"] = item.prio;
-      break;
-    case ContextKind::kHardirq:
-      out["irq"] = item.irq;
-      break;
-    case ContextKind::kSoftirq:
-      out["vec"] = item.vec;
-      break;
-    case ContextKind::kNapiPoll:
-      break;
-  }
-  return out;
-}
-
 json SoftirqLatencyJson(const Report& report) {
   json rows = json::array();
   for (const SoftirqLatencyRow& row : report.softirq_latency) {
@@ -86,7 +65,7 @@ json SoftirqLatencyJson(const Report& report) {
     json worst = json::array();
     for (const SoftirqWait& wait : row.worst) {
       json blame = json::array();
-      for (const BlameItem& item : wait.blame) blame.push_back(BlameItemJson(item));
+      for (const BlameItem& item : wait.blame) blame.push_back(internal::BlameItemJson(item));
       worst.push_back({{"raise_ns", wait.raise_ns},
                        {"entry_ns", wait.entry_ns},
                        {"delay_ns", wait.delay_ns},
@@ -169,6 +148,7 @@ json ReportToJson(const Report& report) {
       {"cpu_time", CpuTimeJson(report)},
   };
   internal::AddSchedulingJson(report, out);
+  internal::AddNapiRtJson(report, out);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "napiscope/info_report.h"
 #include "napiscope/report_render.h"
 #include "report/describe.h"
+#include "report/napi_rt_render.h"
 #include "report/scheduling_render.h"
 
 namespace napiscope {
@@ -47,6 +48,7 @@ void Header(const Report& report, Text& text) {
   text.Line(fmt::format("trace:    {}", s.meta.path));
   text.Line(fmt::format("format:   {}", DescribeTraceFormat(s.meta)));
   if (!s.meta.kernel_release.empty()) text.Line(fmt::format("kernel:   {}", s.meta.kernel_release));
+  text.Line(fmt::format("model:    {}", internal::KernelModelLine(report.kernel)));
   text.Line(fmt::format("cpus:     {}, events: {}", s.meta.cpus, s.events));
   if (s.events > 0) {
     text.Line(fmt::format("span:     {} .. {} ({})", FormatTimestamp(s.first_ts_ns),
@@ -224,6 +226,7 @@ std::string ReportToText(const Report& report) {
   Runtimes(report, text);
   CpuTime(report, text);
   for (std::string& line : internal::SchedulingText(report)) text.Line(std::move(line));
+  for (std::string& line : internal::NapiRtText(report)) text.Line(std::move(line));
   return text.Take();
 }
 

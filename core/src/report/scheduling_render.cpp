@@ -170,6 +170,28 @@ std::string NotListed(int64_t count) {
 
 }  // namespace
 
+json BlameItemJson(const BlameItem& item) {
+  json out = {{"kind", std::string(ContextKindName(item.kind))},
+              {"name", item.name},
+              {"holder", DescribeHolder(item)},
+              {"time_ns", item.time_ns}};
+  switch (item.kind) {
+    case ContextKind::kTask:
+      out["pid"] = item.pid;
+      out["prio"] = item.prio;
+      break;
+    case ContextKind::kHardirq:
+      out["irq"] = item.irq;
+      break;
+    case ContextKind::kSoftirq:
+      out["vec"] = item.vec;
+      break;
+    case ContextKind::kNapiPoll:
+      break;
+  }
+  return out;
+}
+
 void AddStatsJson(const DurationStats& stats, json& row) {
   row["count"] = stats.count;
   row["min_ns"] = stats.min_ns;

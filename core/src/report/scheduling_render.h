@@ -14,6 +14,9 @@ namespace napiscope::internal {
 /// The DurationStats fields (count, min_ns, p50_ns, ..., max_at_ns, exact) added to `row`.
 void AddStatsJson(const DurationStats& stats, nlohmann::json& row);
 
+/// A BlameItem as JSON: kind, name, holder (a phrase), time_ns, and pid/prio, irq or vec.
+nlohmann::json BlameItemJson(const BlameItem& item);
+
 /// irq_threads, napi_threads, ksoftirqd, ksoftirqd_blocked, idle_with_pending and
 /// softirq_ordering_stalls added to the report object `out`.
 void AddSchedulingJson(const Report& report, nlohmann::json& out);

@@ -34,6 +34,10 @@ const std::vector<BuiltinScenario>& BuiltinScenarios() {
        "A NET_RX raise whose entry lies beyond a ring-buffer overflow on the same CPU: the "
        "delay is unknown, not the time between the two events",
        BuildMissedEventsGap},
+      {"rt_wake_latency",
+       "cyclictest (FIFO 98) on CPU1 woken late behind NET_RX at IRQ exit, a non-preemptible "
+       "iperf3 and an RT 99 hog; on CPU0 an RT application starves NET_RX and ksoftirqd/0",
+       BuildRtWakeLatency},
   };
   return kScenarios;
 }

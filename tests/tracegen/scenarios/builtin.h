@@ -44,5 +44,6 @@ std::unique_ptr<Scenario> BuildKsoftirqdBlocked(nlohmann::json* facts);
 std::unique_ptr<Scenario> BuildSoftirqContexts(nlohmann::json* facts);
 std::unique_ptr<Scenario> BuildNapiBudget(nlohmann::json* facts);
 std::unique_ptr<Scenario> BuildMissedEventsGap(nlohmann::json* facts);
+std::unique_ptr<Scenario> BuildRtWakeLatency(nlohmann::json* facts);
 
 }  // namespace napiscope::tracegen

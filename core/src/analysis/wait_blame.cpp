@@ -1,0 +1,70 @@
+#include "analysis/wait_blame.h"
+
+#include <algorithm>
+
+namespace napiscope::internal {
+namespace {
+
+int32_t HolderId(const ContextFrame& frame) {
+  switch (frame.kind) {
+    case ContextKind::kHardirq:
+      return frame.irq;
+    case ContextKind::kSoftirq:
+      return static_cast<int32_t>(frame.vec);
+    default:
+      return frame.pid;
+  }
+}
+
+}  // namespace
+
+void WaitBlame::Charge(TimestampNs from_ns, TimestampNs to_ns, const ContextFrame* frame) {
+  if (to_ns <= from_ns) return;
+  if (frame == nullptr) {
+    unknown_ns_ += to_ns - from_ns;
+    return;
+  }
+  int32_t id = HolderId(*frame);
+  auto held = std::find_if(held_.begin(), held_.end(), [&](const Held& h) {
+    return h.kind == frame->kind && h.id == id &&
+           (frame->kind != ContextKind::kHardirq || h.name == frame->name);
+  });
+  if (held == held_.end()) {
+    held_.push_back(Held{frame->kind, id, frame->name, frame->prio, 0});
+    held = held_.end() - 1;
+  }
+  held->time_ns += to_ns - from_ns;
+  held->name = frame->name;  // a task's latest comm
+  if (frame->prio >= 0 && (held->prio < 0 || frame->prio < held->prio)) held->prio = frame->prio;
+}
+
+void WaitBlame::ChargeUnknownUpTo(int64_t total_ns) {
+  int64_t charged = unknown_ns_;
+  for (const Held& held : held_) charged += held.time_ns;
+  if (charged < total_ns) unknown_ns_ += total_ns - charged;
+}
+
+std::vector<BlameItem> WaitBlame::Items(const StringTable& strings) const {
+  std::vector<BlameItem> items;
+  items.reserve(held_.size());
+  for (const Held& held : held_) {
+    BlameItem item;
+    item.kind = held.kind;
+    item.time_ns = held.time_ns;
+    if (held.kind == ContextKind::kSoftirq) {
+      item.vec = static_cast<uint32_t>(held.id);
+      item.name = std::string(SoftirqVectorName(item.vec));
+    } else {
+      (held.kind == ContextKind::kHardirq ? item.irq : item.pid) = held.id;
+      item.name = std::string(strings.Get(held.name));
+      if (held.kind == ContextKind::kTask) item.prio = held.prio;
+    }
+    items.push_back(std::move(item));
+  }
+  std::stable_sort(items.begin(), items.end(), [](const BlameItem& a, const BlameItem& b) {
+    return a.time_ns > b.time_ns;
+  });
+  return items;
+}
+
+}  // namespace napiscope::internal

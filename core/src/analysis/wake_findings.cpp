@@ -1,0 +1,223 @@
+// rt-wake-latency and softirq-starvation: what held the CPU while a thread or softirq waited.
+#include <map>
+
+#include <fmt/format.h>
+
+#include "analysis/napi_rt_findings.h"
+#include "napiscope/format.h"
+#include "report/describe.h"
+
+namespace napiscope::internal {
+namespace {
+
+// Holders shown in a sentence.
+constexpr size_t kHoldersInSentence = 3;
+
+std::string Share(int64_t part, int64_t whole) {
+  return whole > 0 ? fmt::format("{:.0f}%", 100.0 * static_cast<double>(part) / whole) : "-";
+}
+
+// "softirq NET_RX 250 us (80%, softirq), iperf3 (pid 9918) 20 us (6%, lower_prio)"
+std::string Holders(const std::vector<BlameItem>& blame, int64_t total_ns, int16_t woken_prio) {
+  std::string text;
+  for (size_t i = 0; i < blame.size() && i < kHoldersInSentence; ++i) {
+    const BlameItem& item = blame[i];
+    text += fmt::format("{}{} {} ({}, {})", i == 0 ? "" : ", ", DescribeHolder(item),
+                        FormatDuration(item.time_ns), Share(item.time_ns, total_ns),
+                        WakeBlameRole(item, woken_prio));
+  }
+  return text.empty() ? std::string("nothing recorded") : text;
+}
+
+// What to look at, from what held the CPU longest in the worst wakeup.
+std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
+  std::string_view role = WakeBlameRole(top, woken_prio);
+  if (role == "softirq" || role == "napi_poll") {
+    return fmt::format(
+        "Softirq work ran ahead of it on CPU{}: keep network IRQs (and with them NET_RX) off "
+        "this CPU via /proc/irq/N/smp_affinity_list, or move the polling into threads "
+        "(threaded NAPI, PREEMPT_RT) placed elsewhere.",
+        cpu);
+  }
+  if (role == "hardirq") {
+    return fmt::format("Hard IRQ {} ({}) held CPU{}: move it with /proc/irq/{}/smp_affinity_list "
+                       "or thread it.",
+                       top.name, top.irq, cpu, top.irq);
+  }
+  if (role == "higher_prio") {
+    return fmt::format("{} runs at the same or a higher priority on CPU{}: lower it or move it "
+                       "(chrt, taskset).",
+                       DescribeHolder(top), cpu);
+  }
+  if (role == "lower_prio" || role == "task") {
+    return fmt::format("{} kept CPU{} although it is less urgent: a section with preemption or "
+                       "interrupts disabled; the irqsoff/preemptoff tracers show where.",
+                       DescribeHolder(top), cpu);
+  }
+  if (role == "idle") {
+    return fmt::format("CPU{} was idle: the time is the exit from an idle state; limit deep "
+                       "C-states (PM QoS /dev/cpu_dma_latency, intel_idle.max_cstate).",
+                       cpu);
+  }
+  return "";
+}
+
+int64_t RtTaskTime(const std::vector<BlameItem>& blame, int32_t except_pid, int16_t at_most_prio,
+                   std::vector<const BlameItem*>* tasks) {
+  int64_t total = 0;
+  for (const BlameItem& item : blame) {
+    bool rt = item.kind == ContextKind::kTask && item.pid != 0 && item.pid != except_pid &&
+              item.prio >= 0 && item.prio < 100 && (at_most_prio < 0 || item.prio <= at_most_prio);
+    if (!rt) continue;
+    total += item.time_ns;
+    tasks->push_back(&item);
+  }
+  return total;
+}
+
+std::string TaskList(const std::vector<const BlameItem*>& tasks) {
+  std::string text;
+  for (size_t i = 0; i < tasks.size() && i < kHoldersInSentence; ++i) {
+    text += fmt::format("{}{} {}", i == 0 ? "" : ", ", DescribeHolder(*tasks[i]),
+                        FormatDuration(tasks[i]->time_ns));
+  }
+  return text;
+}
+
+constexpr std::string_view kStarvationAdvice =
+    "Softirq work that waits for a thread cannot run while busier RT tasks keep the CPU: give "
+    "the threads that serve it (ksoftirqd, irq/N-*, napi/*) a priority above the RT "
+    "application (chrt -f -p PRIO PID; hard-IRQ threads above softirq threads), or keep the RT "
+    "application off the CPUs that handle network IRQs (taskset, smp_affinity_list).";
+
+Severity StarvationSeverity(int64_t rt_ns, const Thresholds& t) {
+  return t.softirq_starvation_error_ns > 0 && rt_ns >= t.softirq_starvation_error_ns
+             ? Severity::kError
+             : Severity::kWarning;
+}
+
+}  // namespace
+
+void RtWakeLatencyFindings(const std::vector<WakeLatencyRow>& rows, const Thresholds& t,
+                           std::vector<Finding>* findings) {
+  if (t.rt_wake_latency_warning_ns <= 0) return;
+  for (const WakeLatencyRow& row : rows) {
+    if (row.policy != SchedPolicyClass::kRealtime ||
+        row.latency.max_ns <= t.rt_wake_latency_warning_ns || row.worst.empty()) {
+      continue;
+    }
+    const WakeLatencySample& worst = row.worst.front();
+    Finding finding;
+    finding.rule = "rt-wake-latency";
+    finding.severity = t.rt_wake_latency_error_ns > 0 &&
+                               row.latency.max_ns > t.rt_wake_latency_error_ns
+                           ? Severity::kError
+                           : Severity::kWarning;
+    finding.cpu = row.cpu;
+    finding.start_ns = worst.waking_ns;
+    finding.end_ns = worst.switch_in_ns;
+    std::string unknown = worst.unknown_ns > 0
+                              ? fmt::format(", {} unknown (lost events or missing switches)",
+                                            FormatDuration(worst.unknown_ns))
+                              : std::string();
+    finding.summary = fmt::format(
+        "{} on CPU{} ran up to {} after its wakeup (p99 {}, {} wakeups); in the worst, woken "
+        "from CPU{}, CPU{} was held by {}{}. {}",
+        DescribeTask(row.pid, row.comm, row.prio), row.cpu, FormatDuration(row.latency.max_ns),
+        FormatDuration(row.latency.p99_ns), row.latency.count, worst.waker_cpu, row.cpu,
+        Holders(worst.blame, worst.latency_ns, row.prio), unknown,
+        worst.blame.empty() ? "" : Advice(worst.blame.front(), row.prio, row.cpu));
+    nlohmann::json blame = nlohmann::json::array();
+    for (const BlameItem& item : worst.blame) {
+      blame.push_back({{"holder", DescribeHolder(item)},
+                       {"role", std::string(WakeBlameRole(item, row.prio))},
+                       {"time_ns", item.time_ns}});
+    }
+    finding.evidence = {{"pid", row.pid},         {"comm", row.comm},
+                        {"prio", row.prio},       {"count", row.latency.count},
+                        {"p99_ns", row.latency.p99_ns}, {"max_ns", row.latency.max_ns},
+                        {"max_at_ns", worst.waking_ns}, {"unknown_ns", worst.unknown_ns},
+                        {"blame", blame}};
+    findings->push_back(std::move(finding));
+  }
+}
+
+void SoftirqStarvationFindings(const std::vector<SoftirqLatencyRow>& softirq_rows,
+                               const std::vector<WakeLatencyRow>& wake_rows, const Thresholds& t,
+                               std::vector<Finding>* findings) {
+  if (t.softirq_starvation_warning_ns <= 0) return;
+  for (const SoftirqLatencyRow& row : softirq_rows) {
+    // The worst wait of the (cpu, vec) by RT time in it, one finding per row.
+    const SoftirqWait* worst = nullptr;
+    int64_t worst_rt_ns = 0;
+    std::vector<const BlameItem*> worst_tasks;
+    for (const SoftirqWait& wait : row.worst) {
+      std::vector<const BlameItem*> tasks;
+      int64_t rt_ns = RtTaskTime(wait.blame, -1, -1, &tasks);
+      if (rt_ns <= worst_rt_ns) continue;
+      worst = &wait;
+      worst_rt_ns = rt_ns;
+      worst_tasks = std::move(tasks);
+    }
+    if (worst == nullptr || worst_rt_ns < t.softirq_starvation_warning_ns) continue;
+    Finding finding;
+    finding.rule = "softirq-starvation";
+    finding.severity = StarvationSeverity(worst_rt_ns, t);
+    finding.cpu = row.cpu;
+    finding.start_ns = worst->raise_ns;
+    finding.end_ns = worst->entry_ns;
+    finding.summary = fmt::format(
+        "{} raised on CPU{} waited {} to run ({}), {} of it behind RT tasks: {}. {}",
+        VectorLabel(row.vec), row.cpu, FormatDuration(worst->delay_ns),
+        SoftirqSiteName(worst->ran_in), FormatDuration(worst_rt_ns), TaskList(worst_tasks),
+        kStarvationAdvice);
+    finding.evidence = {{"vec", row.vec},
+                        {"raise_ns", worst->raise_ns},
+                        {"delay_ns", worst->delay_ns},
+                        {"rt_tasks_ns", worst_rt_ns},
+                        {"ran_in", std::string(SoftirqSiteName(worst->ran_in))}};
+    findings->push_back(std::move(finding));
+  }
+  for (const WakeLatencyRow& row : wake_rows) {
+    bool serves_softirqs = row.task_class == TaskClass::kKsoftirqd ||
+                           row.task_class == TaskClass::kNapiKthread ||
+                           row.task_class == TaskClass::kIrqThread;
+    if (!serves_softirqs) continue;
+    // Only tasks it could not preempt: as urgent or more (any RT task for a normal thread).
+    int16_t at_most = row.policy == SchedPolicyClass::kRealtime ? row.prio : int16_t{-1};
+    const WakeLatencySample* worst = nullptr;
+    int64_t worst_rt_ns = 0;
+    std::vector<const BlameItem*> worst_tasks;
+    for (const WakeLatencySample& sample : row.worst) {
+      std::vector<const BlameItem*> tasks;
+      int64_t rt_ns = RtTaskTime(sample.blame, row.pid, at_most, &tasks);
+      if (rt_ns <= worst_rt_ns) continue;
+      worst = &sample;
+      worst_rt_ns = rt_ns;
+      worst_tasks = std::move(tasks);
+    }
+    if (worst == nullptr || worst_rt_ns < t.softirq_starvation_warning_ns) continue;
+    Finding finding;
+    finding.rule = "softirq-starvation";
+    finding.severity = StarvationSeverity(worst_rt_ns, t);
+    finding.cpu = row.cpu;
+    finding.start_ns = worst->waking_ns;
+    finding.end_ns = worst->switch_in_ns;
+    finding.summary = fmt::format(
+        "{}{} waited {} on CPU{} after its wakeup, {} of it behind RT tasks it cannot "
+        "preempt: {}. {}",
+        DescribeTask(row.pid, row.comm, row.prio),
+        row.policy == SchedPolicyClass::kRealtime ? "" : " at normal priority",
+        FormatDuration(worst->latency_ns), row.cpu, FormatDuration(worst_rt_ns),
+        TaskList(worst_tasks), kStarvationAdvice);
+    finding.evidence = {{"pid", row.pid},
+                        {"comm", row.comm},
+                        {"prio", row.prio},
+                        {"waking_ns", worst->waking_ns},
+                        {"latency_ns", worst->latency_ns},
+                        {"rt_tasks_ns", worst_rt_ns}};
+    findings->push_back(std::move(finding));
+  }
+}
+
+}  // namespace napiscope::internal

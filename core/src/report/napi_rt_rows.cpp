@@ -1,0 +1,29 @@
+#include "napiscope/napi_rt_rows.h"
+
+namespace napiscope {
+
+std::string_view NapiContextName(SoftirqSite site) {
+  return site == SoftirqSite::kNone ? "busy_poll" : SoftirqSiteName(site);
+}
+
+std::string_view SchedPolicyClassName(SchedPolicyClass policy) {
+  return policy == SchedPolicyClass::kRealtime ? "rt" : "normal";
+}
+
+std::string_view WakeBlameRole(const BlameItem& item, int16_t woken_prio) {
+  switch (item.kind) {
+    case ContextKind::kHardirq:
+      return "hardirq";
+    case ContextKind::kSoftirq:
+      return "softirq";
+    case ContextKind::kNapiPoll:
+      return "napi_poll";
+    case ContextKind::kTask:
+      break;
+  }
+  if (item.pid == 0) return "idle";
+  if (item.prio < 0 || woken_prio < 0) return "task";
+  return item.prio <= woken_prio ? "higher_prio" : "lower_prio";
+}
+
+}  // namespace napiscope

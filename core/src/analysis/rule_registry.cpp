@@ -13,6 +13,9 @@ const std::vector<FindingRuleInfo>& FindingRules() {
       {"ksoftirqd-blocked", "ksoftirqd_blocked", "ksoftirqd is not blocked with work pending"},
       {"softirq-pending-at-idle", "idle_with_pending", "no CPU goes idle with softirqs pending"},
       {"softirq-ordering-stall", "idle_with_pending", "no softirq waits behind a lower vector"},
+      {"napi-budget-exhausted", "napi", "NAPI polls rarely use their whole budget"},
+      {"rt-wake-latency", "rt_wake_latency", "RT threads run soon after their wakeup"},
+      {"softirq-starvation", "rt_wake_latency", "softirqs do not wait behind RT tasks"},
   };
   return kRules;
 }

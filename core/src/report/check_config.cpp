@@ -40,6 +40,22 @@ const std::vector<ThresholdKey>& ThresholdKeys() {
        &T::idle_pending_warning_ns},
       {"ordering_stall_ns", "softirq-ordering-stall: a wait behind a lower vector this long counts",
        &T::ordering_stall_ns},
+      {"napi_min_polls", "napi-budget-exhausted: fewest polls of a NAPI instance that count",
+       &T::napi_min_polls},
+      {"napi_exhausted_share", "napi-budget-exhausted: at this share of polls using the whole budget",
+       &T::napi_exhausted_share},
+      {"napi_ksoftirqd_share",
+       "napi-budget-exhausted: a warning (not info) from this share of polls in ksoftirqd",
+       &T::napi_ksoftirqd_share},
+      {"rt_wake_latency_warning_ns", "rt-wake-latency: warning when an RT thread's wakeup exceeds it",
+       &T::rt_wake_latency_warning_ns},
+      {"rt_wake_latency_error_ns", "rt-wake-latency: error when an RT thread's wakeup exceeds it",
+       &T::rt_wake_latency_error_ns},
+      {"softirq_starvation_warning_ns",
+       "softirq-starvation: warning when RT tasks held the CPU this long of a softirq's wait",
+       &T::softirq_starvation_warning_ns},
+      {"softirq_starvation_error_ns", "softirq-starvation: error from this long",
+       &T::softirq_starvation_error_ns},
   };
   return kKeys;
 }

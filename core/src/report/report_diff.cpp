@@ -31,6 +31,9 @@ enum MetricIndex : int {
   kIrqThreadMigrations,
   kNapiThreadCrossShare,
   kNapiThreadMigrations,
+  kNapiExhaustedShare,
+  kRtWakeLatencyP99,
+  kRtWakeLatencyMax,
   kCpuTimeShare,
 };
 
@@ -42,6 +45,9 @@ constexpr MetricInfo kMetrics[] = {
     {"irq_thread_migrations", "IRQ-thread migrations", MetricUnit::kCount, kLower},
     {"napi_thread_cross_cpu_share", "NAPI-thread cross-CPU share", MetricUnit::kShare, kLower},
     {"napi_thread_migrations", "NAPI-thread migrations", MetricUnit::kCount, kLower},
+    {"napi_exhausted_share", "NAPI polls with budget exhausted", MetricUnit::kShare, kLower},
+    {"rt_wake_latency_p99_ns", "RT wake latency p99", MetricUnit::kNs, kLower},
+    {"rt_wake_latency_max_ns", "RT wake latency max", MetricUnit::kNs, kLower},
     {"cpu_time_share", "CPU time share", MetricUnit::kShare, kNeutral},
 };
 
@@ -60,6 +66,33 @@ void AddThreads(const std::vector<ThreadActivityRow>& rows, MetricIndex share,
   for (const ThreadActivityRow& row : rows) {
     (*out)[{share, row.irq, row.comm}] = row.CrossCpuShare();
     (*out)[{migrations, row.irq, row.comm}] = static_cast<double>(row.migrations);
+  }
+}
+
+// Per NAPI device (instances are addresses, which differ between boots): exhausted share.
+void AddNapi(const std::vector<NapiRow>& rows, Samples* out) {
+  std::map<std::string, std::pair<int64_t, int64_t>> by_dev;  // dev -> (exhausted, polls)
+  for (const NapiRow& row : rows) {
+    by_dev[row.dev].first += row.exhausted;
+    by_dev[row.dev].second += row.polls;
+  }
+  for (const auto& [dev, counts] : by_dev) {
+    if (counts.second == 0) continue;
+    (*out)[{kNapiExhaustedShare, 0, dev}] =
+        static_cast<double>(counts.first) / static_cast<double>(counts.second);
+  }
+}
+
+// Per RT thread by comm and CPU (pids differ between runs); the worst when comms repeat.
+void AddRtWakeLatency(const std::vector<WakeLatencyRow>& rows, Samples* out) {
+  for (const WakeLatencyRow& row : rows) {
+    if (row.policy != SchedPolicyClass::kRealtime || row.latency.count == 0) continue;
+    std::string subject = fmt::format("{} CPU{}", row.comm, row.cpu);
+    for (auto [metric, value] : {std::pair{kRtWakeLatencyP99, row.latency.p99_ns},
+                                 std::pair{kRtWakeLatencyMax, row.latency.max_ns}}) {
+      double& kept = (*out)[{metric, row.cpu, subject}];
+      kept = std::max(kept, static_cast<double>(value));
+    }
   }
 }
 
@@ -104,6 +137,8 @@ Samples CollectMetrics(const Report& report) {
   }
   AddThreads(report.irq_threads, kIrqThreadCrossShare, kIrqThreadMigrations, &out);
   AddThreads(report.napi_threads, kNapiThreadCrossShare, kNapiThreadMigrations, &out);
+  AddNapi(report.napi, &out);
+  AddRtWakeLatency(report.rt_wake_latency, &out);
   AddCpuTime(report.cpu_time, &out);
   return out;
 }

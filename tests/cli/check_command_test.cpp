@@ -47,10 +47,10 @@ class CheckCommand : public ::testing::Test {
 TEST_F(CheckCommand, ExitCodesZeroTwoOne) {
   auto result = RunCommand(Check(Passing()));
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_EQ(result.out, "pass  " + Passing() + ": 0 errors, 0 warnings, 3 info\n");
+  EXPECT_EQ(result.out, "pass  " + Passing() + ": 0 errors, 0 warnings, 4 info\n");
   result = RunCommand(Check(Failing()));
   EXPECT_EQ(result.exit_code, 2) << result.err;
-  EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing() + ": 0 errors, 4 warnings, 2 info\n"));
+  EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing() + ": 0 errors, 6 warnings, 3 info\n"));
   EXPECT_THAT(result.out, HasSubstr("      warning  ksoftirqd-blocked        ksoftirqd/0 was "
                                     "switched out in D for 3.00 ms"));
   // Only warnings: failing on errors passes it.
@@ -70,10 +70,11 @@ TEST_F(CheckCommand, ThresholdsFromConfigAndFlags) {
   std::string config = dir_ + "/napiscope.toml";
   WriteFile(config,
             "[thresholds]\nksoftirqd_blocked_warning_ns = \"10ms\"\nordering_stall_ns = \"10ms\"\n"
+            "softirq_starvation_warning_ns = \"10ms\"\n"
             "[thresholds.TIMER]\nsoftirq_latency_p99_warning_ns = \"10ms\"\n");
   auto result = RunCommand(Check("--config " + config + " " + Failing()));
   EXPECT_EQ(result.exit_code, 2);  // SCHED still waited 3.99 ms
-  EXPECT_THAT(result.out, HasSubstr("0 errors, 1 warning, 2 info"));
+  EXPECT_THAT(result.out, HasSubstr("0 errors, 1 warning, 3 info"));
   EXPECT_THAT(result.out, HasSubstr("SCHED on CPU0 waited up to 3.99 ms"));
   result = RunCommand(Check("--config " + config + " -t SCHED.softirq_latency_p99_warning_ns=4ms " +
                             Failing()));
@@ -92,7 +93,7 @@ TEST_F(CheckCommand, ThresholdsFromConfigAndFlags) {
   WriteFile(json_config, R"({"thresholds": {"ksoftirqd_blocked_error_ns": "2ms"}})");
   result = RunCommand(Check("--config " + json_config + " " + Failing()));
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_THAT(result.out, HasSubstr("1 error, 3 warnings"));
+  EXPECT_THAT(result.out, HasSubstr("1 error, 5 warnings"));
 }
 
 TEST_F(CheckCommand, BadConfigAndArgumentsExitOneNamingTheProblem) {
@@ -133,7 +134,7 @@ TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
   ASSERT_EQ(junit["suites"].size(), 3u);
   size_t rules = FindingRules().size();
   EXPECT_EQ(junit["tests"], std::to_string(2 * rules + 1));
-  EXPECT_EQ(junit["failures"], "3");
+  EXPECT_EQ(junit["failures"], "4");
   EXPECT_EQ(junit["errors"], "1");
   const json& failing = junit["suites"][0];
   EXPECT_EQ(failing["name"], Failing());
@@ -141,7 +142,8 @@ TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
   for (const FindingRuleInfo& rule : FindingRules()) {
     EXPECT_TRUE(failing["cases"].contains(std::string(rule.id))) << rule.id;
   }
-  for (const char* rule : {"softirq-latency", "ksoftirqd-blocked", "softirq-ordering-stall"}) {
+  for (const char* rule : {"softirq-latency", "ksoftirqd-blocked", "softirq-ordering-stall",
+                           "softirq-starvation"}) {
     EXPECT_EQ(failing["cases"][rule]["tag"], "failure") << rule;
     EXPECT_EQ(failing["cases"][rule]["type"], "warning") << rule;
   }
@@ -164,7 +166,7 @@ TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
   std::string markdown = ReadFile(md);
   EXPECT_THAT(markdown, HasSubstr("### napiscope check: 1 of 3 failed, 1 unreadable\n"));
   EXPECT_THAT(markdown, HasSubstr("| trace | result | errors | warnings | info |\n"));
-  EXPECT_THAT(markdown, HasSubstr("scenarios/ksoftirqd\\_blocked.dat | ❌ fail | 0 | 4 | 2 |\n"));
+  EXPECT_THAT(markdown, HasSubstr("scenarios/ksoftirqd\\_blocked.dat | ❌ fail | 0 | 6 | 3 |\n"));
   EXPECT_THAT(markdown, HasSubstr("- **warning** `ksoftirqd-blocked` ksoftirqd/0 was switched out"));
 }
 

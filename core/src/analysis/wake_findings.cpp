@@ -68,7 +68,12 @@ int64_t RtTaskTime(const std::vector<BlameItem>& blame, int32_t except_pid, int1
   for (const BlameItem& item : blame) {
     bool rt = item.kind == ContextKind::kTask && item.pid != 0 && item.pid != except_pid &&
               item.prio >= 0 && item.prio < 100 && (at_most_prio < 0 || item.prio <= at_most_prio);
-    if (!rt) continue;
+    // Threads that serve softirqs do the waiting work; they are not what starves it.
+    TaskClass task_class = ClassifyTask(item.pid, item.name, item.prio);
+    if (!rt || task_class == TaskClass::kKsoftirqd || task_class == TaskClass::kIrqThread ||
+        task_class == TaskClass::kNapiKthread) {
+      continue;
+    }
     total += item.time_ns;
     tasks->push_back(&item);
   }

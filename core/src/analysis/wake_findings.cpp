@@ -62,6 +62,11 @@ std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
   return "";
 }
 
+bool ServesSoftirqs(TaskClass task_class) {
+  return task_class == TaskClass::kKsoftirqd || task_class == TaskClass::kIrqThread ||
+         task_class == TaskClass::kNapiKthread;
+}
+
 int64_t RtTaskTime(const std::vector<BlameItem>& blame, int32_t except_pid, int16_t at_most_prio,
                    std::vector<const BlameItem*>* tasks) {
   int64_t total = 0;
@@ -69,15 +74,31 @@ int64_t RtTaskTime(const std::vector<BlameItem>& blame, int32_t except_pid, int1
     bool rt = item.kind == ContextKind::kTask && item.pid != 0 && item.pid != except_pid &&
               item.prio >= 0 && item.prio < 100 && (at_most_prio < 0 || item.prio <= at_most_prio);
     // Threads that serve softirqs do the waiting work; they are not what starves it.
-    TaskClass task_class = ClassifyTask(item.pid, item.name, item.prio);
-    if (!rt || task_class == TaskClass::kKsoftirqd || task_class == TaskClass::kIrqThread ||
-        task_class == TaskClass::kNapiKthread) {
-      continue;
-    }
+    if (!rt || ServesSoftirqs(ClassifyTask(item.pid, item.name, item.prio))) continue;
     total += item.time_ns;
     tasks->push_back(&item);
   }
   return total;
+}
+
+// Of a row's longest waits, the one in which RT tasks held the CPU longest (nullptr if none).
+template <typename Wait>
+struct MostRt {
+  const Wait* wait = nullptr;
+  int64_t rt_ns = 0;
+  std::vector<const BlameItem*> tasks;
+};
+
+template <typename Wait>
+MostRt<Wait> MostRtTime(const std::vector<Wait>& waits, int32_t except_pid, int16_t at_most) {
+  MostRt<Wait> most;
+  for (const Wait& wait : waits) {
+    std::vector<const BlameItem*> tasks;
+    int64_t rt_ns = RtTaskTime(wait.blame, except_pid, at_most, &tasks);
+    if (rt_ns <= most.rt_ns) continue;
+    most = {&wait, rt_ns, std::move(tasks)};
+  }
+  return most;
 }
 
 std::string TaskList(const std::vector<const BlameItem*>& tasks) {
@@ -153,17 +174,7 @@ void SoftirqStarvationFindings(const std::vector<SoftirqLatencyRow>& softirq_row
   if (t.softirq_starvation_warning_ns <= 0) return;
   for (const SoftirqLatencyRow& row : softirq_rows) {
     // The worst wait of the (cpu, vec) by RT time in it, one finding per row.
-    const SoftirqWait* worst = nullptr;
-    int64_t worst_rt_ns = 0;
-    std::vector<const BlameItem*> worst_tasks;
-    for (const SoftirqWait& wait : row.worst) {
-      std::vector<const BlameItem*> tasks;
-      int64_t rt_ns = RtTaskTime(wait.blame, -1, -1, &tasks);
-      if (rt_ns <= worst_rt_ns) continue;
-      worst = &wait;
-      worst_rt_ns = rt_ns;
-      worst_tasks = std::move(tasks);
-    }
+    auto [worst, worst_rt_ns, worst_tasks] = MostRtTime(row.worst, -1, -1);
     if (worst == nullptr || worst_rt_ns < t.softirq_starvation_warning_ns) continue;
     Finding finding;
     finding.rule = "softirq-starvation";
@@ -184,23 +195,10 @@ void SoftirqStarvationFindings(const std::vector<SoftirqLatencyRow>& softirq_row
     findings->push_back(std::move(finding));
   }
   for (const WakeLatencyRow& row : wake_rows) {
-    bool serves_softirqs = row.task_class == TaskClass::kKsoftirqd ||
-                           row.task_class == TaskClass::kNapiKthread ||
-                           row.task_class == TaskClass::kIrqThread;
-    if (!serves_softirqs) continue;
+    if (!ServesSoftirqs(row.task_class)) continue;
     // Only tasks it could not preempt: as urgent or more (any RT task for a normal thread).
     int16_t at_most = row.policy == SchedPolicyClass::kRealtime ? row.prio : int16_t{-1};
-    const WakeLatencySample* worst = nullptr;
-    int64_t worst_rt_ns = 0;
-    std::vector<const BlameItem*> worst_tasks;
-    for (const WakeLatencySample& sample : row.worst) {
-      std::vector<const BlameItem*> tasks;
-      int64_t rt_ns = RtTaskTime(sample.blame, row.pid, at_most, &tasks);
-      if (rt_ns <= worst_rt_ns) continue;
-      worst = &sample;
-      worst_rt_ns = rt_ns;
-      worst_tasks = std::move(tasks);
-    }
+    auto [worst, worst_rt_ns, worst_tasks] = MostRtTime(row.worst, row.pid, at_most);
     if (worst == nullptr || worst_rt_ns < t.softirq_starvation_warning_ns) continue;
     Finding finding;
     finding.rule = "softirq-starvation";

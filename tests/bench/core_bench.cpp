@@ -2,7 +2,7 @@
 // page reading + decoding, the merged load, context reconstruction, latency pairing, and the
 // whole analysis pipeline. Items per second are events per second.
 #include <benchmark/benchmark.h>
-#include <trace-cmd/trace-cmd.h>
+#include "load/tracecmd_cxx.h"
 
 #include <fcntl.h>
 #include <unistd.h>

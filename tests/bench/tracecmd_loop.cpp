@@ -2,7 +2,7 @@
 // every CPU in time order with an empty callback. Prints the number of records.
 #include <cstdio>
 
-#include <trace-cmd/trace-cmd.h>
+#include "load/tracecmd_cxx.h"
 
 namespace {
 

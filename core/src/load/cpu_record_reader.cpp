@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include <absl/strings/str_cat.h>
-#include <trace-cmd/trace-cmd.h>
+#include "load/tracecmd_cxx.h"
 extern "C" {  // kbuffer.h has no C++ guard
 #include <traceevent/kbuffer.h>
 }

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include <absl/strings/str_cat.h>
-#include <trace-cmd/trace-cmd.h>
 
 #include "load/chunk_source.h"
 #include "load/cpu_record_reader.h"

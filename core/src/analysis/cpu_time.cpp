@@ -3,6 +3,11 @@
 #include <algorithm>
 
 namespace napiscope::internal {
+namespace {
+
+constexpr uint32_t kMaxSoftirqVectors = 32;  // the kernel's pending mask has 32 bits
+
+}  // namespace
 
 CpuTime::CpuState& CpuTime::Cpu(uint16_t cpu) {
   if (cpu >= cpus_.size()) {
@@ -39,6 +44,10 @@ void CpuTime::OnSegment(const CpuSegment& segment) {
       row.hardirq_ns += ns;
       return;
     case ContextKind::kSoftirq:
+      if (frame.vec >= kMaxSoftirqVectors) {  // corrupt data: the kernel has no such vector
+        row.unknown_ns += ns;
+        return;
+      }
       if (frame.vec >= row.softirq_ns.size()) row.softirq_ns.resize(frame.vec + 1, 0);
       row.softirq_ns[frame.vec] += ns;
       return;

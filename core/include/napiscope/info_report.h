@@ -18,6 +18,13 @@ std::string InfoToText(const TraceSummary& summary);
 /// Missed-event gaps as JSON rows {cpu, ts_ns, last_before_ns, count}.
 nlohmann::json MissedEventsJson(const std::vector<MissedEventsMark>& missed);
 
+/// Missed events of the CPUs that lost any, as JSON rows {cpu, gaps, events, some_unknown,
+/// lost_ns}.
+nlohmann::json MissedPerCpuJson(const std::vector<CpuMissedSummary>& rows);
+
+/// One CPU's losses for people: "2 gaps, 42 events, 3.00 ms lost (1.2% of the trace)".
+std::string DescribeMissed(const CpuMissedSummary& row, int64_t span_ns);
+
 /// The summary as the documented "napiscope.info/1" JSON object.
 nlohmann::json InfoToJson(const TraceSummary& summary);
 

@@ -22,6 +22,7 @@ struct CpuMissedSummary {
   int64_t gaps = 0;
   int64_t events = 0;          ///< sum of known counts
   bool some_unknown = false;   ///< at least one gap did not say how many events it lost
+  int64_t lost_ns = 0;  ///< time inside the gaps (from the trace's first event for a leading gap)
 };
 
 /// Whether an analysis can run on this trace, and what it lacks.

@@ -10,6 +10,7 @@
 #include "analysis/ksoftirqd_blocked.h"
 #include "analysis/napi_polls.h"
 #include "analysis/napi_rt_findings.h"
+#include "analysis/lost_events_findings.h"
 #include "analysis/scheduling_findings.h"
 #include "analysis/softirq_latency.h"
 #include "analysis/thread_activity.h"
@@ -139,6 +140,7 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   internal::RtWakeLatencyFindings(report.rt_wake_latency, thresholds, &report.findings);
   internal::SoftirqStarvationFindings(report.softirq_latency, report.rt_wake_latency, thresholds,
                                       &report.findings);
+  internal::NoteLostEvents(report.trace.missed, report.trace.first_ts_ns, &report.findings);
   internal::SortFindings(&report.findings);
   return report;
 }

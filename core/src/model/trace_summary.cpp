@@ -56,6 +56,8 @@ TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {
     for (const MissedEventsMark& mark : context.missed) {
       if (mark.cpu != cpu) continue;
       ++row.gaps;
+      row.lost_ns += std::max<TimestampNs>(
+          0, mark.ts_ns - (mark.last_before_ns >= 0 ? mark.last_before_ns : first_ts_ns_));
       if (mark.count < 0) {
         row.some_unknown = true;
       } else {

@@ -5,18 +5,32 @@
 #include "napiscope/format.h"
 
 namespace napiscope {
-namespace {
 
-std::string MissedText(const CpuMissedSummary& row) {
+std::string DescribeMissed(const CpuMissedSummary& row, int64_t span_ns) {
   if (row.gaps == 0) return "none";
   std::string events = row.some_unknown
                            ? (row.events > 0 ? fmt::format("at least {} events", row.events)
                                              : std::string("count unknown"))
                            : fmt::format("{} events", row.events);
-  return fmt::format("{} gap{}, {}", row.gaps, row.gaps == 1 ? "" : "s", events);
+  std::string share = span_ns > 0 ? fmt::format(" ({:.1f}% of the trace)",
+                                                100.0 * static_cast<double>(row.lost_ns) / span_ns)
+                                  : std::string();
+  return fmt::format("{} gap{}, {}, {} lost{}", row.gaps, row.gaps == 1 ? "" : "s", events,
+                     FormatDuration(row.lost_ns), share);
 }
 
-}  // namespace
+nlohmann::json MissedPerCpuJson(const std::vector<CpuMissedSummary>& rows) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const CpuMissedSummary& row : rows) {
+    if (row.gaps == 0) continue;
+    out.push_back({{"cpu", row.cpu},
+                   {"gaps", row.gaps},
+                   {"events", row.events},
+                   {"some_unknown", row.some_unknown},
+                   {"lost_ns", row.lost_ns}});
+  }
+  return out;
+}
 
 std::string DescribeTraceFormat(const TraceMeta& meta) {
   if (meta.format != TraceFormat::kTraceDat) return std::string(TraceFormatName(meta.format));
@@ -48,7 +62,7 @@ std::string InfoToText(const TraceSummary& s) {
   line("");
   line("missed events per CPU:");
   for (const CpuMissedSummary& row : s.missed_per_cpu) {
-    line(fmt::format("  cpu{:<3} {}", row.cpu, MissedText(row)));
+    line(fmt::format("  cpu{:<3} {}", row.cpu, DescribeMissed(row, s.last_ts_ns - s.first_ts_ns)));
   }
 
   line("");
@@ -106,7 +120,8 @@ nlohmann::json InfoToJson(const TraceSummary& s) {
     missed_per_cpu.push_back({{"cpu", row.cpu},
                               {"gaps", row.gaps},
                               {"events", row.events},
-                              {"some_unknown", row.some_unknown}});
+                              {"some_unknown", row.some_unknown},
+                              {"lost_ns", row.lost_ns}});
   }
   json analyses = json::array();
   for (const AnalysisAvailability& a : s.analyses) {

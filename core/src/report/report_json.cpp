@@ -20,10 +20,17 @@ json OptionalTime(TimestampNs ts_ns, TimestampNs unbounded) {
 json TraceJson(const Report& report) {
   const TraceSummary& s = report.trace;
   json missed = MissedEventsJson(s.missed);
-  return {{"path", s.meta.path},        {"cpus", s.meta.cpus},
-          {"events", s.events},         {"first_ts_ns", s.first_ts_ns},
-          {"last_ts_ns", s.last_ts_ns}, {"span_ns", s.last_ts_ns - s.first_ts_ns},
-          {"missed_events", missed}};
+  return {{"path", s.meta.path},
+          {"cpus", s.meta.cpus},
+          {"events", s.events},
+          {"first_ts_ns", s.first_ts_ns},
+          {"last_ts_ns", s.last_ts_ns},
+          {"span_ns", s.last_ts_ns - s.first_ts_ns},
+          {"missed_events", missed},
+          {"missed_events_per_cpu", MissedPerCpuJson(s.missed_per_cpu)},
+          {"skipped_records", s.meta.skipped_records},
+          {"skipped_lines", s.meta.skipped_lines},
+          {"warnings", s.meta.warnings}};
 }
 
 json AnalysesJson(const Report& report) {

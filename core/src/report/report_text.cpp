@@ -66,6 +66,13 @@ void Header(const Report& report, Text& text) {
   }
   if (!report.cpus.empty()) text.Line(fmt::format("rows:     cpu {}", fmt::join(report.cpus, ",")));
 
+  for (const CpuMissedSummary& row : s.missed_per_cpu) {
+    if (row.gaps == 0) continue;
+    text.Line(fmt::format("lost:     cpu{} {}", row.cpu,
+                          DescribeMissed(row, s.last_ts_ns - s.first_ts_ns)));
+  }
+  for (const std::string& warning : s.meta.warnings) text.Line("warning:  " + warning);
+
   std::vector<std::string> missing;
   for (const MissedEventsMark& mark : s.missed) missing.push_back(MissedLine(mark));
   if (!s.missed.empty()) missing.push_back("waits pending across a loss are dropped, not guessed");

@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages napiscope needs to build, test and record; skips what is there.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build pkg-config clang
+  build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
   libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev zlib1g-dev liblzma-dev trace-cmd
   libabsl-dev libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -1,0 +1,82 @@
+// The hostile-input suite through the command line (docs/robustness.md): exit 1 with one line
+// "napiscope: PATH: problem", or a report (exit 0 or 2) whose header says what was skipped.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/hostile_files.h"
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::CliPath;
+using ::napiscope::testing::CommandResult;
+using ::napiscope::testing::HaveProgram;
+using ::napiscope::testing::HostileFile;
+using ::napiscope::testing::RunCommand;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// `timeout` turns a hang into exit 124 instead of a stuck test.
+CommandResult Run(const std::string& args) { return RunCommand("timeout 120 " + CliPath() + " " + args); }
+
+void ExpectOneLineError(const CommandResult& result, const std::string& path,
+                        const std::string& expect) {
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_EQ(result.out, "");
+  EXPECT_THAT(result.err, StartsWith("napiscope: " + path + ": "));
+  EXPECT_THAT(result.err, HasSubstr(expect));
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+}
+
+class HostileCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = testing::MakeTempDir(); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_;
+};
+
+TEST_F(HostileCliTest, ReportAndInfoKeepEveryPromise) {
+  for (const HostileFile& file : testing::MakeHostileFiles(dir_)) {
+    SCOPED_TRACE(file.name);
+    CommandResult report = Run("report " + file.path);
+    CommandResult info = Run("info " + file.path);
+    if (file.usable) {
+      EXPECT_THAT(report.exit_code, ::testing::AnyOf(0, 2)) << report.err;
+      EXPECT_EQ(report.err, "");
+      std::string header = report.out.substr(0, report.out.find("\nfindings"));
+      EXPECT_THAT(header, HasSubstr(file.expect));
+      EXPECT_EQ(info.exit_code, 0) << info.err;
+    } else {
+      ExpectOneLineError(report, file.path, file.expect);
+      ExpectOneLineError(info, file.path, file.expect);
+    }
+  }
+}
+
+TEST_F(HostileCliTest, AnUnreadableFileExitsOne) {
+  std::string path = dir_ + "/unreadable.dat";
+  testing::WriteFile(path, testing::SmallTraceDat());
+  ASSERT_EQ(chmod(path.c_str(), 0), 0);
+  std::string as_user;
+  if (geteuid() == 0) {
+    // Root reads mode-000 files; run the CLI as nobody instead (it must reach the file's
+    // directory and the binary, which are world-readable).
+    if (!HaveProgram("setpriv")) GTEST_SKIP() << "root, and setpriv (util-linux) is missing";
+    ASSERT_EQ(chmod(dir_.c_str(), 0755), 0);
+    as_user = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+    CommandResult probe = RunCommand(as_user + "test -x " + CliPath());
+    if (probe.exit_code != 0) GTEST_SKIP() << "cannot run the CLI as nobody: " << probe.err;
+  }
+  CommandResult result = RunCommand(as_user + CliPath() + " report " + path);
+  ExpectOneLineError(result, path, "Permission denied");
+}
+
+}  // namespace
+}  // namespace napiscope

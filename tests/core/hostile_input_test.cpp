@@ -1,0 +1,220 @@
+// The hostile-input suite (docs/robustness.md): broken, cut, flipped and absurd files end in a
+// one-line error naming the file and the problem, or in a report whose header says what was
+// skipped. Never a crash (the sanitizer build runs this too), never a hang (ctest timeout).
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <random>
+#include <utility>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/contexts.h"
+#include "napiscope/report_render.h"
+#include "support/hostile_files.h"
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::HostileFile;
+using ::napiscope::testing::MakeTempDir;
+using ::napiscope::testing::ReadFile;
+using ::napiscope::testing::TestData;
+using ::napiscope::testing::WriteFile;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct Outcome {
+  absl::Status status;
+  std::string header;  ///< the text report up to its findings, when the load succeeded
+};
+
+Outcome Analyze(const std::string& path) {
+  Outcome outcome;
+  Report report;
+  outcome.status = AnalyzeTrace(path, AnalysisOptions{}, &report);
+  if (outcome.status.ok()) {
+    std::string text = ReportToText(report);
+    outcome.header = text.substr(0, text.find("\nfindings"));
+  }
+  return outcome;
+}
+
+// An error must be one line that starts with the path.
+void ExpectOneLineError(const std::string& path, const absl::Status& status) {
+  std::string message(status.message());
+  EXPECT_THAT(message, StartsWith(path + ": "));
+  EXPECT_EQ(message.find('\n'), std::string::npos) << message;
+}
+
+class HostileInputTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = MakeTempDir(); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string dir_;
+};
+
+TEST_F(HostileInputTest, EveryNamedCaseKeepsItsPromise) {
+  for (const HostileFile& file : testing::MakeHostileFiles(dir_)) {
+    SCOPED_TRACE(file.name);
+    Outcome outcome = Analyze(file.path);
+    if (file.usable) {
+      ASSERT_TRUE(outcome.status.ok()) << outcome.status;
+      EXPECT_THAT(outcome.header, HasSubstr(file.expect));
+    } else {
+      ASSERT_FALSE(outcome.status.ok()) << "loaded without error";
+      ExpectOneLineError(file.path, outcome.status);
+      EXPECT_THAT(std::string(outcome.status.message()), HasSubstr(file.expect));
+    }
+  }
+}
+
+// Cuts `whole` at each offset, largest first, truncating one copy in place.
+void ExpectEveryCutFails(const std::string& path, const std::string& whole,
+                         std::vector<uint64_t> cuts) {
+  std::sort(cuts.rbegin(), cuts.rend());
+  WriteFile(path, whole);
+  for (uint64_t cut : cuts) {
+    SCOPED_TRACE(::testing::Message() << "cut at byte " << cut << " of " << whole.size());
+    ASSERT_EQ(truncate(path.c_str(), static_cast<off_t>(cut)), 0);
+    Outcome outcome = Analyze(path);
+    ASSERT_FALSE(outcome.status.ok()) << "a cut trace loaded without error";
+    ExpectOneLineError(path, outcome.status);
+  }
+}
+
+class CutTraceTest : public HostileInputTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(CutTraceTest, EveryPageBoundaryAndRandomOffsetIsAnError) {
+  std::string whole = ReadFile(GetParam());
+  ASSERT_GT(whole.size(), 4096u);
+  std::vector<uint64_t> cuts;
+  for (uint64_t cut = 0; cut < whole.size(); cut += 4096) cuts.push_back(cut);
+  std::mt19937_64 random(whole.size());
+  for (int i = 0; i < 64; ++i) cuts.push_back(random() % whole.size());
+  ExpectEveryCutFails(dir_ + "/cut.dat", whole, cuts);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Traces, CutTraceTest,
+    ::testing::Values(TestData("scenarios/missed_events_gap.dat"), TestData("real/idle.dat"),
+                      std::string(NAPISCOPE_FUZZ_DIR) +
+                          "/corpus/trace_dat/ksoftirqd_blocked-v7-zstd.dat"));
+
+// Flips every bit of bytes [begin, end) one at a time; each copy loads or fails in one line.
+void FlipEachBit(const std::string& path, const std::string& whole, size_t begin, size_t end) {
+  for (size_t byte = begin; byte < std::min(end, whole.size()); ++byte) {
+    for (int bit = 0; bit < 8; ++bit) {
+      SCOPED_TRACE(::testing::Message() << "bit " << bit << " of byte " << byte);
+      std::string flipped = whole;
+      flipped[byte] = static_cast<char>(flipped[byte] ^ (1 << bit));
+      WriteFile(path, flipped);
+      Outcome outcome = Analyze(path);
+      if (!outcome.status.ok()) ExpectOneLineError(path, outcome.status);
+    }
+  }
+}
+
+TEST_F(HostileInputTest, BitFlipsInTheFileHeader) {
+  // Magic, version, endianness, long size, page size and the header_page block.
+  FlipEachBit(dir_ + "/v6.dat", testing::SmallTraceDat(), 0, 64);
+  // v7: the compression name and the first options section's header.
+  FlipEachBit(dir_ + "/v7.dat",
+              ReadFile(std::string(NAPISCOPE_FUZZ_DIR) +
+                       "/corpus/trace_dat/ksoftirqd_blocked-v7-zstd.dat"),
+              0, 64);
+}
+
+TEST_F(HostileInputTest, BitFlipsInEveryPageHeader) {
+  std::string whole = testing::SmallTraceDat();
+  std::vector<testing::CpuPages> table = testing::FlyrecordTable(whole);
+  ASSERT_FALSE(table.empty());
+  int pages = 0;
+  for (const testing::CpuPages& cpu : table) {
+    for (uint64_t page = cpu.offset; page < cpu.offset + cpu.size; page += 4096) {
+      FlipEachBit(dir_ + "/page.dat", whole, page, page + 16);  // timestamp, commit and flags
+      ++pages;
+    }
+  }
+  EXPECT_GE(pages, 3);
+}
+
+TEST_F(HostileInputTest, AnUnreadableFileIsAnError) {
+  std::string path = dir_ + "/unreadable.dat";
+  WriteFile(path, testing::SmallTraceDat());
+  ASSERT_EQ(chmod(path.c_str(), 0), 0);
+  if (access(path.c_str(), R_OK) == 0) {
+    GTEST_SKIP() << "running as root: mode 000 does not stop reading (tests/cli runs this case "
+                    "as an unprivileged user)";
+  }
+  Outcome outcome = Analyze(path);
+  ASSERT_FALSE(outcome.status.ok());
+  ExpectOneLineError(path, outcome.status);
+  EXPECT_THAT(std::string(outcome.status.message()), HasSubstr("Permission denied"));
+}
+
+// Records the comm of every task segment the tracker hands out.
+class SegmentNames : public ContextListener {
+ public:
+  void OnSegment(const CpuSegment& segment) override {
+    if (segment.frame.kind == ContextKind::kTask) names.emplace_back(segment.start_ns, segment.frame.name);
+  }
+  std::vector<std::pair<TimestampNs, StringId>> names;
+};
+
+TEST(HostileEvents, PidReuseWithAnotherCommNamesEachRunByItsTime) {
+  // pid 1500 runs as iperf3, exits, and the pid comes back as netperf.
+  TraceContext context;
+  context.meta.cpus = 1;
+  StringId swapper = context.strings.Intern("swapper/0");
+  StringId iperf = context.strings.Intern("iperf3");
+  StringId netperf = context.strings.Intern("netperf");
+  auto add_switch = [&](std::vector<Event>& events, TimestampNs ts, int32_t prev, StringId prev_comm,
+                        int32_t next, StringId next_comm) {
+    Event& e = events.emplace_back();
+    e.ts_ns = ts;
+    e.pid = prev;
+    e.kind = EventKind::kSchedSwitch;
+    e.sched_switch = {prev, next, 120, 120, prev == 0 ? uint16_t{0} : uint16_t{kStateDead},
+                      prev_comm, next_comm};
+  };
+  std::vector<Event> events;
+  add_switch(events, 1'000, 0, swapper, 1500, iperf);
+  add_switch(events, 2'000, 1500, iperf, 0, swapper);
+  add_switch(events, 3'000, 0, swapper, 1500, netperf);
+  add_switch(events, 4'000, 1500, netperf, 0, swapper);
+  add_switch(events, 5'000, 0, swapper, 0, swapper);
+
+  ContextTracker tracker;
+  SegmentNames names;
+  tracker.AddListener(&names);
+  AnalysisPipeline pipeline(AnalysisOptions{});
+  FanoutSink sinks;
+  sinks.Add(&tracker);
+  sinks.Add(&pipeline);
+  sinks.OnBegin(context);
+  for (const Event& event : events) {
+    context.tasks.ObserveEvent(event);
+    sinks.OnEvent(event);
+  }
+  sinks.OnEnd();
+  EXPECT_EQ(context.tasks.CommAt(1500, 1'500), iperf);
+  EXPECT_EQ(context.tasks.CommAt(1500, 3'500), netperf);
+  std::vector<std::pair<TimestampNs, StringId>> runs_of_1500;
+  for (const auto& [start_ns, name] : names.names) {
+    if (name == iperf || name == netperf) runs_of_1500.emplace_back(start_ns, name);
+  }
+  EXPECT_THAT(runs_of_1500, ::testing::ElementsAre(std::pair<TimestampNs, StringId>{1'000, iperf},
+                                                   std::pair<TimestampNs, StringId>{3'000, netperf}));
+  Report report = pipeline.Finish(context);
+  ASSERT_EQ(report.cpu_time.size(), 1u);
+  EXPECT_EQ(report.cpu_time[0].other_task_ns, 2'000);
+  EXPECT_EQ(report.cpu_time[0].idle_ns, 2'000);
+}
+
+}  // namespace
+}  // namespace napiscope

@@ -24,7 +24,7 @@ using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
 // `timeout` turns a hang into exit 124 instead of a stuck test.
-CommandResult Run(const std::string& args) { return RunCommand("timeout 120 " + CliPath() + " " + args); }
+CommandResult RunCli(const std::string& args) { return RunCommand("timeout 120 " + CliPath() + " " + args); }
 
 void ExpectOneLineError(const CommandResult& result, const std::string& path,
                         const std::string& expect) {
@@ -45,8 +45,8 @@ class HostileCliTest : public ::testing::Test {
 TEST_F(HostileCliTest, ReportAndInfoKeepEveryPromise) {
   for (const HostileFile& file : testing::MakeHostileFiles(dir_)) {
     SCOPED_TRACE(file.name);
-    CommandResult report = Run("report " + file.path);
-    CommandResult info = Run("info " + file.path);
+    CommandResult report = RunCli("report " + file.path);
+    CommandResult info = RunCli("info " + file.path);
     if (file.usable) {
       EXPECT_THAT(report.exit_code, ::testing::AnyOf(0, 2)) << report.err;
       EXPECT_EQ(report.err, "");

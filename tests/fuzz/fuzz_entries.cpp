@@ -35,6 +35,13 @@ void CheckReport(const Report& report) {
   Check(!ReportToJson(report).dump().empty(), "empty JSON report");
 }
 
+// A one-line error that starts with the path.
+void CheckError(const std::string& path, const absl::Status& status) {
+  std::string message(status.message());
+  Check(message.rfind(path + ": ", 0) == 0, "error does not start with the path:", message);
+  Check(message.find('\n') == std::string::npos, "error is not one line:", message);
+}
+
 // The bytes as a file LoadTrace can open by path (an anonymous memory file).
 void LoadBytes(const uint8_t* data, size_t size) {
   int fd = memfd_create("napiscope-fuzz", MFD_CLOEXEC);
@@ -54,13 +61,6 @@ void LoadBytes(const uint8_t* data, size_t size) {
     CheckError(path, status);
   }
   close(fd);
-}
-
-// A one-line error that starts with the path.
-void CheckError(const std::string& path, const absl::Status& status) {
-  std::string message(status.message());
-  Check(message.rfind(path + ": ", 0) == 0, "error does not start with the path:", message);
-  Check(message.find('\n') == std::string::npos, "error is not one line:", message);
 }
 
 // Reads the fuzz input as little fields; zeros once it runs out.

@@ -13,6 +13,7 @@
 #include "load/chunk_source.h"
 #include "load/cpu_record_reader.h"
 #include "load/event_merge.h"
+#include "load/tracecmd_cxx.h"
 #include "load/tracedat_header.h"
 
 namespace napiscope::internal {

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "napiscope/check_config.h"
 #include "napiscope/check_render.h"
+#include "napiscope/json_text.h"
 
 namespace napiscope::cli {
 namespace {
@@ -35,7 +36,7 @@ std::string ThresholdList() {
 
 std::string Render(const std::string& format, const std::vector<TraceCheck>& checks,
                    Severity fail_on) {
-  if (format == "json") return ChecksToJson(checks, fail_on).dump(2) + "\n";
+  if (format == "json") return JsonText(ChecksToJson(checks, fail_on), 2) + "\n";
   if (format == "junit") return ChecksToJUnit(checks, fail_on);
   if (format == "markdown") return ChecksToMarkdown(checks, fail_on);
   return ChecksToText(checks, fail_on);

@@ -3,6 +3,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "napiscope/json_text.h"
 #include "napiscope/report_diff.h"
 
 namespace napiscope::cli {
@@ -31,7 +32,7 @@ int RunDiff(const DiffOptions& options) {
     }
   }
   ReportDiff diff = DiffReports(before, after);
-  std::string text = options.format == "json"       ? DiffToJson(diff).dump(2) + "\n"
+  std::string text = options.format == "json"       ? JsonText(DiffToJson(diff), 2) + "\n"
                      : options.format == "markdown" ? DiffToMarkdown(diff)
                                                     : DiffToText(diff);
   if (!WriteOutput(options.output, text, &error)) return Fail("diff", error);

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "napiscope/info_report.h"
+#include "napiscope/json_text.h"
 #include "napiscope/loader.h"
 #include "napiscope/trace_summary.h"
 
@@ -28,7 +29,7 @@ int RunInfo(const InfoOptions& options) {
   }
   TraceSummary result = summary.Finish(context);
   if (options.json) {
-    std::cout << InfoToJson(result).dump(2) << "\n";
+    std::cout << JsonText(InfoToJson(result), 2) << "\n";
   } else {
     std::cout << InfoToText(result);
   }

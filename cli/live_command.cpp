@@ -10,6 +10,7 @@
 #include "capture_args.h"
 #include "commands.h"
 #include "live_summary.h"
+#include "napiscope/json_text.h"
 #include "napiscope/live.h"
 #include "napiscope/report_render.h"
 
@@ -71,7 +72,7 @@ int RunLive(const LiveArgs& args) {
                            std::chrono::duration<double>(Clock::now() - start).count(),
                            capture->events(), options.capture.instance_name, final};
     if (args.json_lines) {
-      std::cout << LiveSummaryJson(input).dump() << std::endl;
+      std::cout << JsonText(LiveSummaryJson(input)) << std::endl;
     } else {
       std::cout << (refresh ? "\x1b[H\x1b[2J" : "\n") << LiveSummaryText(input) << std::flush;
     }

@@ -4,6 +4,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "napiscope/json_text.h"
 #include "napiscope/report_render.h"
 
 namespace napiscope::cli {
@@ -25,7 +26,7 @@ int RunReport(const ReportOptions& options) {
   if (!status.ok()) return Fail("", std::string(status.message()));
   if (error = CheckCpusExist(analysis, report); !error.empty()) return Fail("report", error);
   if (options.format == "json") {
-    std::cout << ReportToJson(report).dump(2) << "\n";
+    std::cout << JsonText(ReportToJson(report), 2) << "\n";
   } else {
     std::cout << ReportToText(report);
   }

@@ -10,13 +10,10 @@
 #include <algorithm>
 
 #include "palette.h"
+#include "qt_text.h"
 
 namespace napiscope::gui {
 namespace {
-
-QString Str(std::string_view text) {
-  return QString::fromUtf8(text.data(), static_cast<int>(text.size()));
-}
 
 QChart* NewChart(const QString& title) {
   auto* chart = new QChart;

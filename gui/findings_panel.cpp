@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "napiscope/format.h"
+#include "napiscope/json_text.h"
 
 namespace napiscope::gui {
 namespace {
@@ -104,7 +105,7 @@ void FindingsPanel::ShowDetails(int index) {
     return;
   }
   const Finding& finding = findings_[index];
-  QString evidence = QString::fromStdString(finding.evidence.dump(2)).toHtmlEscaped();
+  QString evidence = QString::fromStdString(JsonText(finding.evidence, 2)).toHtmlEscaped();
   details_->setHtml(paragraph(finding) +
                     QString("<p>rule <tt>%1</tt></p><pre>%2</pre>")
                         .arg(QString::fromStdString(finding.rule).toHtmlEscaped(), evidence));

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "napiscope/format.h"
+#include "qt_text.h"
 
 namespace napiscope::gui {
 namespace {
@@ -12,9 +13,7 @@ constexpr double kSlackPixels = 3;
 // More intervals than this under the mouse are summarised instead of picked.
 constexpr size_t kMaxPicked = 12;
 
-QString Str(std::string_view text) {
-  return QString::fromUtf8(text.data(), static_cast<int>(text.size())).toHtmlEscaped();
-}
+QString Html(std::string_view text) { return Str(text).toHtmlEscaped(); }
 
 QString Duration(TimestampNs ns) { return QString::fromStdString(FormatDuration(ns)); }
 
@@ -25,7 +24,7 @@ QString At(const LoadedTrace& trace, TimestampNs ts_ns) {
 
 QString TaskName(const LoadedTrace& trace, StringId comm, int32_t pid) {
   std::string_view name = trace.context.strings.Get(comm);
-  return QString("%1 (pid %2)").arg(name.empty() ? QString("?") : Str(name)).arg(pid);
+  return QString("%1 (pid %2)").arg(name.empty() ? QString("?") : Html(name)).arg(pid);
 }
 
 QString Priority(int16_t prio) {
@@ -99,18 +98,18 @@ QString DescribeInterval(const LoadedTrace& trace, const TimelineHit& hit) {
   const TimelineInterval& interval = hit.interval;
   QString when = QString("%1, lasted <b>%2</b>")
                      .arg(At(trace, interval.start_ns), Duration(interval.duration_ns()));
-  QString vector = Str(SoftirqVectorName(item.vec));
+  QString vector = Html(SoftirqVectorName(item.vec));
   switch (hit.lane) {
     case Lane::kTask:
       return QString("<b>%1</b><br>%2 · %3 · CPU %4<br>%5%6")
-          .arg(TaskName(trace, item.name, item.pid), Str(TaskClassName(item.task_class)),
+          .arg(TaskName(trace, item.name, item.pid), Html(TaskClassName(item.task_class)),
                Priority(item.prio))
           .arg(hit.cpu)
           .arg(when, FlagNotes(item.flags));
     case Lane::kHardirq:
       return QString("<b>hard IRQ %1</b> %2 · CPU %3<br>%4%5")
           .arg(item.irq)
-          .arg(Str(trace.context.strings.Get(item.name)))
+          .arg(Html(trace.context.strings.Get(item.name)))
           .arg(hit.cpu)
           .arg(when, FlagNotes(item.flags));
     case Lane::kSoftirq: {
@@ -118,7 +117,7 @@ QString DescribeInterval(const LoadedTrace& trace, const TimelineHit& hit) {
           QString("<b>%1 softirq</b> · CPU %2<br>ran at %3 in %4<br>%5")
               .arg(vector)
               .arg(hit.cpu)
-              .arg(Str(SoftirqSiteName(item.site)), TaskName(trace, item.name, item.pid), when);
+              .arg(Html(SoftirqSiteName(item.site)), TaskName(trace, item.name, item.pid), when);
       // The wait that ended where this run began, if the raise was traced (it overlaps the
       // nanosecond before the entry).
       for (const TimelineInterval& wait : trace.timeline.Overlapping(
@@ -139,9 +138,9 @@ QString DescribeInterval(const LoadedTrace& trace, const TimelineHit& hit) {
                               ? QString("<br><b>budget exhausted</b>: polled again")
                               : QString();
       QString site =
-          item.site == SoftirqSite::kNone ? QString("task") : Str(SoftirqSiteName(item.site));
+          item.site == SoftirqSite::kNone ? QString("task") : Html(SoftirqSiteName(item.site));
       return QString("<b>NAPI poll %1</b> · CPU %2<br>work %3 / budget %4%5<br>in %6 (%7)<br>%8")
-          .arg(Str(trace.context.strings.Get(item.name)))
+          .arg(Html(trace.context.strings.Get(item.name)))
           .arg(hit.cpu)
           .arg(item.work)
           .arg(item.budget)

@@ -6,13 +6,10 @@
 #include <cmath>
 
 #include "palette.h"
+#include "qt_text.h"
 
 namespace napiscope::gui {
 namespace {
-
-QString Str(std::string_view text) {
-  return QString::fromUtf8(text.data(), static_cast<int>(text.size()));
-}
 
 // Rows of a softirq lane: runs fill the row; the raise-to-entry waits are a thin bar through
 // its middle, visible where nothing runs (just before each run).

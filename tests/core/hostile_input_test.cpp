@@ -13,6 +13,7 @@
 
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/contexts.h"
+#include "napiscope/json_text.h"
 #include "napiscope/report_render.h"
 #include "support/hostile_files.h"
 #include "support/test_support.h"
@@ -214,6 +215,12 @@ TEST(HostileEvents, PidReuseWithAnotherCommNamesEachRunByItsTime) {
   ASSERT_EQ(report.cpu_time.size(), 1u);
   EXPECT_EQ(report.cpu_time[0].other_task_ns, 2'000);
   EXPECT_EQ(report.cpu_time[0].idle_ns, 2'000);
+}
+
+TEST(HostileEvents, InvalidUtf8InATaskNameBecomesAReplacementCharacterInJson) {
+  // prctl(PR_SET_NAME) takes any bytes; nlohmann::json would throw on them.
+  nlohmann::json value = {{"comm", std::string("ab\xff")}};
+  EXPECT_EQ(JsonText(value), "{\"comm\":\"ab\xef\xbf\xbd\"}");
 }
 
 }  // namespace

@@ -16,5 +16,9 @@ for seed in "$@"; do
   fi
 done
 # -rss_limit_mb and -timeout make a blow-up or a hang a finding, not a stuck CI job.
+# libtracecmd mallocs sizes read from the file and checks for NULL, as a normal malloc gives
+# for absurd sizes; ASan must return NULL too instead of stopping (sizes past the RSS limit
+# are still reported by libFuzzer's malloc limit).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
 exec "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
   -print_final_stats=1 -artifact_prefix="$work/" "$work/corpus"

@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QTemporaryDir>
 
+#include <absl/strings/str_cat.h>
 #include <gtest/gtest.h>
 
 #include "charts_panel.h"
@@ -148,8 +149,9 @@ TEST(MainWindow, TaskFilterMatchesCommOrPid) {
 TEST(Screenshot, RendersTheRequestedSizeAndRange) {
   QTemporaryDir dir;
   QString out = dir.filePath("shot.png");
-  std::string command = std::string(NAPISCOPE_GUI) + " '" + TestData("real/idle.dat") +
-                        "' --screenshot '" + out.toStdString() + "' --size 900x600 --range 0 250ms";
+  std::string command = absl::StrCat(NAPISCOPE_GUI, " '", TestData("real/idle.dat"),
+                                     "' --screenshot '", out.toStdString(),
+                                     "' --size 900x600 --range 0 250ms");
   napiscope::testing::CommandResult result = RunCommand("QT_QPA_PLATFORM= " + command);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   QImage image(out);
@@ -158,7 +160,7 @@ TEST(Screenshot, RendersTheRequestedSizeAndRange) {
 
 TEST(Screenshot, AMissingFileExitsOneWithTheMessage) {
   napiscope::testing::CommandResult result =
-      RunCommand(std::string(NAPISCOPE_GUI) + " /nonexistent.dat --screenshot /tmp/never.png");
+      RunCommand(absl::StrCat(NAPISCOPE_GUI, " /nonexistent.dat --screenshot /tmp/never.png"));
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.err.find("napiscope-gui: /nonexistent.dat: No such file or directory"),
             std::string::npos)

@@ -81,8 +81,9 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   flags[13] = 3;
   add("impossible long size", "long-size-3.dat", flags, false, "long size 3");
   flags = trace;
-  flags[13] = 4;  // a 64-bit trace read as 32-bit: page headers and records shift
-  add("wrong long size", "long-size-4.dat", flags, false, "");
+  flags[13] = 4;  // libtracecmd, and napiscope, take the long size of the kernel's page header
+  add("wrong long size", "long-size-4.dat", flags, true,
+      "the file header says long size 4 but the kernel's page header has 8-byte longs");
 
   std::string cpus = trace;
   PutLe(&cpus, CpuCountOffset(cpus), 0xffffffffu, 4);

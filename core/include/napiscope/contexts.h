@@ -83,7 +83,8 @@ class ContextListener {
   virtual void OnSegment(const CpuSegment& segment) { (void)segment; }
   /// A frame that ended (NAPI polls are reported here only).
   virtual void OnInterval(const ContextInterval& interval) { (void)interval; }
-  /// Time on `cpu` in which events were lost; nothing is known about it.
+  /// Time on `cpu` in which events were lost; nothing is known about it. Reported when the
+  /// CPU's first event after the gap arrives (from the last event before it).
   virtual void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
     (void)cpu, (void)start_ns, (void)end_ns;
   }

@@ -24,7 +24,8 @@ class EventSink {
   virtual ~EventSink() = default;
   /// Called once before the first event; `context` stays valid until OnEnd returns.
   virtual void OnBegin(const TraceContext& context) { (void)context; }
-  /// Called for every event, merged across CPUs by timestamp.
+  /// Called for every event, merged across CPUs by timestamp; time never goes backwards
+  /// (loaders give a corrupt earlier record the time of the one before, and warn).
   virtual void OnEvent(const Event& event) = 0;
   /// Called once after the last event.
   virtual void OnEnd() {}

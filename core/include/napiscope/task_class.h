@@ -19,6 +19,9 @@ enum class TaskClass : uint8_t {
 /// Short stable name of a class ("irq_thread", "ksoftirqd", ...).
 std::string_view TaskClassName(TaskClass task_class);
 
+/// True for the threads that run softirq or NAPI work: IRQ threads, ksoftirqd, NAPI kthreads.
+bool ServesSoftirqs(TaskClass task_class);
+
 /// Classifies a task; `kernel_prio` < 0 means unknown.
 TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio);
 

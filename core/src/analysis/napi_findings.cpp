@@ -77,7 +77,9 @@ void NapiBudgetFindings(const std::vector<NapiRow>& rows, const Thresholds& t,
     totals.polls_by_context[row.context] += row.polls;
     totals.polls_by_cpu[row.cpu] += row.polls;
   }
-  for (const auto& [key, totals] : instances) {
+  for (const auto& instance : instances) {
+    const auto& key = instance.first;
+    const auto& totals = instance.second;
     if (totals.polls < std::max<int64_t>(1, t.napi_min_polls)) continue;
     double share = static_cast<double>(totals.exhausted) / static_cast<double>(totals.polls);
     if (share < t.napi_exhausted_share) continue;

@@ -62,11 +62,6 @@ std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
   return "";
 }
 
-bool ServesSoftirqs(TaskClass task_class) {
-  return task_class == TaskClass::kKsoftirqd || task_class == TaskClass::kIrqThread ||
-         task_class == TaskClass::kNapiKthread;
-}
-
 int64_t RtTaskTime(const std::vector<BlameItem>& blame, int32_t except_pid, int16_t at_most_prio,
                    std::vector<const BlameItem*>* tasks) {
   int64_t total = 0;

@@ -8,11 +8,6 @@ namespace {
 
 constexpr TimestampNs kOpen = std::numeric_limits<TimestampNs>::max();
 
-bool ServesSoftirqs(TaskClass task_class) {
-  return task_class == TaskClass::kIrqThread || task_class == TaskClass::kKsoftirqd ||
-         task_class == TaskClass::kNapiKthread;
-}
-
 int64_t LatencyOf(const auto& wait) { return wait.switch_in_ns - wait.waking_ns; }
 
 }  // namespace

@@ -3,6 +3,11 @@
 #include <algorithm>
 
 namespace napiscope::internal {
+namespace {
+
+constexpr uint64_t kMaxTimestampNs = uint64_t{1} << 62;  // 146 years of uptime
+
+}  // namespace
 
 ChunkDecoder::ChunkDecoder(tep_handle* tep)
     : strings_(std::make_unique<DecoderStrings>()), decoder_(tep, &strings_->table) {
@@ -24,6 +29,7 @@ void ChunkDecoder::DecodeChunk(CpuStream& stream, uint16_t cpu, DecodedChunk* ch
   chunk->strings = strings_.get();
   chunk->records = 0;
   chunk->backwards = 0;
+  chunk->impossible_time = 0;
   const size_t strings_before = strings_->table.size();
   RawRecord record;
   while (chunk->events.size() + 1 < kChunkEvents) {
@@ -31,9 +37,13 @@ void ChunkDecoder::DecodeChunk(CpuStream& stream, uint16_t cpu, DecodedChunk* ch
       stream.finished = true;
       break;
     }
-    TimestampNs ts = static_cast<TimestampNs>(record.ts_ns);
     ++chunk->records;
     chunk->last_offset = record.offset;
+    if (record.ts_ns > kMaxTimestampNs) {  // a corrupt page or time extend; keeps math in range
+      ++chunk->impossible_time;
+      continue;
+    }
+    TimestampNs ts = static_cast<TimestampNs>(record.ts_ns);
     if (ts < stream.last_ts_ns) ++chunk->backwards;
     if (record.missed_events != 0) {
       MissedEventsMark mark{cpu, ts, stream.last_ts_ns,

@@ -34,6 +34,7 @@ struct DecodedChunk {
   DecoderStrings* strings = nullptr;
   int64_t records = 0;
   int64_t backwards = 0;                    ///< records earlier than a previous one of the CPU
+  int64_t impossible_time = 0;              ///< records dropped: timestamp past 2^62 ns (corrupt)
   uint64_t last_offset = 0;                 ///< file offset of the last record
 };
 

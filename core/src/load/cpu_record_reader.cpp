@@ -73,9 +73,21 @@ bool PageCpuReader::LoadPage(uint64_t offset) {
     if (!ReadBlock(offset)) return false;
   }
   uint8_t* page = block_.data() + (offset - block_offset_);
-  // Like libtracecmd: a page whose header claims more data than a page holds ends the CPU.
-  if (kbuffer_load_subbuffer(kbuf_, page) < 0) return false;
-  return kbuffer_subbuffer_size(kbuf_) <= layout_.page_size;
+  // kbuffer trusts the commit field and would read past the page: check it first.
+  uint64_t commit = 0;
+  const int header_bytes = 8 + layout_.header_long_size;
+  for (int i = 0; i < layout_.header_long_size; ++i) {
+    int shift = layout_.big_endian ? (layout_.header_long_size - 1 - i) * 8 : i * 8;
+    commit |= static_cast<uint64_t>(page[8 + i]) << shift;
+  }
+  uint64_t data_bytes = commit & ((uint64_t{1} << 27) - 1);  // flag bits sit above
+  if (data_bytes > static_cast<uint64_t>(layout_.page_size - header_bytes)) {
+    status_ = absl::DataLossError(absl::StrCat(
+        "CPU ", extent_.cpu, ": the page at byte ", offset, " claims ", data_bytes,
+        " bytes of data, more than a ", layout_.page_size, "-byte page holds (corrupt page)"));
+    return false;
+  }
+  return kbuffer_load_subbuffer(kbuf_, page) >= 0;
 }
 
 bool PageCpuReader::Next(RawRecord* record) {

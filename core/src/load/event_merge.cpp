@@ -41,6 +41,7 @@ class Merger {
       cursor.last_offset = cursor.chunk->last_offset;
       totals_->records += cursor.chunk->records;
       totals_->backwards += cursor.chunk->backwards;
+      totals_->impossible_time += cursor.chunk->impossible_time;
     }
     return true;
   }
@@ -51,7 +52,9 @@ class Merger {
     return cursor.chunk->events[cursor.index].ts_ns;
   }
 
-  // Takes the next event of `cpu` (strings remapped); false for a skipped record.
+  // Takes the next event of `cpu` (strings remapped); false for a skipped record. A record
+  // earlier than the one before it (its CPU's time went backwards: corrupt data, counted by
+  // the decoder) gets the time of the one before, so every sink sees time in order.
   bool Take(int cpu, Event* event) {
     Cursor& cursor = cursors_[cpu];
     *event = cursor.chunk->events[cursor.index++];
@@ -59,8 +62,12 @@ class Merger {
       ++totals_->skipped;
       return false;
     }
+    event->ts_ns = std::max(event->ts_ns, delivered_ns_);
+    delivered_ns_ = event->ts_ns;
     if (event->kind == EventKind::kMissedEvents) {
-      context_.missed.push_back(cursor.chunk->missed[cursor.missed++]);
+      MissedEventsMark mark = cursor.chunk->missed[cursor.missed++];
+      mark.ts_ns = event->ts_ns;
+      context_.missed.push_back(mark);
       return true;
     }
     Remap(*cursor.chunk->strings, event);
@@ -160,6 +167,7 @@ class Merger {
   TraceContext& context_;
   MergeTotals* totals_;
   std::vector<Cursor> cursors_;
+  TimestampNs delivered_ns_ = 0;  // time of the last event taken
   // True the first time `pid` is seen.
   bool FirstSight(int32_t pid) {
     if (pid >= 0 && pid < kDensePids) {

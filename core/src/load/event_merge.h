@@ -17,6 +17,7 @@ struct MergeTotals {
   int64_t records = 0;
   int64_t skipped = 0;    ///< records with unknown event ids
   int64_t backwards = 0;  ///< records earlier than a previous one of their CPU
+  int64_t impossible_time = 0;  ///< records dropped for a timestamp no clock reaches
 };
 
 /// Pops the earliest head of all CPUs with a min-heap (ties: lower CPU first), turns the

@@ -180,11 +180,13 @@ class TextTraceLoader {
     }
     CpuState& cpu = Cpu(parsed.cpu);
     max_cpu_ = std::max(max_cpu_, parsed.cpu);
-    if (cpu.missed_pending) EmitMissed(event, cpu);
     if (event.ts_ns < cpu.last_ts_ns) ++backwards_on_cpu_;
     if (event.ts_ns < last_ts_ns_) ++backwards_overall_;
-    cpu.last_ts_ns = std::max(cpu.last_ts_ns, event.ts_ns);
-    last_ts_ns_ = std::max(last_ts_ns_, event.ts_ns);
+    const TimestampNs written_ns = event.ts_ns;
+    event.ts_ns = std::max(event.ts_ns, last_ts_ns_);  // analyses see time in order
+    if (cpu.missed_pending) EmitMissed(event, cpu);
+    cpu.last_ts_ns = std::max(cpu.last_ts_ns, written_ns);  // as written: tells the two cases
+    last_ts_ns_ = event.ts_ns;
 
     // "<idle>" and "<...>" are placeholders, and -l cuts comms: neither names the task.
     if (!parsed.comm.empty() && parsed.comm.front() != '<' && !parsed.comm_truncated) {
@@ -265,10 +267,12 @@ class TextTraceLoader {
     }
     if (backwards_on_cpu_ > 0) {
       Warn(absl::StrCat(backwards_on_cpu_,
-                        " events have timestamps earlier than the previous event on their CPU"));
+                        " events have timestamps earlier than the previous event on their CPU; "
+                        "analysed at the time of the line before"));
     } else if (backwards_overall_ > 0) {
       Warn(absl::StrCat(backwards_overall_,
-                        " events are earlier than the line before them (text not merged by time)"));
+                        " events are earlier than the line before them (text not merged by time); "
+                        "analysed at the time of the line before"));
     }
     if (options_.progress) options_.progress(1.0);
     sink_.OnEnd();

@@ -8,6 +8,9 @@ struct tracefs_instance;
 struct tracefs_hist;
 static inline int tracefs_hist_command(tracefs_instance* instance, tracefs_hist* hist, int command);
 
+extern "C" {  // tracefs.h has no C++ guards of its own
+#include <tracefs.h>
+}
 #include <trace-cmd/trace-cmd.h>
 
 static inline int tracefs_hist_command(tracefs_instance* instance, tracefs_hist* hist, int command) {

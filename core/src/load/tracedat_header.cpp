@@ -1,13 +1,19 @@
 #include "load/tracedat_header.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include <cstring>
 #include <memory>
 
 #include <absl/strings/str_cat.h>
+#include <event-parse.h>
 #include <zstd.h>
 
 namespace napiscope::internal {
@@ -19,6 +25,9 @@ constexpr uint16_t kOptionTraceClock = 4;
 constexpr uint16_t kOptionBuffer = 3;
 constexpr uint16_t kOptionUname = 5;
 constexpr uint16_t kOptionCpuCount = 8;
+constexpr uint16_t kOptionHeaderInfo = 16;
+constexpr uint16_t kOptionFtraceEvents = 17;
+constexpr uint16_t kOptionEventFormats = 18;
 constexpr uint16_t kOptionFirstSectionRef = 16;  // HEADER_INFO .. CMDLINES point at sections
 constexpr uint16_t kOptionLastSectionRef = 21;
 constexpr uint16_t kSectionOptions = 0;
@@ -26,6 +35,8 @@ constexpr uint64_t kSectionHeaderBytes = 16;
 constexpr uint16_t kSectionFlagCompressed = 1;
 constexpr uint64_t kMaxSectionBytes = 256ull << 20;  // options are small; refuse absurd sizes
 constexpr int kMaxOptionSections = 1024;
+constexpr uint64_t kMaxHeaderPageText = 64 << 10;  // the kernel's text is about 200 bytes
+constexpr uint64_t kCommitSizeMask = (1u << 27) - 1;  // kbuffer: the flags sit above
 
 // A bounds-checked reader over a byte range, in the file's endianness.
 class ByteReader {
@@ -108,6 +119,46 @@ absl::Status Truncated(const std::string& what) {
   return absl::DataLossError(absl::StrCat("truncated trace.dat: ", what));
 }
 
+// Reads `count` size-prefixed format texts of `system`.
+absl::Status ReadFormats(ByteReader& reader, uint32_t count, const std::string& system,
+                         TraceDatHeader* header) {
+  if (count > 100000) return Corrupt("absurd event format count");
+  for (uint32_t i = 0; i < count; ++i) {
+    uint64_t size = 0;
+    if (!reader.ReadU64(&size) || size > reader.remaining()) {
+      return Truncated(absl::StrCat("event formats of '", system, "' cut short"));
+    }
+    header->event_formats.emplace_back(system,
+                                       std::string(reinterpret_cast<const char*>(reader.here()), size));
+    reader.Skip(size);
+  }
+  return absl::OkStatus();
+}
+
+// The ftrace formats block: a count, then the formats.
+absl::Status ReadFtraceFormats(ByteReader& reader, TraceDatHeader* header) {
+  uint32_t count = 0;
+  if (!reader.ReadU32(&count)) return Truncated("ftrace formats cut short");
+  return ReadFormats(reader, count, "ftrace", header);
+}
+
+// The event formats block: a count of systems, each a name, a count and the formats.
+absl::Status ReadEventFormats(ByteReader& reader, TraceDatHeader* header) {
+  uint32_t systems = 0;
+  if (!reader.ReadU32(&systems)) return Truncated("event formats cut short");
+  if (systems > 100000) return Corrupt("absurd event system count");
+  for (uint32_t s = 0; s < systems; ++s) {
+    std::string system;
+    uint32_t count = 0;
+    if (!reader.ReadString(&system) || !reader.ReadU32(&count)) {
+      return Truncated("event formats cut short");
+    }
+    absl::Status status = ReadFormats(reader, count, system, header);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
 // Options share one layout in v6 (inline) and v7 (inside an options section).
 // Returns the offset of the next options section (v7), 0 when none.
 absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* header,
@@ -175,7 +226,12 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
       default:
         if (id >= kOptionFirstSectionRef && id <= kOptionLastSectionRef && version >= 7) {
           uint64_t section = 0;
-          if (option.ReadU64(&section)) header->section_offsets.push_back(section);
+          if (option.ReadU64(&section)) {
+            header->section_offsets.push_back(section);
+            if (id == kOptionHeaderInfo) header->header_info_section = section;
+            if (id == kOptionFtraceEvents) header->ftrace_events_section = section;
+            if (id == kOptionEventFormats) header->event_formats_section = section;
+          }
         }
         break;
     }
@@ -261,6 +317,19 @@ absl::Status CheckSectionsFit(const FileView& file, TraceDatHeader* header) {
   return absl::OkStatus();
 }
 
+// Reads the v7 section at `offset` (none when 0) and hands its content to `walk`.
+absl::Status WalkSection(const FileView& file, uint64_t offset, uint16_t id,
+                         absl::Status (*walk)(ByteReader&, TraceDatHeader*),
+                         TraceDatHeader* header) {
+  if (offset == 0) return absl::OkStatus();
+  std::string content;
+  absl::Status status = ReadSection(file, offset, *header, id, &content);
+  if (!status.ok()) return status;
+  ByteReader reader(reinterpret_cast<const uint8_t*>(content.data()), content.size(),
+                    header->big_endian);
+  return walk(reader, header);
+}
+
 absl::Status ParseV7(const FileView& file, ByteReader& reader, TraceDatHeader* header) {
   std::string name, version;
   if (!reader.ReadString(&name) || !reader.ReadString(&version)) {
@@ -280,7 +349,26 @@ absl::Status ParseV7(const FileView& file, ByteReader& reader, TraceDatHeader* h
     status = ParseOptions(options, 7, header, &options_offset);
     if (!status.ok()) return status;
   }
-  return CheckSectionsFit(file, header);
+  absl::Status status = CheckSectionsFit(file, header);
+  if (!status.ok()) return status;
+  if (header->header_info_section == 0) return Corrupt("no header_page section");
+  std::string content;
+  status = ReadSection(file, header->header_info_section, *header, kOptionHeaderInfo, &content);
+  if (!status.ok()) return status;
+  ByteReader info(reinterpret_cast<const uint8_t*>(content.data()), content.size(),
+                  header->big_endian);
+  std::string tag;
+  uint64_t size = 0;
+  if (!info.ReadString(&tag) || tag != "header_page" || !info.ReadU64(&size) ||
+      size > info.remaining() || size > kMaxHeaderPageText) {
+    return Corrupt("header_page block missing or cut short");
+  }
+  header->header_page.assign(reinterpret_cast<const char*>(info.here()), size);
+  status = WalkSection(file, header->ftrace_events_section, kOptionFtraceEvents,
+                       &ReadFtraceFormats, header);
+  if (!status.ok()) return status;
+  return WalkSection(file, header->event_formats_section, kOptionEventFormats, &ReadEventFormats,
+                     header);
 }
 
 // v6 keeps everything inline; walk the size-prefixed blocks to the flyrecord table.
@@ -321,29 +409,25 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
     return false;
   };
   std::string tag;
-  if (!read_cstring(&tag) || tag != "header_page" || !skip_sized(8)) {
+  uint64_t header_page_size = 0;
+  if (!read_cstring(&tag) || tag != "header_page" || !read_int(8, &header_page_size) ||
+      header_page_size > kMaxHeaderPageText || !read(header_page_size)) {
     return Truncated("header_page block missing or cut short");
   }
+  header->header_page = buf;
   if (!read_cstring(&tag) || tag != "header_event" || !skip_sized(8)) {
     return Truncated("header_event block missing or cut short");
   }
-  uint64_t count = 0;
-  if (!read_int(4, &count)) return Truncated("ftrace formats cut short");
-  if (count > 100000) return Corrupt("absurd ftrace format count");
-  for (uint64_t i = 0; i < count; ++i) {
-    if (!skip_sized(8)) return Truncated("ftrace formats cut short");
-  }
-  uint64_t systems = 0;
-  if (!read_int(4, &systems)) return Truncated("event formats cut short");
-  if (systems > 100000) return Corrupt("absurd event system count");
-  for (uint64_t s = 0; s < systems; ++s) {
-    std::string system;
-    if (!read_cstring(&system) || !read_int(4, &count)) return Truncated("event formats cut short");
-    if (count > 100000) return Corrupt("absurd event count");
-    for (uint64_t i = 0; i < count; ++i) {
-      if (!skip_sized(8)) return Truncated("event formats cut short");
-    }
-  }
+  // The formats run up to kallsyms: a few MB at most. Read a window and walk it in memory.
+  std::string formats;
+  uint64_t formats_window = std::min<uint64_t>(file.size() - pos, kMaxSectionBytes);
+  if (!file.Read(pos, formats_window, &formats)) return Truncated("ftrace formats cut short");
+  ByteReader reader(reinterpret_cast<const uint8_t*>(formats.data()), formats.size(),
+                    header->big_endian);
+  absl::Status formats_status = ReadFtraceFormats(reader, header);
+  if (formats_status.ok()) formats_status = ReadEventFormats(reader, header);
+  if (!formats_status.ok()) return formats_status;
+  pos += formats.size() - reader.remaining();
   if (!skip_sized(4)) return Truncated("kallsyms cut short");
   if (!skip_sized(4)) return Truncated("printk formats cut short");
   if (!skip_sized(8)) return Truncated("saved cmdlines cut short");
@@ -381,6 +465,102 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
     pos += window.size() - options.remaining();
   }
   return Corrupt("too many option blocks");
+}
+
+// libtracecmd (1.3) crashes in its own error path when the header_page text does not parse,
+// so parse it first with libtraceevent. Like libtracecmd, trust the page header's commit size
+// over the file header's long size: it is the kernel's.
+absl::Status CheckHeaderPage(TraceDatHeader* header) {
+  std::unique_ptr<tep_handle, decltype(&tep_free)> tep(tep_alloc(), &tep_free);
+  if (!tep) return absl::ResourceExhaustedError("out of memory");
+  tep_set_loglevel(TEP_LOG_NONE);
+  std::string text = header->header_page;
+  if (text.empty() ||
+      tep_parse_header_page(tep.get(), text.data(), text.size(), header->long_size) != 0) {
+    return Corrupt("the header_page format (the ring-buffer page layout) does not parse");
+  }
+  int commit_size = tep_get_header_page_size(tep.get());
+  if (commit_size != 4 && commit_size != 8) {
+    return Corrupt(absl::StrCat("header_page gives the page commit field ", commit_size,
+                                " bytes (4 or 8 expected)"));
+  }
+  if (commit_size != header->long_size) {
+    header->warnings.push_back(absl::StrCat(
+        "the file header says long size ", header->long_size, " but the kernel's page header has ",
+        commit_size, "-byte longs; read with ", commit_size));
+    header->long_size = commit_size;
+  }
+  return absl::OkStatus();
+}
+
+// libtraceevent (1.7) dereferences NULL on some corrupt formats (a print fmt naming a field
+// the format lacks, ...), and libtracecmd parses every format when it opens the file. Parse
+// them first in a child process, where a crash only tells that the formats are corrupt.
+absl::Status CheckEventFormatsParse(const TraceDatHeader& header) {
+  if (header.event_formats.empty()) return absl::OkStatus();
+  pid_t child = fork();
+  if (child < 0) return absl::OkStatus();  // no check possible; libtracecmd parses them anyway
+  if (child == 0) {
+    int null_fd = open("/dev/null", O_WRONLY);  // a crash report here would only be noise
+    if (null_fd >= 0) dup2(null_fd, STDERR_FILENO);
+    tep_handle* tep = tep_alloc();
+    tep_set_loglevel(TEP_LOG_NONE);
+    if (tep != nullptr) {
+      tep_set_file_bigendian(tep, header.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+      tep_set_long_size(tep, header.long_size);
+      for (const auto& [system, text] : header.event_formats) {
+        tep_parse_event(tep, text.data(), text.size(), system.c_str());
+      }
+    }
+    _exit(0);
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  int status = 0;
+  while (waitpid(child, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      return Corrupt("the event formats hang libtraceevent's parser");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return absl::OkStatus();
+  return Corrupt(absl::StrCat("an event format crashes libtraceevent's parser (",
+                              WIFSIGNALED(status) ? "signal " : "exit ",
+                              WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+                              "): the event formats are corrupt"));
+}
+
+// libtracecmd loads each CPU's first page when it opens the file and crashes if that page
+// claims more data than a page holds; check that page of uncompressed files first.
+absl::Status CheckFirstPages(const FileView& file, const TraceDatHeader& header) {
+  if (header.compression != "none") return absl::OkStatus();
+  uint64_t page_header = 8 + header.long_size;
+  for (const CpuDataExtent& extent : header.top_buffer) {
+    if (extent.size == 0) continue;
+    std::string raw;
+    if (extent.size < page_header || !file.Read(extent.offset, page_header, &raw)) {
+      return Truncated(absl::StrCat("CPU ", extent.cpu, " data is shorter than a page header"));
+    }
+    ByteReader reader(reinterpret_cast<const uint8_t*>(raw.data()), raw.size(),
+                      header.big_endian);
+    uint64_t commit = 0;
+    reader.Skip(8);
+    if (header.long_size == 4) {
+      uint32_t commit32 = 0;
+      reader.ReadU32(&commit32);
+      commit = commit32;
+    } else {
+      reader.ReadU64(&commit);
+    }
+    uint64_t data = commit & kCommitSizeMask;
+    if (data > static_cast<uint64_t>(header.page_size) - page_header) {
+      return Corrupt(absl::StrCat("CPU ", extent.cpu, " first page (byte ", extent.offset,
+                                  ") claims ", data, " bytes of data, more than a ",
+                                  header.page_size, "-byte page holds"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -443,7 +623,10 @@ absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header)
       header->cpus = std::max(header->cpus, extent.cpu + 1);
     }
   }
-  return absl::OkStatus();
+  status = CheckHeaderPage(header);
+  if (status.ok()) status = CheckFirstPages(file, *header);
+  if (status.ok()) status = CheckEventFormatsParse(*header);
+  return status;
 }
 
 }  // namespace napiscope::internal

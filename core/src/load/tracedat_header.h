@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <absl/status/status.h>
@@ -31,12 +32,20 @@ struct TraceDatHeader {
   std::vector<CpuDataExtent> top_buffer;      ///< extents of the top buffer's CPU data
   std::vector<uint64_t> section_offsets;     ///< v7 sections the options point at
   uint64_t file_size = 0;
+  uint64_t header_info_section = 0;    ///< v7: offset of the header_page/header_event section
+  uint64_t ftrace_events_section = 0;  ///< v7: offset of the ftrace formats section
+  uint64_t event_formats_section = 0;  ///< v7: offset of the event formats section
+  std::string header_page;           ///< the ring-buffer page header format, as the kernel wrote it
+  /// Each event format text with its system ("ftrace" for the ftrace formats).
+  std::vector<std::pair<std::string, std::string>> event_formats;
+  std::vector<std::string> warnings;  ///< header facts that disagree but leave the data usable
 };
 
 /// True when the first bytes of a file are the trace.dat magic.
 bool HasTraceDatMagic(const char* bytes, size_t size);
 
-/// Parses the header of the trace.dat at `path`; an error says what is wrong in plain words.
+/// Parses the header of the trace.dat at `path` and checks what libtracecmd would trip over
+/// (the page-header format, each CPU's first page); an error says what is wrong in plain words.
 absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header);
 
 }  // namespace napiscope::internal

@@ -105,6 +105,8 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
   tep_handle* tep = tracecmd_get_tep(handle.get());
   if (tep == nullptr) return absl::DataLossError("libtracecmd returned no event parser");
   FillMeta(header, tep, &context.meta);
+  context.meta.warnings.insert(context.meta.warnings.end(), header.warnings.begin(),
+                               header.warnings.end());
   int cpus = context.meta.cpus;
 
   // Uncompressed CPU data is read page by page, in parallel when asked; anything else
@@ -158,10 +160,18 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
     context.meta.warnings.push_back(absl::StrCat(context.meta.skipped_records,
                                                  " records with unknown event ids skipped"));
   }
+  if (totals.impossible_time > 0) {
+    if (totals.impossible_time * 2 > records) {
+      return absl::DataLossError(absl::StrCat(totals.impossible_time, " of ", records,
+                                              " records have impossible timestamps (corrupt data)"));
+    }
+    context.meta.warnings.push_back(absl::StrCat(
+        totals.impossible_time, " records with impossible timestamps (over 146 years) skipped"));
+  }
   if (backwards > 0) {
     context.meta.warnings.push_back(
         absl::StrCat(backwards, " events have timestamps earlier than the previous event on "
-                                "their CPU"));
+                                "their CPU; analysed at the time of the event before"));
   }
   if (options.progress) options.progress(1.0);
   sink.OnEnd();

@@ -59,6 +59,7 @@ struct ContextTracker::CpuState {
   uint16_t cpu = 0;
   TimestampNs cursor_ns = 0;  // exclusive time is attributed up to here
   TimestampNs last_ts_ns = 0;
+  TimestampNs gap_from_ns = -1;  // after a gap: the last event before it, until the next event
   TimestampNs napi_cursor_ns = 0;
   ContextFrame task;                    // depth 0
   std::vector<ContextFrame> irq_frames;  // hard IRQs and IRQ-exit softirqs, bottom first
@@ -82,6 +83,12 @@ ContextTracker::CpuState& ContextTracker::StateOf(const Event& event) {
   }
   CpuState& cpu = cpus_[event.cpu];
   if (!cpu.seen && event.kind != EventKind::kMissedEvents) {
+    if (cpu.gap_from_ns >= 0) {  // the gap runs from the last event before it to this one
+      for (ContextListener* listener : listeners_) {
+        listener->OnUnknownTime(cpu.cpu, cpu.gap_from_ns, event.ts_ns);
+      }
+      cpu.gap_from_ns = -1;
+    }
     const TaskRecord* record = trace_ ? trace_->tasks.Find(event.pid) : nullptr;
     int16_t prio = record ? record->last_prio : -1;
     StringId comm = trace_ ? trace_->tasks.CommAt(event.pid, event.ts_ns) : 0;
@@ -407,11 +414,9 @@ void ContextTracker::OnEvent(const Event& event) {
   if (event.kind != EventKind::kMissedEvents && event.pid != cpu.task.pid) Resync(cpu, event);
   switch (event.kind) {
     case EventKind::kMissedEvents:
-      if (cpu.seen) {
+      if (cpu.seen) {  // unknown time is reported once the CPU's next event ends the gap
         CloseAll(cpu, cpu.last_ts_ns);
-        for (ContextListener* listener : listeners_) {
-          listener->OnUnknownTime(cpu.cpu, cpu.last_ts_ns, event.ts_ns);
-        }
+        cpu.gap_from_ns = cpu.last_ts_ns;
       }
       cpu.seen = false;
       cpu.warm = false;

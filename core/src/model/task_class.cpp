@@ -64,4 +64,9 @@ TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio) {
   return TaskClass::kOther;
 }
 
+bool ServesSoftirqs(TaskClass task_class) {
+  return task_class == TaskClass::kIrqThread || task_class == TaskClass::kKsoftirqd ||
+         task_class == TaskClass::kNapiKthread;
+}
+
 }  // namespace napiscope

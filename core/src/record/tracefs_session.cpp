@@ -17,9 +17,8 @@
 #include <absl/strings/str_join.h>
 #include <absl/strings/match.h>
 #include <absl/strings/str_split.h>
-extern "C" {  // tracefs.h has no C++ guards
-#include <tracefs.h>
-}
+
+#include "load/tracecmd_cxx.h"
 
 namespace napiscope::internal {
 namespace {

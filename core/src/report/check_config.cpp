@@ -11,6 +11,7 @@
 
 #include "napiscope/event.h"
 #include "napiscope/format.h"
+#include "napiscope/json_text.h"
 
 namespace napiscope {
 
@@ -138,7 +139,7 @@ absl::Status ApplyThreshold(std::string_view key, std::string_view value,
 std::string ValueText(const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_float()) return fmt::format("{}", value.get<double>());
-  return value.dump();
+  return JsonText(value);
 }
 
 absl::Status ApplyConfig(const json& root, CheckConfig* config) {
@@ -147,11 +148,11 @@ absl::Status ApplyConfig(const json& root, CheckConfig* config) {
       Severity severity;
       if (!value.is_string() || !ParseSeverity(value.get<std::string>(), &severity) ||
           severity == Severity::kInfo) {
-        return BadValue("fail_on", "\"warning\" or \"error\"", value.dump());
+        return BadValue("fail_on", "\"warning\" or \"error\"", JsonText(value));
       }
       config->fail_on = severity;
     } else if (name == "thresholds") {
-      if (!value.is_object()) return BadValue("thresholds", "a table", value.dump());
+      if (!value.is_object()) return BadValue("thresholds", "a table", JsonText(value));
       for (const auto& [key, setting] : value.items()) {
         std::vector<std::pair<std::string, const json*>> leaves;
         if (setting.is_object()) {  // [thresholds.NET_RX]

@@ -25,4 +25,8 @@ bool ParseDuration(std::string_view text, int64_t* ns);
 /// A softirq pending mask as the kernel prints it ("0x88") and its vector names ("NET_RX|SCHED").
 std::string FormatSoftirqMask(uint32_t mask);
 
+/// `text` with control characters shown as \n, \t or \xNN, so that a message quoting a
+/// file's bytes stays one line.
+std::string OneLine(std::string_view text);
+
 }  // namespace napiscope

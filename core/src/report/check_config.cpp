@@ -225,11 +225,13 @@ absl::Status LoadCheckConfig(const std::string& path, CheckConfig* config) {
       root = TomlToJson(toml::parse(content.str(), path));
     } catch (const toml::parse_error& error) {
       return absl::InvalidArgumentError(fmt::format("{}:{}: {}", path, error.source().begin.line,
-                                                    error.description()));
+                                                    OneLine(error.description())));
     }
   }
   absl::Status status = ApplyConfig(root, config);
-  if (!status.ok()) return absl::InvalidArgumentError(fmt::format("{}: {}", path, std::string(status.message())));
+  if (!status.ok()) {
+    return absl::InvalidArgumentError(fmt::format("{}: {}", path, OneLine(std::string(status.message()))));
+  }
   return absl::OkStatus();
 }
 

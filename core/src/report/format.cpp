@@ -95,4 +95,22 @@ std::string FormatSoftirqMask(uint32_t mask) {
   return fmt::format("0x{:x} ({})", mask, names.empty() ? "none" : names);
 }
 
+std::string OneLine(std::string_view text) {
+  std::string line;
+  line.reserve(text.size());
+  for (char c : text) {
+    auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c == '\t') {
+      line += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      line += fmt::format("\\x{:02x}", byte);
+    } else {
+      line += c;
+    }
+  }
+  return line;
+}
+
 }  // namespace napiscope

@@ -26,29 +26,43 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run(command, stdout_path=None):
-    """Runs `command`; returns (seconds, peak RSS in MiB, exit code)."""
+def run(command, stdout_path=None, timeout=None):
+    """Runs `command`; returns (seconds, peak RSS in MiB, exit code, timed out). A run that
+    passes `timeout` seconds is killed and counted as taking `timeout`."""
     out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
+    timed_out = False
     try:
         start = time.perf_counter()
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(process.pid, 0)
-        seconds = time.perf_counter() - start
+        while True:
+            pid, status, usage = os.wait4(process.pid, os.WNOHANG if timeout else 0)
+            if pid != 0:
+                break
+            if time.perf_counter() - start > timeout:
+                process.kill()
+                timed_out = True
+                _, status, usage = os.wait4(process.pid, 0)
+                break
+            time.sleep(0.02)
+        seconds = timeout if timed_out else time.perf_counter() - start
     finally:
         if stdout_path:
             out.close()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    return seconds, usage.ru_maxrss / 1024.0, process.returncode
+    return seconds, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status), timed_out
 
 
-def measure(command, repeat, stdout_path=None):
-    runs = [run(command, stdout_path) for _ in range(repeat)]
-    codes = {code for _, _, code in runs}
+def measure(command, repeat, stdout_path=None, timeout=None):
+    runs = []
+    for _ in range(repeat):
+        runs.append(run(command, stdout_path, timeout))
+        if runs[-1][3]:
+            break  # a timed-out tool is not run again
     return {
-        "seconds": statistics.median(s for s, _, _ in runs),
-        "all_seconds": [round(s, 3) for s, _, _ in runs],
-        "rss_mib": max(m for _, m, _ in runs),
-        "exit_codes": sorted(codes),
+        "seconds": statistics.median(r[0] for r in runs),
+        "all_seconds": [round(r[0], 3) for r in runs],
+        "rss_mib": max(r[1] for r in runs),
+        "exit_codes": sorted({r[2] for r in runs}),
+        "timed_out": any(r[3] for r in runs),
     }
 
 
@@ -99,6 +113,9 @@ def main():
     parser.add_argument("--repeat", type=int, help="runs per tool (default 3, 1 with --short)")
     parser.add_argument("--no-trace-cmd-count", action="store_true",
                         help="do not count trace-cmd's events (slow on big files)")
+    parser.add_argument("--trace-cmd-timeout", type=float, default=600,
+                        help="seconds after which trace-cmd -G is stopped; its time then counts "
+                             "as this much, a lower bound (it takes hours on generated traces)")
     parser.add_argument("--json", help="also write all measurements to this file")
     args = parser.parse_args()
     repeat = args.repeat or (1 if args.short else 3)
@@ -133,7 +150,7 @@ def main():
             counts["libtracecmd loop"] = int(f.read().strip() or -1)
         if have_trace_cmd:
             row["trace_cmd"] = measure(["trace-cmd", "report", "--profile", "-G", "-i", path],
-                                       repeat)
+                                       repeat, timeout=args.trace_cmd_timeout)
             if not args.no_trace_cmd_count:
                 counts["trace-cmd report"] = trace_cmd_events(path)
         row["counts"] = counts
@@ -144,12 +161,14 @@ def main():
     header = (f"{'file':28} {'events':>10} {'napiscope':>15} {'--threads 1':>15} "
               f"{'bare loop':>15} {'trace-cmd -G':>15} {'vs tc':>6} {'vs loop':>7} "
               f"{'speedup':>7} {'mem vs tc':>9}")
-    print(f"median of {repeat} run(s) each; time in s / peak RSS in MiB")
+    print(f"median of {repeat} run(s) each; time in s / peak RSS in MiB; '>': trace-cmd stopped "
+          f"after {args.trace_cmd_timeout:.0f} s (its ratios are then upper bounds)")
     print(header)
     for row in results:
         n, t1, loop = row["napiscope"], row["napiscope_t1"], row["loop"]
         tc = row.get("trace_cmd")
-        cell = lambda m: f"{m['seconds']:7.3f}/{m['rss_mib']:6.1f}" if m else f"{'-':>14}"
+        cell = lambda m: (f"{'>' if m.get('timed_out') else ''}{m['seconds']:.3f}/"
+                          f"{m['rss_mib']:6.1f}" if m else f"{'-':>14}")
         print(f"{os.path.basename(row['file'])[:28]:28} {row['events']:>10} {cell(n):>15} "
               f"{cell(t1):>15} {cell(loop):>15} {cell(tc):>15} "
               f"{ratio(n['seconds'], tc['seconds']) if tc else float('nan'):6.2f} "

@@ -1,6 +1,7 @@
 // Task names over time: pid -> comm as saved cmdlines and sched events reveal them.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -51,7 +52,25 @@ class TaskTable {
   const absl::flat_hash_map<int32_t, TaskRecord>& tasks() const { return tasks_; }
 
  private:
+  // Applies a comm (0: none) and, when `has_prio`, a priority seen for `pid` at `ts_ns`;
+  // skips the table when the pid's last observation said the same (most events repeat it).
+  void Observe(int32_t pid, StringId comm, bool has_prio, int16_t prio, TimestampNs ts_ns);
+
+  // The last observation of pids that share a slot (pid modulo kRecentSize).
+  struct RecentObservation {
+    int32_t pid;
+    StringId comm;
+    int16_t prio;
+  };
+  static constexpr int32_t kNoPid = INT32_MIN;
+  static constexpr size_t kRecentSize = 256;
+  RecentObservation& RecentOf(int32_t pid) {
+    return recent_[static_cast<uint32_t>(pid) % kRecentSize];
+  }
+
   absl::flat_hash_map<int32_t, TaskRecord> tasks_;
+  std::vector<RecentObservation> recent_ =
+      std::vector<RecentObservation>(kRecentSize, RecentObservation{kNoPid, 0, -1});
 };
 
 }  // namespace napiscope

@@ -418,16 +418,23 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
   if (!read_cstring(&tag) || tag != "header_event" || !skip_sized(8)) {
     return Truncated("header_event block missing or cut short");
   }
-  // The formats run up to kallsyms: a few MB at most. Read a window and walk it in memory.
+  // The formats run up to kallsyms, a few MB: walk them in a window that grows until they fit.
   std::string formats;
-  uint64_t formats_window = std::min<uint64_t>(file.size() - pos, kMaxSectionBytes);
-  if (!file.Read(pos, formats_window, &formats)) return Truncated("ftrace formats cut short");
-  ByteReader reader(reinterpret_cast<const uint8_t*>(formats.data()), formats.size(),
-                    header->big_endian);
-  absl::Status formats_status = ReadFtraceFormats(reader, header);
-  if (formats_status.ok()) formats_status = ReadEventFormats(reader, header);
-  if (!formats_status.ok()) return formats_status;
-  pos += formats.size() - reader.remaining();
+  for (uint64_t formats_window = 4 << 20;; formats_window *= 4) {
+    formats_window = std::min<uint64_t>({formats_window, file.size() - pos, kMaxSectionBytes});
+    if (!file.Read(pos, formats_window, &formats)) return Truncated("ftrace formats cut short");
+    ByteReader reader(reinterpret_cast<const uint8_t*>(formats.data()), formats.size(),
+                      header->big_endian);
+    header->event_formats.clear();
+    absl::Status formats_status = ReadFtraceFormats(reader, header);
+    if (formats_status.ok()) formats_status = ReadEventFormats(reader, header);
+    if (formats_status.ok()) {
+      pos += formats.size() - reader.remaining();
+      break;
+    }
+    bool whole = formats_window == file.size() - pos || formats_window == kMaxSectionBytes;
+    if (whole || !absl::IsDataLoss(formats_status)) return formats_status;
+  }
   if (!skip_sized(4)) return Truncated("kallsyms cut short");
   if (!skip_sized(4)) return Truncated("printk formats cut short");
   if (!skip_sized(8)) return Truncated("saved cmdlines cut short");

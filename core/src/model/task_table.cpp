@@ -4,14 +4,40 @@
 
 namespace napiscope {
 
-void TaskTable::ObserveComm(int32_t pid, StringId comm, TimestampNs ts_ns) {
-  if (comm == 0) return;
-  TaskRecord& task = tasks_[pid];
-  if (!task.comms.empty() && task.comms.back().comm == comm) return;
+namespace {
+
+// Appends `comm` (0: none) as the name of `pid` from `ts_ns` when it changes it. pid 0 is the
+// idle task of every CPU: its name (swapper/N) changes with the CPU, not over time, so only the
+// first name events give it is kept (else each CPU change would grow the table).
+void AppendComm(TaskRecord& task, int32_t pid, StringId comm, TimestampNs ts_ns) {
+  if (comm == 0 || (!task.comms.empty() && task.comms.back().comm == comm)) return;
+  if (pid == 0 && !task.comms.empty() && task.comms.back().since_ns != INT64_MIN) return;
   task.comms.push_back({ts_ns, comm});
 }
 
-void TaskTable::ObservePrio(int32_t pid, int16_t prio) { tasks_[pid].last_prio = prio; }
+}  // namespace
+
+void TaskTable::ObserveComm(int32_t pid, StringId comm, TimestampNs ts_ns) {
+  if (comm == 0) return;
+  RecentOf(pid).pid = kNoPid;
+  AppendComm(tasks_[pid], pid, comm, ts_ns);
+}
+
+void TaskTable::ObservePrio(int32_t pid, int16_t prio) {
+  RecentOf(pid).pid = kNoPid;
+  tasks_[pid].last_prio = prio;
+}
+
+void TaskTable::Observe(int32_t pid, StringId comm, bool has_prio, int16_t prio,
+                        TimestampNs ts_ns) {
+  if (comm == 0 && !has_prio) return;
+  RecentObservation& recent = RecentOf(pid);
+  if (recent.pid == pid && recent.comm == comm && (!has_prio || recent.prio == prio)) return;
+  TaskRecord& task = tasks_[pid];
+  AppendComm(task, pid, comm, ts_ns);
+  if (has_prio) task.last_prio = prio;
+  recent = {pid, comm, task.last_prio};
+}
 
 void TaskTable::SetInitialComm(int32_t pid, StringId comm) {
   if (comm == 0) return;
@@ -20,32 +46,30 @@ void TaskTable::SetInitialComm(int32_t pid, StringId comm) {
 }
 
 void TaskTable::ObserveEvent(const Event& event) {
+  TimestampNs ts = event.ts_ns;
   switch (event.kind) {
     case EventKind::kSchedSwitch: {
       const SchedSwitchFields& s = event.sched_switch;
-      ObserveComm(s.prev_pid, s.prev_comm, event.ts_ns);
-      ObserveComm(s.next_pid, s.next_comm, event.ts_ns);
-      ObservePrio(s.prev_pid, s.prev_prio);
-      ObservePrio(s.next_pid, s.next_prio);
+      Observe(s.prev_pid, s.prev_comm, true, s.prev_prio, ts);
+      Observe(s.next_pid, s.next_comm, true, s.next_prio, ts);
       break;
     }
     case EventKind::kSchedWaking:
     case EventKind::kSchedWakeup:
     case EventKind::kSchedWakeupNew:
-      ObserveComm(event.wake.pid, event.wake.comm, event.ts_ns);
-      ObservePrio(event.wake.pid, event.wake.prio);
+      Observe(event.wake.pid, event.wake.comm, true, event.wake.prio, ts);
       break;
     case EventKind::kSchedMigrateTask:
-      ObserveComm(event.migrate.pid, event.migrate.comm, event.ts_ns);
+      Observe(event.migrate.pid, event.migrate.comm, false, 0, ts);
       break;
     case EventKind::kSchedPiSetprio:
-      ObserveComm(event.pi.pid, event.pi.comm, event.ts_ns);
+      Observe(event.pi.pid, event.pi.comm, false, 0, ts);
       break;
     case EventKind::kSchedProcessFork:
-      ObserveComm(event.fork.child_pid, event.fork.child_comm, event.ts_ns);
+      Observe(event.fork.child_pid, event.fork.child_comm, false, 0, ts);
       break;
     case EventKind::kSchedProcessExit:
-      ObserveComm(event.exit.pid, event.exit.comm, event.ts_ns);
+      Observe(event.exit.pid, event.exit.comm, false, 0, ts);
       break;
     default:
       break;

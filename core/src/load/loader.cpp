@@ -21,7 +21,8 @@ constexpr size_t kSniffBytes = 64 * 1024;
 
 absl::Status WithPath(const std::string& path, const absl::Status& status) {
   if (status.ok()) return status;
-  return absl::Status(status.code(), absl::StrCat(OneLine(path), ": ", OneLine(std::string(status.message()))));
+  return absl::Status(status.code(),
+                      absl::StrCat(OneLine(path), ": ", OneLine(std::string(status.message()))));
 }
 
 // Checks the path is a readable, non-empty regular file and returns its first bytes.

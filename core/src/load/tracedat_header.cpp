@@ -7,10 +7,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <thread>
-
 #include <cstring>
 #include <memory>
+#include <thread>
 
 #include <absl/strings/str_cat.h>
 #include <event-parse.h>
@@ -128,8 +127,8 @@ absl::Status ReadFormats(ByteReader& reader, uint32_t count, const std::string& 
     if (!reader.ReadU64(&size) || size > reader.remaining()) {
       return Truncated(absl::StrCat("event formats of '", system.substr(0, 40), "' cut short"));
     }
-    header->event_formats.emplace_back(system,
-                                       std::string(reinterpret_cast<const char*>(reader.here()), size));
+    header->event_formats.emplace_back(
+        system, std::string(reinterpret_cast<const char*>(reader.here()), size));
     reader.Skip(size);
   }
   return absl::OkStatus();
@@ -317,6 +316,18 @@ absl::Status CheckSectionsFit(const FileView& file, TraceDatHeader* header) {
   return absl::OkStatus();
 }
 
+// The header info block: "header_page", its size, and the page header format text.
+absl::Status ReadHeaderPage(ByteReader& reader, TraceDatHeader* header) {
+  std::string tag;
+  uint64_t size = 0;
+  if (!reader.ReadString(&tag) || tag != "header_page" || !reader.ReadU64(&size) ||
+      size > reader.remaining() || size > kMaxHeaderPageText) {
+    return Corrupt("header_page block missing or cut short");
+  }
+  header->header_page.assign(reinterpret_cast<const char*>(reader.here()), size);
+  return absl::OkStatus();
+}
+
 // Reads the v7 section at `offset` (none when 0) and hands its content to `walk`.
 absl::Status WalkSection(const FileView& file, uint64_t offset, uint16_t id,
                          absl::Status (*walk)(ByteReader&, TraceDatHeader*),
@@ -352,18 +363,9 @@ absl::Status ParseV7(const FileView& file, ByteReader& reader, TraceDatHeader* h
   absl::Status status = CheckSectionsFit(file, header);
   if (!status.ok()) return status;
   if (header->header_info_section == 0) return Corrupt("no header_page section");
-  std::string content;
-  status = ReadSection(file, header->header_info_section, *header, kOptionHeaderInfo, &content);
+  status = WalkSection(file, header->header_info_section, kOptionHeaderInfo, &ReadHeaderPage,
+                       header);
   if (!status.ok()) return status;
-  ByteReader info(reinterpret_cast<const uint8_t*>(content.data()), content.size(),
-                  header->big_endian);
-  std::string tag;
-  uint64_t size = 0;
-  if (!info.ReadString(&tag) || tag != "header_page" || !info.ReadU64(&size) ||
-      size > info.remaining() || size > kMaxHeaderPageText) {
-    return Corrupt("header_page block missing or cut short");
-  }
-  header->header_page.assign(reinterpret_cast<const char*>(info.here()), size);
   status = WalkSection(file, header->ftrace_events_section, kOptionFtraceEvents,
                        &ReadFtraceFormats, header);
   if (!status.ok()) return status;

@@ -163,7 +163,7 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
   if (totals.impossible_time > 0) {
     if (totals.impossible_time * 2 > records) {
       return absl::DataLossError(absl::StrCat(totals.impossible_time, " of ", records,
-                                              " records have impossible timestamps (corrupt data)"));
+                                              " records have impossible timestamps (corrupt)"));
     }
     context.meta.warnings.push_back(absl::StrCat(
         totals.impossible_time, " records with impossible timestamps (over 146 years) skipped"));

@@ -9,8 +9,11 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <thread>
 
+#include <absl/container/flat_hash_set.h>
+#include <absl/hash/hash.h>
 #include <absl/strings/str_cat.h>
 #include <event-parse.h>
 #include <zstd.h>
@@ -505,8 +508,7 @@ absl::Status CheckHeaderPage(TraceDatHeader* header) {
 // libtraceevent (1.7) dereferences NULL on some corrupt formats (a print fmt naming a field
 // the format lacks, ...), and libtracecmd parses every format when it opens the file. Parse
 // them first in a child process, where a crash only tells that the formats are corrupt.
-absl::Status CheckEventFormatsParse(const TraceDatHeader& header) {
-  if (header.event_formats.empty()) return absl::OkStatus();
+absl::Status ForkAndParseEventFormats(const TraceDatHeader& header) {
   pid_t child = fork();
   if (child < 0) return absl::OkStatus();  // no check possible; libtracecmd parses them anyway
   if (child == 0) {
@@ -542,6 +544,24 @@ absl::Status CheckEventFormatsParse(const TraceDatHeader& header) {
                               WIFSIGNALED(status) ? "signal " : "exit ",
                               WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
                               "): the event formats are corrupt"));
+}
+
+// The same formats (a reloaded file, every trace of one kernel) are checked once per process.
+absl::Status CheckEventFormatsParse(const TraceDatHeader& header) {
+  if (header.event_formats.empty()) return absl::OkStatus();
+  static std::mutex mutex;
+  static auto* parsed = new absl::flat_hash_set<size_t>();  // never freed: lives as the process
+  size_t key = absl::HashOf(header.event_formats, header.long_size, header.big_endian);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (parsed->contains(key)) return absl::OkStatus();
+  }
+  absl::Status status = ForkAndParseEventFormats(header);
+  if (status.ok()) {
+    std::lock_guard<std::mutex> lock(mutex);
+    parsed->insert(key);
+  }
+  return status;
 }
 
 // libtracecmd loads each CPU's first page when it opens the file and crashes if that page

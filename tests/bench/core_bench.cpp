@@ -2,7 +2,6 @@
 // page reading + decoding, the merged load, context reconstruction, latency pairing, and the
 // whole analysis pipeline. Items per second are events per second.
 #include <benchmark/benchmark.h>
-#include "load/tracecmd_cxx.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 #include "analysis/softirq_latency.h"
 #include "load/chunk_decoder.h"
 #include "load/tracedat_header.h"
+#include "load/tracedat_tep.h"
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/contexts.h"
 #include "napiscope/loader.h"
@@ -64,12 +64,11 @@ void BM_DecodeOneCpu(benchmark::State& state) {
   Fixture& trace = Trace();
   internal::TraceDatHeader header;
   if (!internal::ReadTraceDatHeader(trace.path, &header).ok()) std::abort();
-  tracecmd_input* handle = tracecmd_open(trace.path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS);
-  tep_handle* tep = tracecmd_get_tep(handle);
+  internal::TracedatParser parser;
+  if (!internal::BuildTracedatParser(header, &parser).ok()) std::abort();
   int fd = open(trace.path.c_str(), O_RDONLY);
-  internal::PageLayout layout{header.page_size, tep_is_file_bigendian(tep),
-                              tep_get_header_page_size(tep)};
-  internal::ChunkDecoder decoder(tep);
+  internal::PageLayout layout{header.page_size, header.big_endian, header.long_size};
+  internal::ChunkDecoder decoder(parser.formats);
   internal::DecodedChunk chunk;
   int64_t events = 0;
   for (auto _ : state) {
@@ -82,7 +81,6 @@ void BM_DecodeOneCpu(benchmark::State& state) {
   }
   state.SetItemsProcessed(events);
   close(fd);
-  tracecmd_close(handle);
 }
 BENCHMARK(BM_DecodeOneCpu)->Unit(benchmark::kMillisecond);
 

@@ -1,8 +1,12 @@
-// The page reader and parallel decoding deliver exactly what libtracecmd's record API does:
-// same events in the same order, same strings, gaps, tasks, warnings and report.
+// napiscope's own parser (formats, saved cmdlines), page reader (plain and zstd) and parallel
+// decoding deliver exactly what libtracecmd's record API does: same events in the same
+// order, same strings, gaps, tasks, event formats, warnings and report.
+#include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include <absl/strings/str_join.h>
 #include <gtest/gtest.h>
 
 #include "napiscope/analysis_pipeline.h"
@@ -41,6 +45,14 @@ LoadOptions Threads(int threads) {
   return options;
 }
 
+// The names of sorted `want` missing from sorted `got`, comma separated.
+std::string Missing(const std::vector<std::string>& got, const std::vector<std::string>& want) {
+  std::vector<std::string> missing;
+  std::set_difference(want.begin(), want.end(), got.begin(), got.end(),
+                      std::back_inserter(missing));
+  return absl::StrJoin(missing, ", ");
+}
+
 void ExpectSameLoad(const Loaded& want, const Loaded& got) {
   ASSERT_TRUE(want.status.ok()) << want.status;
   ASSERT_TRUE(got.status.ok()) << got.status;
@@ -64,6 +76,12 @@ void ExpectSameLoad(const Loaded& want, const Loaded& got) {
     EXPECT_EQ(a.count, b.count);
   }
   EXPECT_EQ(got.context.meta.warnings, want.context.meta.warnings);
+  // libtracecmd makes up an ftrace:blktrace format of its own (trace-blk-hack.c).
+  std::vector<std::string> want_formats = want.context.meta.event_formats;
+  std::erase(want_formats, "ftrace:blktrace");
+  EXPECT_EQ(Missing(got.context.meta.event_formats, want_formats), "");
+  EXPECT_EQ(Missing(want_formats, got.context.meta.event_formats), "");
+  EXPECT_EQ(got.context.meta.cpus, want.context.meta.cpus);
   EXPECT_EQ(got.context.meta.skipped_records, want.context.meta.skipped_records);
   ASSERT_EQ(got.context.tasks.size(), want.context.tasks.size());
   for (const auto& [pid, task] : want.context.tasks.tasks()) {

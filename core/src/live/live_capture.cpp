@@ -179,7 +179,8 @@ absl::StatusOr<std::unique_ptr<LiveCapture>> LiveCapture::Start(const LiveOption
                               names.version, " ", names.machine);
     meta.kernel_release = names.release;
   }
-  state.decoder = std::make_unique<internal::EventDecoder>(state.tep, &state.context);
+  state.decoder = std::make_unique<internal::EventDecoder>(
+      internal::TraceFormats{state.tep, {}}, &state.context);
   state.pending.resize(state.session->cpus().size());
   state.last_fed_ns.assign(meta.cpus, -1);
   state.napi.assign(meta.cpus, {});

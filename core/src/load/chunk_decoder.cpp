@@ -9,8 +9,8 @@ constexpr uint64_t kMaxTimestampNs = uint64_t{1} << 62;  // 146 years of uptime
 
 }  // namespace
 
-ChunkDecoder::ChunkDecoder(tep_handle* tep)
-    : strings_(std::make_unique<DecoderStrings>()), decoder_(tep, &strings_->table) {
+ChunkDecoder::ChunkDecoder(const TraceFormats& formats)
+    : strings_(std::make_unique<DecoderStrings>()), decoder_(formats, &strings_->table) {
   Publish();
 }
 

@@ -52,8 +52,8 @@ class ChunkDecoder {
   /// (16 CPUs x 4 slots x 512 x 48 bytes = 1.5 MB in flight).
   static constexpr size_t kChunkEvents = 512;
 
-  /// `tep` is only read here (formats), never by Decode.
-  explicit ChunkDecoder(tep_handle* tep);
+  /// `formats` are only read here, never by Decode.
+  explicit ChunkDecoder(const TraceFormats& formats);
 
   /// Fills `chunk` with the next records of `stream` (clearing it first); marks the stream
   /// finished when its reader has no more records.

@@ -18,8 +18,9 @@ absl::Status FirstError(const std::vector<const CpuStream*>& streams) {
 
 }  // namespace
 
-InlineChunkSource::InlineChunkSource(tep_handle* tep, std::vector<CpuStream> streams)
-    : decoder_(tep), streams_(std::move(streams)), chunks_(streams_.size()) {}
+InlineChunkSource::InlineChunkSource(const TraceFormats& formats,
+                                     std::vector<CpuStream> streams)
+    : decoder_(formats), streams_(std::move(streams)), chunks_(streams_.size()) {}
 
 const DecodedChunk* InlineChunkSource::NextChunk(int cpu) {
   CpuStream& stream = streams_[cpu];
@@ -34,7 +35,8 @@ absl::Status InlineChunkSource::status() const {
   return FirstError(streams);
 }
 
-ThreadedChunkSource::ThreadedChunkSource(tep_handle* tep, std::vector<CpuStream> streams,
+ThreadedChunkSource::ThreadedChunkSource(const TraceFormats& formats,
+                                         std::vector<CpuStream> streams,
                                          const std::vector<uint64_t>& bytes, int workers)
     : rings_(streams.size()) {
   for (size_t cpu = 0; cpu < streams.size(); ++cpu) {
@@ -56,7 +58,7 @@ ThreadedChunkSource::ThreadedChunkSource(tep_handle* tep, std::vector<CpuStream>
   }
   // Decoders read the tep handle's formats; build them all before any thread starts.
   for (Worker& worker : workers_) {
-    if (!worker.cpus.empty()) worker.decoder = std::make_unique<ChunkDecoder>(tep);
+    if (!worker.cpus.empty()) worker.decoder = std::make_unique<ChunkDecoder>(formats);
   }
   for (Worker& worker : workers_) {
     if (worker.decoder) worker.thread = std::thread([this, &worker] { Run(worker); });

@@ -28,7 +28,7 @@ class ChunkSource {
 /// Decodes a chunk when the merge asks for it, on the merge's thread.
 class InlineChunkSource : public ChunkSource {
  public:
-  InlineChunkSource(tep_handle* tep, std::vector<CpuStream> streams);
+  InlineChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams);
   const DecodedChunk* NextChunk(int cpu) override;
   absl::Status status() const override;
 
@@ -48,7 +48,7 @@ class ThreadedChunkSource : public ChunkSource {
   static constexpr int kSlots = 4;
 
   /// Starts `workers` threads over `streams` (balanced by `bytes` per CPU).
-  ThreadedChunkSource(tep_handle* tep, std::vector<CpuStream> streams,
+  ThreadedChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams,
                       const std::vector<uint64_t>& bytes, int workers);
   ~ThreadedChunkSource() override;
   const DecodedChunk* NextChunk(int cpu) override;

@@ -7,12 +7,22 @@
 #include <cstring>
 
 #include <absl/strings/str_cat.h>
+#include <zstd.h>
 #include "load/tracecmd_cxx.h"
 extern "C" {  // kbuffer.h has no C++ guard
 #include <traceevent/kbuffer.h>
 }
 
 namespace napiscope::internal {
+namespace {
+
+uint32_t ReadU32(const uint8_t* bytes, bool big_endian) {
+  uint32_t value = 0;
+  for (int i = 0; i < 4; ++i) value |= uint32_t{bytes[big_endian ? 3 - i : i]} << (8 * i);
+  return value;
+}
+
+}  // namespace
 
 TracecmdCpuReader::~TracecmdCpuReader() { tracecmd_free_record(current_); }
 
@@ -30,37 +40,58 @@ bool TracecmdCpuReader::Next(RawRecord* record) {
 }
 
 PageCpuReader::PageCpuReader(int fd, const PageLayout& layout, const CpuDataExtent& extent)
-    : fd_(fd), layout_(layout), extent_(extent), page_offset_(extent.offset) {
+    : fd_(fd), layout_(layout), extent_(extent), page_offset_(layout.zstd ? 0 : extent.offset) {
   kbuf_ = kbuffer_alloc(layout.header_long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
                         layout.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-  if (layout.page_size > 0) block_.resize(kBlockPages * static_cast<size_t>(layout.page_size));
-  done_ = extent.size == 0 || kbuf_ == nullptr || layout.page_size <= 0;
+  if (layout.page_size > 0 && !layout.zstd) {
+    block_.resize(kBlockPages * static_cast<size_t>(layout.page_size));
+  }
+  if (layout.zstd) zstd_ = ZSTD_createDCtx();
+  done_ = extent.size == 0 || kbuf_ == nullptr || layout.page_size <= 0 ||
+          (layout.zstd && zstd_ == nullptr);
 }
 
 PageCpuReader::~PageCpuReader() {
   if (kbuf_ != nullptr) kbuffer_free(kbuf_);
+  ZSTD_freeDCtx(zstd_);
+}
+
+bool PageCpuReader::Fail(const std::string& what) {
+  status_ = absl::DataLossError(absl::StrCat("CPU ", extent_.cpu, ": ", what));
+  return false;
+}
+
+// Reads up to `length` bytes at `offset`; `got` is short only at the end of the file.
+bool PageCpuReader::ReadFile(uint64_t offset, size_t length, uint8_t* into, size_t* got) {
+  size_t filled = 0;
+  while (filled < length) {
+    ssize_t n = pread(fd_, into + filled, length - filled, static_cast<off_t>(offset + filled));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return Fail(absl::StrCat("reading data: ", std::strerror(errno)));
+    if (n == 0) break;
+    filled += static_cast<size_t>(n);
+  }
+  *got = filled;
+  return true;
+}
+
+// The end of the CPU's data, in the offsets of page_offset_; for compressed data only known
+// once the last chunk is read (before that, more pages follow the chunk in hand).
+uint64_t PageCpuReader::DataEnd() const {
+  if (!layout_.zstd) return extent_.offset + extent_.size;
+  return chunks_left_ == 0 ? block_offset_ + block_bytes_ : UINT64_MAX;
 }
 
 // Reads the pages from `offset` on, up to kBlockPages or the page holding the extent's end
 // (read whole, like libtracecmd's mapping; zeros past the end of the file).
 bool PageCpuReader::ReadBlock(uint64_t offset) {
+  if (layout_.zstd) return ReadChunk(offset);
   const uint64_t page_size = static_cast<uint64_t>(layout_.page_size);
   const uint64_t end = extent_.offset + extent_.size;
   uint64_t pages = std::min<uint64_t>(kBlockPages, (end - offset + page_size - 1) / page_size);
   size_t wanted = static_cast<size_t>(pages * page_size);
   size_t filled = 0;
-  while (filled < wanted) {
-    ssize_t n = pread(fd_, block_.data() + filled, wanted - filled,
-                      static_cast<off_t>(offset + filled));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      status_ = absl::DataLossError(
-          absl::StrCat("reading CPU ", extent_.cpu, " data: ", std::strerror(errno)));
-      return false;
-    }
-    if (n == 0) break;
-    filled += static_cast<size_t>(n);
-  }
+  if (!ReadFile(offset, wanted, block_.data(), &filled)) return false;
   std::fill(block_.begin() + static_cast<std::ptrdiff_t>(filled),
             block_.begin() + static_cast<std::ptrdiff_t>(wanted), 0);
   block_offset_ = offset;
@@ -68,30 +99,75 @@ bool PageCpuReader::ReadBlock(uint64_t offset) {
   return true;
 }
 
+// Decompresses the chunk that starts at uncompressed `offset`: the next one in the file.
+bool PageCpuReader::ReadChunk(uint64_t offset) {
+  constexpr uint32_t kMaxChunkBytes = 64u << 20;  // trace-cmd writes 10 pages per chunk
+  const uint64_t end = layout_.file_size;
+  uint8_t head[8];
+  size_t got = 0;
+  if (chunks_left_ < 0) {
+    if (!ReadFile(extent_.offset, 4, head, &got)) return false;
+    if (got < 4) return Fail("compressed data shorter than its chunk count");
+    chunks_left_ = ReadU32(head, layout_.big_endian);
+    next_chunk_ = extent_.offset + 4;
+  }
+  if (chunks_left_ == 0 && block_bytes_ == 0) return false;  // a CPU without data
+  if (chunks_left_ == 0 || offset != block_offset_ + block_bytes_) {
+    return Fail(absl::StrCat("compressed data ends before the page at uncompressed byte ", offset));
+  }
+  if (next_chunk_ > end || end - next_chunk_ < 8 || !ReadFile(next_chunk_, 8, head, &got) || got < 8) {
+    return status_.ok() ? Fail(absl::StrCat("compressed chunk header at byte ", next_chunk_,
+                                            " is past the end of its data"))
+                        : false;
+  }
+  uint32_t compressed_bytes = ReadU32(head, layout_.big_endian);
+  uint32_t bytes = ReadU32(head + 4, layout_.big_endian);
+  if (bytes == 0 || bytes > kMaxChunkBytes) {
+    return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_, " claims ", bytes,
+                             " uncompressed bytes (corrupt chunk)"));
+  }
+  if (compressed_bytes > end - next_chunk_ - 8) {
+    return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_, " claims ",
+                             compressed_bytes, " bytes, past the end of the file (corrupt chunk)"));
+  }
+  compressed_.resize(compressed_bytes);
+  if (!ReadFile(next_chunk_ + 8, compressed_bytes, compressed_.data(), &got)) return false;
+  block_.resize(bytes);
+  size_t out = ZSTD_decompressDCtx(zstd_, block_.data(), bytes, compressed_.data(), got);
+  if (ZSTD_isError(out) || out != bytes) {
+    return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_,
+                             " does not decompress (corrupt chunk)"));
+  }
+  chunk_file_offset_ = next_chunk_;
+  next_chunk_ += 8 + compressed_bytes;
+  --chunks_left_;
+  block_offset_ = offset;
+  block_bytes_ = bytes;
+  return true;
+}
+
 bool PageCpuReader::LoadPage(uint64_t offset) {
   if (block_bytes_ == 0 || offset < block_offset_ || offset >= block_offset_ + block_bytes_) {
     if (!ReadBlock(offset)) return false;
   }
+  const uint64_t page_size = static_cast<uint64_t>(layout_.page_size);
+  if (offset - block_offset_ + page_size > block_bytes_) {
+    return Fail(absl::StrCat("compressed chunk at byte ", chunk_file_offset_,
+                             " ends inside a page (corrupt chunk)"));
+  }
   uint8_t* page = block_.data() + (offset - block_offset_);
   // kbuffer trusts the commit field and would read past the page: check it first.
-  uint64_t commit = 0;
-  const int header_bytes = 8 + layout_.header_long_size;
-  for (int i = 0; i < layout_.header_long_size; ++i) {
-    int shift = layout_.big_endian ? (layout_.header_long_size - 1 - i) * 8 : i * 8;
-    commit |= static_cast<uint64_t>(page[8 + i]) << shift;
-  }
-  uint64_t data_bytes = commit & ((uint64_t{1} << 27) - 1);  // flag bits sit above
-  if (data_bytes > static_cast<uint64_t>(layout_.page_size - header_bytes)) {
-    status_ = absl::DataLossError(absl::StrCat(
-        "CPU ", extent_.cpu, ": the page at byte ", offset, " claims ", data_bytes,
-        " bytes of data, more than a ", layout_.page_size, "-byte page holds (corrupt page)"));
-    return false;
+  uint64_t data_bytes = PageDataBytes(page, layout_.header_long_size, layout_.big_endian);
+  if (data_bytes > page_size - 8 - layout_.header_long_size) {
+    return Fail(absl::StrCat("the page at byte ", layout_.zstd ? chunk_file_offset_ : offset,
+                             layout_.zstd ? " (compressed chunk)" : "", " claims ", data_bytes,
+                             " bytes of data, more than a ", layout_.page_size,
+                             "-byte page holds (corrupt page)"));
   }
   return kbuffer_load_subbuffer(kbuf_, page) >= 0;
 }
 
 bool PageCpuReader::Next(RawRecord* record) {
-  const uint64_t end = extent_.offset + extent_.size;
   while (!done_) {
     if (!loaded_) {
       loaded_ = LoadPage(page_offset_);
@@ -101,7 +177,7 @@ bool PageCpuReader::Next(RawRecord* record) {
     void* data = kbuffer_read_event(kbuf_, &ts);
     if (data == nullptr) {
       // The next page, as long as more than one page is left (libtracecmd's rule).
-      if (end - page_offset_ <= static_cast<uint64_t>(layout_.page_size)) break;
+      if (DataEnd() - page_offset_ <= static_cast<uint64_t>(layout_.page_size)) break;
       page_offset_ += static_cast<uint64_t>(layout_.page_size);
       loaded_ = false;
       continue;
@@ -109,7 +185,9 @@ bool PageCpuReader::Next(RawRecord* record) {
     record->data = data;
     record->size = kbuffer_event_size(kbuf_);
     record->ts_ns = ts;
-    record->offset = page_offset_ + static_cast<uint64_t>(kbuffer_curr_offset(kbuf_));
+    record->offset = layout_.zstd
+                         ? chunk_file_offset_
+                         : page_offset_ + static_cast<uint64_t>(kbuffer_curr_offset(kbuf_));
     record->missed_events = kbuffer_missed_events(kbuf_);
     kbuffer_next_event(kbuf_, nullptr);
     return true;

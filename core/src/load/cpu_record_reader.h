@@ -13,6 +13,7 @@
 struct kbuffer;
 struct tracecmd_input;
 struct tep_record;
+struct ZSTD_DCtx_s;
 
 namespace napiscope::internal {
 
@@ -55,11 +56,16 @@ struct PageLayout {
   int page_size = 0;
   bool big_endian = false;
   int header_long_size = 8;  ///< size of the page header's commit field
+  bool zstd = false;         ///< CPU data is in zstd chunks (trace.dat v7 compression)
+  uint64_t file_size = 0;    ///< zstd: where chunks must end (an extent's size leaves out
+                             ///< its chunk count, so it is no exact bound)
 };
 
-/// Reads an uncompressed CPU extent page by page with pread and libtraceevent's kbuffer, the
-/// way libtracecmd does, but without its per-record allocations; several instances may run
-/// in parallel threads. Timestamps are the raw ring-buffer ones (no clock conversion).
+/// Reads a CPU extent page by page with pread and libtraceevent's kbuffer, the way
+/// libtracecmd does, but without its per-record allocations; several instances may run in
+/// parallel threads. Compressed data (v7: a chunk count, then chunks of whole pages, each a
+/// compressed size, an uncompressed size and zstd bytes) is decompressed a chunk at a time.
+/// Timestamps are the raw ring-buffer ones (no clock conversion).
 class PageCpuReader : public CpuRecordReader {
  public:
   /// `fd` must stay open while the reader is used; it is only read with pread.
@@ -71,6 +77,10 @@ class PageCpuReader : public CpuRecordReader {
  private:
   bool LoadPage(uint64_t offset);
   bool ReadBlock(uint64_t offset);
+  bool ReadChunk(uint64_t offset);
+  bool ReadFile(uint64_t offset, size_t length, uint8_t* into, size_t* got);
+  uint64_t DataEnd() const;
+  bool Fail(const std::string& what);
 
   /// Pages read per pread.
   static constexpr uint64_t kBlockPages = 64;
@@ -79,9 +89,16 @@ class PageCpuReader : public CpuRecordReader {
   PageLayout layout_;
   CpuDataExtent extent_;
   kbuffer* kbuf_ = nullptr;
-  std::vector<uint8_t> block_;  // kBlockPages pages from block_offset_
-  uint64_t block_offset_ = 0;
+  std::vector<uint8_t> block_;  // kBlockPages pages, or one decompressed chunk
+  uint64_t block_offset_ = 0;   // of block_ in the CPU's (uncompressed) data
   uint64_t block_bytes_ = 0;    // 0: nothing read yet
+  // Compressed data: where the next chunk header is, how many are left, the file offset of
+  // the chunk in block_ (for progress), the compressed bytes and the decompression context.
+  uint64_t next_chunk_ = 0;
+  int64_t chunks_left_ = -1;    // -1: the chunk count is not read yet
+  uint64_t chunk_file_offset_ = 0;
+  std::vector<uint8_t> compressed_;
+  ZSTD_DCtx_s* zstd_ = nullptr;
   uint64_t page_offset_ = 0;
   bool loaded_ = false;
   bool done_ = false;

@@ -64,8 +64,10 @@ FieldRef Resolve(tep_event* event, const char* name) {
 
 }  // namespace
 
-EventDecoder::EventDecoder(tep_handle* tep, StringTable* strings)
-    : strings_(strings), swap_bytes_(tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep)) {
+EventDecoder::EventDecoder(const TraceFormats& formats, StringTable* strings)
+    : strings_(strings),
+      swap_bytes_(tep_is_file_bigendian(formats.tep) != tep_is_local_bigendian(formats.tep)) {
+  tep_handle* tep = formats.tep;
   unknown_.name = strings_->Intern("<unknown event id>");
   int count = tep_get_events_count(tep);
   if (count == 0) return;
@@ -91,6 +93,14 @@ EventDecoder::EventDecoder(tep_handle* tep, StringTable* strings)
     }
     if (is_vector) recipe.handler = strings_->Intern(IrqVectorBaseName(name));
     for (const char* field : FieldNamesOf(recipe.kind)) recipe.fields.push_back(Resolve(event, field));
+  }
+  for (const FormatIdentity& format : formats.unparsed) {
+    if (format.id < 0 || format.id > kMaxEventId) continue;
+    if (static_cast<size_t>(format.id) >= recipes_.size()) recipes_.resize(format.id + 1);
+    EventRecipe& recipe = recipes_[format.id];
+    if (recipe.known) continue;  // a parsed format of the same id wins
+    recipe.known = true;
+    recipe.name = strings_->Intern(format.name);
   }
 }
 

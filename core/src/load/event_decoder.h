@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "napiscope/event_sink.h"
@@ -11,6 +12,19 @@ struct tep_event;
 struct tep_format_field;
 
 namespace napiscope::internal {
+
+/// The id and name of an event format napiscope reads no field of (left unparsed).
+struct FormatIdentity {
+  int id = -1;
+  std::string system;
+  std::string name;
+};
+
+/// The event formats of a trace: those parsed in `tep`, and the identity of the others.
+struct TraceFormats {
+  tep_handle* tep = nullptr;
+  std::vector<FormatIdentity> unparsed;
+};
 
 /// Where one field sits in a record, resolved from the event's format.
 struct FieldRef {
@@ -31,14 +45,15 @@ struct EventRecipe {
   std::vector<FieldRef> fields;      ///< kind-specific, see event_decoder.cpp
 };
 
-/// Turns records of one tep handle into Events; interns strings into a StringTable.
+/// Turns records of one trace into Events; interns strings into a StringTable.
 /// Every event format is resolved in the constructor, so Decode never touches the tep handle
-/// and decoders of one handle may run in parallel threads (each with its own StringTable).
+/// and decoders of one trace may run in parallel threads (each with its own StringTable).
 class EventDecoder {
  public:
-  EventDecoder(tep_handle* tep, StringTable* strings);
+  EventDecoder(const TraceFormats& formats, StringTable* strings);
   /// Interns into the context's strings.
-  EventDecoder(tep_handle* tep, TraceContext* context) : EventDecoder(tep, &context->strings) {}
+  EventDecoder(const TraceFormats& formats, TraceContext* context)
+      : EventDecoder(formats, &context->strings) {}
 
   /// Decodes `size` bytes of record `data` into `event`; false when the id is unknown or
   /// the record is too short for its format.

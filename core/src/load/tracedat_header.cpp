@@ -23,6 +23,11 @@ namespace {
 
 constexpr char kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 constexpr uint16_t kOptionDone = 0;
+constexpr uint16_t kOptionDate = 1;
+constexpr uint16_t kOptionOffset = 7;
+constexpr uint16_t kOptionTimeShift = 12;
+constexpr uint16_t kOptionTsc2Nsec = 14;
+constexpr uint16_t kOptionCmdlines = 21;
 constexpr uint16_t kOptionTraceClock = 4;
 constexpr uint16_t kOptionBuffer = 3;
 constexpr uint16_t kOptionUname = 5;
@@ -37,8 +42,8 @@ constexpr uint64_t kSectionHeaderBytes = 16;
 constexpr uint16_t kSectionFlagCompressed = 1;
 constexpr uint64_t kMaxSectionBytes = 256ull << 20;  // options are small; refuse absurd sizes
 constexpr int kMaxOptionSections = 1024;
+constexpr int kMaxCpus = 1 << 16;
 constexpr uint64_t kMaxHeaderPageText = 64 << 10;  // the kernel's text is about 200 bytes
-constexpr uint64_t kCommitSizeMask = (1u << 27) - 1;  // kbuffer: the flags sit above
 
 // A bounds-checked reader over a byte range, in the file's endianness.
 class ByteReader {
@@ -185,6 +190,12 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
       case kOptionTraceClock:
         option.ReadString(&header->clock);
         break;
+      case kOptionDate:
+      case kOptionOffset:
+      case kOptionTimeShift:
+      case kOptionTsc2Nsec:
+        header->libtracecmd_adjusts_time = true;
+        break;
       case kOptionCpuCount: {
         uint32_t cpus = 0;
         if (option.ReadU32(&cpus)) header->cpus = static_cast<int>(cpus);
@@ -212,7 +223,7 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           break;
         }
         if (!clock.empty()) header->clock = clock;
-        if (cpu_count > 1u << 16) return Corrupt(absl::StrCat("absurd CPU count ", cpu_count));
+        if (cpu_count > static_cast<uint32_t>(kMaxCpus)) return Corrupt(absl::StrCat("absurd CPU count ", cpu_count));
         for (uint32_t i = 0; i < cpu_count; ++i) {
           uint32_t cpu = 0;
           CpuDataExtent extent;
@@ -233,6 +244,7 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
             if (id == kOptionHeaderInfo) header->header_info_section = section;
             if (id == kOptionFtraceEvents) header->ftrace_events_section = section;
             if (id == kOptionEventFormats) header->event_formats_section = section;
+            if (id == kOptionCmdlines) header->cmdlines_section = section;
           }
         }
         break;
@@ -331,6 +343,16 @@ absl::Status ReadHeaderPage(ByteReader& reader, TraceDatHeader* header) {
   return absl::OkStatus();
 }
 
+// The saved cmdlines block: its size, then "pid comm" lines.
+absl::Status ReadSavedCmdlines(ByteReader& reader, TraceDatHeader* header) {
+  uint64_t size = 0;
+  if (!reader.ReadU64(&size) || size > reader.remaining()) {
+    return Truncated("saved cmdlines cut short");
+  }
+  header->saved_cmdlines.assign(reinterpret_cast<const char*>(reader.here()), size);
+  return absl::OkStatus();
+}
+
 // Reads the v7 section at `offset` (none when 0) and hands its content to `walk`.
 absl::Status WalkSection(const FileView& file, uint64_t offset, uint16_t id,
                          absl::Status (*walk)(ByteReader&, TraceDatHeader*),
@@ -372,7 +394,10 @@ absl::Status ParseV7(const FileView& file, ByteReader& reader, TraceDatHeader* h
   status = WalkSection(file, header->ftrace_events_section, kOptionFtraceEvents,
                        &ReadFtraceFormats, header);
   if (!status.ok()) return status;
-  return WalkSection(file, header->event_formats_section, kOptionEventFormats, &ReadEventFormats,
+  status = WalkSection(file, header->event_formats_section, kOptionEventFormats,
+                       &ReadEventFormats, header);
+  if (!status.ok()) return status;
+  return WalkSection(file, header->cmdlines_section, kOptionCmdlines, &ReadSavedCmdlines,
                      header);
 }
 
@@ -442,10 +467,14 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
   }
   if (!skip_sized(4)) return Truncated("kallsyms cut short");
   if (!skip_sized(4)) return Truncated("printk formats cut short");
-  if (!skip_sized(8)) return Truncated("saved cmdlines cut short");
+  uint64_t cmdlines_size = 0;
+  if (!read_int(8, &cmdlines_size) || cmdlines_size > kMaxSectionBytes || !read(cmdlines_size)) {
+    return Truncated("saved cmdlines cut short");
+  }
+  header->saved_cmdlines = buf;
   uint64_t cpus = 0;
   if (!read_int(4, &cpus)) return Truncated("CPU count missing");
-  if (cpus > 1u << 16) return Corrupt(absl::StrCat("absurd CPU count ", cpus));
+  if (cpus > static_cast<uint64_t>(kMaxCpus)) return Corrupt(absl::StrCat("absurd CPU count ", cpus));
   header->cpus = static_cast<int>(cpus);
   for (int blocks = 0; blocks < 16; ++blocks) {
     if (!read(10)) return Truncated("no flyrecord section");
@@ -508,7 +537,8 @@ absl::Status CheckHeaderPage(TraceDatHeader* header) {
 // libtraceevent (1.7) dereferences NULL on some corrupt formats (a print fmt naming a field
 // the format lacks, ...), and libtracecmd parses every format when it opens the file. Parse
 // them first in a child process, where a crash only tells that the formats are corrupt.
-absl::Status ForkAndParseEventFormats(const TraceDatHeader& header) {
+absl::Status ForkAndParseEventFormats(const TraceDatHeader& header,
+                                      const std::vector<size_t>& formats) {
   pid_t child = fork();
   if (child < 0) return absl::OkStatus();  // no check possible; libtracecmd parses them anyway
   if (child == 0) {
@@ -523,7 +553,8 @@ absl::Status ForkAndParseEventFormats(const TraceDatHeader& header) {
     if (tep != nullptr) {
       tep_set_file_bigendian(tep, header.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
       tep_set_long_size(tep, header.long_size);
-      for (const auto& [system, text] : header.event_formats) {
+      for (size_t index : formats) {
+        const auto& [system, text] = header.event_formats[index];
         tep_parse_event(tep, text.data(), text.size(), system.c_str());
       }
     }
@@ -546,23 +577,28 @@ absl::Status ForkAndParseEventFormats(const TraceDatHeader& header) {
                               "): the event formats are corrupt"));
 }
 
-// The same formats (a reloaded file, every trace of one kernel) are checked once per process.
-absl::Status CheckEventFormatsParse(const TraceDatHeader& header) {
-  if (header.event_formats.empty()) return absl::OkStatus();
+}  // namespace
+
+absl::Status CheckEventFormatsParse(const TraceDatHeader& header,
+                                    const std::vector<size_t>& formats) {
+  if (formats.empty()) return absl::OkStatus();
   static std::mutex mutex;
   static auto* parsed = new absl::flat_hash_set<size_t>();  // never freed: lives as the process
-  size_t key = absl::HashOf(header.event_formats, header.long_size, header.big_endian);
+  size_t key = absl::HashOf(header.long_size, header.big_endian);
+  for (size_t index : formats) key = absl::HashOf(key, header.event_formats[index]);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (parsed->contains(key)) return absl::OkStatus();
   }
-  absl::Status status = ForkAndParseEventFormats(header);
+  absl::Status status = ForkAndParseEventFormats(header, formats);
   if (status.ok()) {
     std::lock_guard<std::mutex> lock(mutex);
     parsed->insert(key);
   }
   return status;
 }
+
+namespace {
 
 // libtracecmd loads each CPU's first page when it opens the file and crashes if that page
 // claims more data than a page holds; check that page of uncompressed files first.
@@ -575,18 +611,8 @@ absl::Status CheckFirstPages(const FileView& file, const TraceDatHeader& header)
     if (extent.size < page_header || !file.Read(extent.offset, page_header, &raw)) {
       return Truncated(absl::StrCat("CPU ", extent.cpu, " data is shorter than a page header"));
     }
-    ByteReader reader(reinterpret_cast<const uint8_t*>(raw.data()), raw.size(),
-                      header.big_endian);
-    uint64_t commit = 0;
-    reader.Skip(8);
-    if (header.long_size == 4) {
-      uint32_t commit32 = 0;
-      reader.ReadU32(&commit32);
-      commit = commit32;
-    } else {
-      reader.ReadU64(&commit);
-    }
-    uint64_t data = commit & kCommitSizeMask;
+    uint64_t data = PageDataBytes(reinterpret_cast<const uint8_t*>(raw.data()),
+                                  header.long_size, header.big_endian);
     if (data > static_cast<uint64_t>(header.page_size) - page_header) {
       return Corrupt(absl::StrCat("CPU ", extent.cpu, " first page (byte ", extent.offset,
                                   ") claims ", data, " bytes of data, more than a ",
@@ -597,6 +623,16 @@ absl::Status CheckFirstPages(const FileView& file, const TraceDatHeader& header)
 }
 
 }  // namespace
+
+uint64_t PageDataBytes(const uint8_t* page, int long_size, bool big_endian) {
+  constexpr uint64_t kCommitSizeMask = (uint64_t{1} << 27) - 1;  // kbuffer: flags sit above
+  uint64_t commit = 0;
+  for (int i = 0; i < long_size; ++i) {
+    int shift = big_endian ? (long_size - 1 - i) * 8 : i * 8;
+    commit |= static_cast<uint64_t>(page[8 + i]) << shift;
+  }
+  return commit & kCommitSizeMask;
+}
 
 bool HasTraceDatMagic(const char* bytes, size_t size) {
   return size >= sizeof(kMagic) && std::memcmp(bytes, kMagic, sizeof(kMagic)) == 0;
@@ -656,9 +692,15 @@ absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header)
       header->cpus = std::max(header->cpus, extent.cpu + 1);
     }
   }
+  if (header->cpus > kMaxCpus) return Corrupt(absl::StrCat("absurd CPU count ", header->cpus));
+  for (const CpuDataExtent& extent : header->top_buffer) {
+    if (extent.cpu < 0 || extent.cpu >= header->cpus) {
+      return Corrupt(absl::StrCat("data for CPU ", extent.cpu, " in a file of ", header->cpus,
+                                  " CPUs"));
+    }
+  }
   status = CheckHeaderPage(header);
   if (status.ok()) status = CheckFirstPages(file, *header);
-  if (status.ok()) status = CheckEventFormatsParse(*header);
   return status;
 }
 

@@ -35,11 +35,20 @@ struct TraceDatHeader {
   uint64_t header_info_section = 0;    ///< v7: offset of the header_page/header_event section
   uint64_t ftrace_events_section = 0;  ///< v7: offset of the ftrace formats section
   uint64_t event_formats_section = 0;  ///< v7: offset of the event formats section
+  uint64_t cmdlines_section = 0;       ///< v7: offset of the saved cmdlines section
   std::string header_page;           ///< the ring-buffer page header format, as the kernel wrote it
   /// Each event format text with its system ("ftrace" for the ftrace formats).
   std::vector<std::pair<std::string, std::string>> event_formats;
+  std::string saved_cmdlines;        ///< "pid comm" lines of the tasks known at record time
+  /// Options (DATE, OFFSET, TIME_SHIFT, TSC2NSEC) after which libtracecmd shifts or scales
+  /// the ring-buffer timestamps; such files are read through libtracecmd.
+  bool libtracecmd_adjusts_time = false;
   std::vector<std::string> warnings;  ///< header facts that disagree but leave the data usable
 };
+
+/// Bytes of data the header of a ring-buffer page says the page holds: its commit field
+/// (after the 8-byte timestamp, `long_size` bytes) without the flag bits.
+uint64_t PageDataBytes(const uint8_t* page, int long_size, bool big_endian);
 
 /// True when the first bytes of a file are the trace.dat magic.
 bool HasTraceDatMagic(const char* bytes, size_t size);
@@ -47,5 +56,11 @@ bool HasTraceDatMagic(const char* bytes, size_t size);
 /// Parses the header of the trace.dat at `path` and checks what libtracecmd would trip over
 /// (the page-header format, each CPU's first page); an error says what is wrong in plain words.
 absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header);
+
+/// Parses the event formats at `formats` (indices into header.event_formats) in a forked
+/// child first, because libtraceevent crashes on some corrupt formats: a crash or hang there
+/// is a DataLoss error instead. A set of formats that parsed is not forked for again.
+absl::Status CheckEventFormatsParse(const TraceDatHeader& header,
+                                    const std::vector<size_t>& formats);
 
 }  // namespace napiscope::internal

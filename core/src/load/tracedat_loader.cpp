@@ -4,7 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <memory>
+#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -15,6 +18,7 @@
 #include "load/event_merge.h"
 #include "load/tracecmd_cxx.h"
 #include "load/tracedat_header.h"
+#include "load/tracedat_tep.h"
 
 namespace napiscope::internal {
 namespace {
@@ -31,7 +35,8 @@ struct FdCloser {
   }
 };
 
-void FillMeta(const TraceDatHeader& header, tep_handle* tep, TraceMeta* meta) {
+void FillMeta(const TraceDatHeader& header, std::vector<std::string> event_formats,
+              TraceMeta* meta) {
   meta->format = TraceFormat::kTraceDat;
   meta->file_version = header.version;
   meta->compression = header.compression;
@@ -41,7 +46,7 @@ void FillMeta(const TraceDatHeader& header, tep_handle* tep, TraceMeta* meta) {
   meta->uname = header.uname;
   meta->clock = header.clock;
   meta->buffer_instances = header.buffer_instances;
-  meta->cpus = std::max(header.cpus, tep_get_cpus(tep));
+  meta->cpus = header.cpus;  // every extent's CPU is below it (ReadTraceDatHeader)
   // uname is "sysname nodename release version machine"; the release is the third word.
   std::vector<std::string> words;
   size_t pos = 0;
@@ -52,39 +57,91 @@ void FillMeta(const TraceDatHeader& header, tep_handle* tep, TraceMeta* meta) {
     pos = end + 1;
   }
   if (words.size() == 3) meta->kernel_release = words[2];
-  int count = tep_get_events_count(tep);
-  meta->event_formats.reserve(count);
-  for (int i = 0; i < count; ++i) {
-    tep_event* event = tep_get_event(tep, i);
-    meta->event_formats.push_back(absl::StrCat(event->system ? event->system : "", ":",
-                                               event->name ? event->name : ""));
-  }
-  std::sort(meta->event_formats.begin(), meta->event_formats.end());
+  meta->event_formats = std::move(event_formats);
+  meta->warnings.insert(meta->warnings.end(), header.warnings.begin(), header.warnings.end());
 }
 
-// True when PageCpuReader sees the same first record of every CPU as libtracecmd: same
-// size, offset and timestamp (libtracecmd converts timestamps of some files: tsc2nsec,
-// --ts-offset, guest time sync; those are read through libtracecmd).
-bool PagesReadLikeLibtracecmd(tracecmd_input* handle, int fd, const PageLayout& layout,
-                              const std::vector<CpuDataExtent>& extents, int cpus) {
-  for (const CpuDataExtent& extent : extents) {
-    if (extent.cpu < 0 || extent.cpu >= cpus) return false;
-    PageCpuReader pages(fd, layout, extent);
-    RawRecord ours;
-    bool have_ours = pages.Next(&ours);
-    tep_record* theirs = tracecmd_read_cpu_first(handle, extent.cpu);
-    bool same = have_ours == (theirs != nullptr) &&
-                (!have_ours || (ours.ts_ns == theirs->ts && ours.size == theirs->size &&
-                                ours.offset == theirs->offset));
-    tracecmd_free_record(theirs);
-    if (!same) return false;
+// "system:name" of every format libtracecmd parsed, sorted.
+std::vector<std::string> EventFormatNames(tep_handle* tep) {
+  std::vector<std::string> names;
+  int count = tep_get_events_count(tep);
+  for (int i = 0; i < count; ++i) {
+    tep_event* event = tep_get_event(tep, i);
+    names.push_back(absl::StrCat(event->system ? event->system : "", ":",
+                                 event->name ? event->name : ""));
   }
-  return true;
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// napiscope reads the pages itself unless asked not to, or unless libtracecmd would change
+// the timestamps (offsets, tsc2nsec, guest time sync) or the compression is not zstd.
+bool ReadsPagesItself(const TraceDatHeader& header, const LoadOptions& options) {
+  return !options.libtracecmd_records && !header.libtracecmd_adjusts_time &&
+         (header.compression == "none" || header.compression.rfind("zstd", 0) == 0);
 }
 
 int DecodingThreads(const LoadOptions& options) {
   if (options.threads > 0) return options.threads;
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// The readers of every CPU and what they need kept open.
+struct CpuReaders {
+  TracedatParser parser;  // formats.tep: the own parser's or libtracecmd's
+  InputHandle handle;     // libtracecmd's, when it reads
+  FdCloser file;          // the page readers'
+  std::vector<CpuStream> streams;
+  std::vector<uint64_t> bytes;  // of data per CPU, to balance the workers
+};
+
+// napiscope's own parser and page readers (plain or zstd pages), any number of threads.
+absl::Status OpenPageReaders(const std::string& path, const TraceDatHeader& header,
+                             TraceMeta* meta, CpuReaders* readers) {
+  absl::Status status = BuildTracedatParser(header, &readers->parser);
+  if (!status.ok()) return status;
+  FillMeta(header, std::move(readers->parser.event_formats), meta);
+  meta->warnings.insert(meta->warnings.end(), readers->parser.warnings.begin(),
+                        readers->parser.warnings.end());
+  readers->file.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (readers->file.fd < 0) return absl::NotFoundError(std::strerror(errno));
+  readers->streams.resize(meta->cpus);
+  readers->bytes.assign(meta->cpus, 0);
+  PageLayout layout{header.page_size, header.big_endian, header.long_size,
+                    header.compression != "none", header.file_size};
+  for (const CpuDataExtent& extent : header.top_buffer) {
+    readers->streams[extent.cpu].reader =
+        std::make_unique<PageCpuReader>(readers->file.fd, layout, extent);
+    readers->bytes[extent.cpu] = extent.size;
+  }
+  return absl::OkStatus();
+}
+
+// One libtracecmd handle, read on the calling thread (it parses every format itself, so all
+// are checked first).
+absl::Status OpenLibtracecmdReaders(const std::string& path, const TraceDatHeader& header,
+                                    TraceMeta* meta, CpuReaders* readers) {
+  std::vector<size_t> every_format(header.event_formats.size());
+  std::iota(every_format.begin(), every_format.end(), 0);
+  absl::Status status = CheckEventFormatsParse(header, every_format);
+  if (!status.ok()) return status;
+  tracecmd_set_loglevel(TEP_LOG_NONE);
+  readers->handle.reset(tracecmd_open(
+      path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS));
+  if (!readers->handle) {
+    return absl::DataLossError(
+        "libtracecmd could not open it (corrupt or unsupported header sections)");
+  }
+  tep_handle* tep = tracecmd_get_tep(readers->handle.get());
+  if (tep == nullptr) return absl::DataLossError("libtracecmd returned no event parser");
+  readers->parser.formats.tep = tep;
+  FillMeta(header, EventFormatNames(tep), meta);
+  meta->cpus = std::max(meta->cpus, tep_get_cpus(tep));
+  readers->streams.resize(meta->cpus);
+  for (int cpu = 0; cpu < meta->cpus; ++cpu) {
+    readers->streams[cpu].reader = std::make_unique<TracecmdCpuReader>(readers->handle.get(), cpu);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -95,51 +152,25 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
   absl::Status status = ReadTraceDatHeader(path, &header);
   if (!status.ok()) return status;
 
-  tracecmd_set_loglevel(TEP_LOG_NONE);
-  InputHandle handle(tracecmd_open(
-      path.c_str(), TRACECMD_FL_LOAD_NO_PLUGINS | TRACECMD_FL_LOAD_NO_SYSTEM_PLUGINS));
-  if (!handle) {
-    return absl::DataLossError(
-        "libtracecmd could not open it (corrupt or unsupported header sections)");
-  }
-  tep_handle* tep = tracecmd_get_tep(handle.get());
-  if (tep == nullptr) return absl::DataLossError("libtracecmd returned no event parser");
-  FillMeta(header, tep, &context.meta);
-  context.meta.warnings.insert(context.meta.warnings.end(), header.warnings.begin(),
-                               header.warnings.end());
+  CpuReaders readers;
+  bool read_pages = ReadsPagesItself(header, options);
+  status = read_pages ? OpenPageReaders(path, header, &context.meta, &readers)
+                      : OpenLibtracecmdReaders(path, header, &context.meta, &readers);
+  if (!status.ok()) return status;
   int cpus = context.meta.cpus;
-
-  // Uncompressed CPU data is read page by page, in parallel when asked; anything else
-  // through the one libtracecmd handle on this thread.
-  FdCloser file;
-  PageLayout layout{header.page_size, tep_is_file_bigendian(tep), tep_get_header_page_size(tep)};
-  bool read_pages = !options.libtracecmd_records && header.compression == "none";
-  if (read_pages) {
-    file.fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    read_pages = file.fd >= 0 &&
-                 PagesReadLikeLibtracecmd(handle.get(), file.fd, layout, header.top_buffer, cpus);
-  }
-  std::vector<CpuStream> streams(cpus);
-  std::vector<uint64_t> bytes(cpus, 0);
-  if (read_pages) {
-    for (const CpuDataExtent& extent : header.top_buffer) {
-      streams[extent.cpu].reader = std::make_unique<PageCpuReader>(file.fd, layout, extent);
-      bytes[extent.cpu] = extent.size;
-    }
-  } else {
-    for (int cpu = 0; cpu < cpus; ++cpu) {
-      streams[cpu].reader = std::make_unique<TracecmdCpuReader>(handle.get(), cpu);
-    }
-  }
   std::unique_ptr<ChunkSource> source;
   int threads = read_pages ? DecodingThreads(options) : 1;
   if (threads > 1) {
-    source = std::make_unique<ThreadedChunkSource>(tep, std::move(streams), bytes, threads);
+    source = std::make_unique<ThreadedChunkSource>(readers.parser.formats,
+                                                   std::move(readers.streams), readers.bytes,
+                                                   threads);
   } else {
-    source = std::make_unique<InlineChunkSource>(tep, std::move(streams));
+    source = std::make_unique<InlineChunkSource>(readers.parser.formats,
+                                                 std::move(readers.streams));
   }
   MergeTotals totals;
-  status = MergeChunks(*source, cpus, tep, header.top_buffer, context, sink, options, &totals);
+  status = MergeChunks(*source, cpus, readers.parser.formats.tep, header.top_buffer, context,
+                       sink, options, &totals);
   source.reset();  // joins the workers
   if (!status.ok()) return status;
   int64_t records = totals.records;

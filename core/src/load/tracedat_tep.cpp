@@ -1,0 +1,105 @@
+#include "load/tracedat_tep.h"
+
+#include <algorithm>
+#include <charconv>
+#include <string_view>
+
+#include <absl/strings/str_cat.h>
+#include <traceevent/event-parse.h>
+
+#include "napiscope/event.h"
+
+namespace napiscope::internal {
+namespace {
+
+// The value of the "key: value" line of a format text, "" when it has none.
+std::string_view LineValue(std::string_view text, std::string_view key) {
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(at, end - at);
+    if (line.size() > key.size() && line.substr(0, key.size()) == key) {
+      return line.substr(key.size());
+    }
+    if (line.rfind("format:", 0) == 0) break;  // name and ID come before the fields
+    at = end + 1;
+  }
+  return {};
+}
+
+// The name and id a format text starts with; false when it lacks either.
+bool ScanIdentity(std::string_view text, FormatIdentity* identity) {
+  std::string_view name = LineValue(text, "name: ");
+  std::string_view id = LineValue(text, "ID: ");
+  if (name.empty() || id.empty()) return false;
+  auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), identity->id);
+  if (error != std::errc() || identity->id < 0) return false;
+  identity->name = std::string(name);
+  return true;
+}
+
+// Formats napiscope reads fields of: the kinds it decodes.
+bool IsDecoded(const FormatIdentity& identity) {
+  return identity.system != "ftrace" && EventKindFromName(identity.name) != EventKind::kOther;
+}
+
+}  // namespace
+
+void TepFree::operator()(tep_handle* tep) const { tep_free(tep); }
+
+absl::Status BuildTracedatParser(const TraceDatHeader& header, TracedatParser* parser) {
+  std::vector<FormatIdentity> identities(header.event_formats.size());
+  std::vector<size_t> to_parse;
+  std::vector<bool> named(header.event_formats.size(), false);
+  for (size_t i = 0; i < header.event_formats.size(); ++i) {
+    const auto& [system, text] = header.event_formats[i];
+    identities[i].system = system;
+    named[i] = ScanIdentity(text, &identities[i]);
+    if (named[i] && IsDecoded(identities[i])) to_parse.push_back(i);
+  }
+  // The common fields (type, flags, pid) come from any parsed format; prefer a real event's.
+  if (to_parse.empty()) {
+    auto first = std::find_if(identities.begin(), identities.end(),
+                              [](const FormatIdentity& f) { return f.system != "ftrace"; });
+    if (first == identities.end()) first = identities.begin();
+    for (auto it = first; it != identities.end() && to_parse.empty(); ++it) {
+      if (named[it - identities.begin()]) to_parse.push_back(it - identities.begin());
+    }
+  }
+  absl::Status status = CheckEventFormatsParse(header, to_parse);
+  if (!status.ok()) return status;
+
+  parser->tep.reset(tep_alloc());
+  tep_handle* tep = parser->tep.get();
+  if (tep == nullptr) return absl::ResourceExhaustedError("out of memory for the event parser");
+  tep_set_loglevel(TEP_LOG_NONE);
+  tep_set_file_bigendian(tep, header.big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+  tep_set_local_bigendian(tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? TEP_BIG_ENDIAN
+                                                                       : TEP_LITTLE_ENDIAN);
+  tep_set_long_size(tep, header.long_size);
+  tep_set_page_size(tep, header.page_size);
+  tep_set_cpus(tep, header.cpus);
+  std::vector<bool> parsed(identities.size(), false);
+  for (size_t i : to_parse) {
+    const auto& [system, text] = header.event_formats[i];
+    parsed[i] = tep_parse_event(tep, text.data(), text.size(), system.c_str()) == TEP_ERRNO__SUCCESS;
+    if (!parsed[i]) {
+      parser->warnings.push_back(absl::StrCat("the format of ", system, ":", identities[i].name,
+                                              " does not parse; its events are not analysed"));
+    }
+  }
+  parser->formats.tep = tep;
+  for (size_t i = 0; i < identities.size(); ++i) {
+    if (!named[i]) continue;
+    parser->event_formats.push_back(absl::StrCat(identities[i].system, ":", identities[i].name));
+    if (!parsed[i]) parser->formats.unparsed.push_back(std::move(identities[i]));
+  }
+  std::sort(parser->event_formats.begin(), parser->event_formats.end());
+  if (!header.saved_cmdlines.empty()) {
+    tep_parse_saved_cmdlines(tep, header.saved_cmdlines.c_str());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace napiscope::internal

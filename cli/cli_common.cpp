@@ -88,8 +88,8 @@ void AnalysisFlags::AddTo(CLI::App* command) {
                       "prints them, or with a unit: 1553278955000ns)");
   command->add_option("--to", to, "only what begins at or before this trace time");
   command->add_option("--threads", threads,
-                      "trace.dat decoding threads: 0 one per core (default), 1 none besides the "
-                      "analysis")
+                      "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
+                      "analysing thread, N adds N-1 decoding threads")
       ->check(CLI::Range(0, 256));
 }
 

@@ -46,8 +46,8 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
   info->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
   info->add_flag("--json", options->json, "print the napiscope.info/1 JSON object");
   info->add_option("--threads", options->threads,
-                   "trace.dat decoding threads: 0 one per core (default), 1 none besides the "
-                   "counting")
+                   "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
+                   "counting thread, N adds N-1 decoding threads")
       ->check(CLI::Range(0, 256));
   info->footer("Example:\n  napiscope info trace.dat\n  napiscope info --json trace.dat | jq .event_counts");
   info->callback([options, run] { *run = [options] { return RunInfo(*options); }; });

@@ -17,9 +17,9 @@ struct LoadOptions {
   std::function<void(double fraction)> progress;
   /// When set and true, the load stops and returns a kCancelled status.
   const std::atomic<bool>* cancel = nullptr;
-  /// trace.dat decoding threads: 0 one per core, 1 decode on the calling thread. Uncompressed
-  /// files only; others are always read on the calling thread. Events arrive in the same order
-  /// either way.
+  /// trace.dat threads in all: 0 one per core; 1 decodes on the calling thread; N decodes on
+  /// N-1 threads while the calling thread merges and analyses. Files libtracecmd reads are
+  /// always read on the calling thread. Events arrive in the same order either way.
   int threads = 0;
   /// Read trace.dat records through libtracecmd's record API instead of napiscope's page
   /// reader (slower, single-threaded; the reference the page reader is tested against).

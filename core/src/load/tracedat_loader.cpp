@@ -163,7 +163,7 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
   if (threads > 1) {
     source = std::make_unique<ThreadedChunkSource>(readers.parser.formats,
                                                    std::move(readers.streams), readers.bytes,
-                                                   threads);
+                                                   threads - 1);
   } else {
     source = std::make_unique<InlineChunkSource>(readers.parser.formats,
                                                  std::move(readers.streams));

@@ -113,13 +113,14 @@ bool PageCpuReader::ReadChunk(uint64_t offset) {
   }
   if (chunks_left_ == 0 && block_bytes_ == 0) return false;  // a CPU without data
   if (chunks_left_ == 0 || offset != block_offset_ + block_bytes_) {
-    return Fail(absl::StrCat("compressed data ends before the page at uncompressed byte ", offset));
+    return Fail(
+        absl::StrCat("compressed data ends before the page at uncompressed byte ", offset));
   }
-  if (next_chunk_ > end || end - next_chunk_ < 8 || !ReadFile(next_chunk_, 8, head, &got) || got < 8) {
-    return status_.ok() ? Fail(absl::StrCat("compressed chunk header at byte ", next_chunk_,
-                                            " is past the end of its data"))
-                        : false;
+  if (next_chunk_ > end || end - next_chunk_ < 8) {
+    return Fail(absl::StrCat("compressed chunk header at byte ", next_chunk_,
+                             " is past the end of the file"));
   }
+  if (!ReadFile(next_chunk_, 8, head, &got)) return false;
   uint32_t compressed_bytes = ReadU32(head, layout_.big_endian);
   uint32_t bytes = ReadU32(head + 4, layout_.big_endian);
   if (bytes == 0 || bytes > kMaxChunkBytes) {

@@ -24,17 +24,17 @@ namespace {
 constexpr char kMagic[] = {0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'};
 constexpr uint16_t kOptionDone = 0;
 constexpr uint16_t kOptionDate = 1;
+constexpr uint16_t kOptionBuffer = 3;
+constexpr uint16_t kOptionTraceClock = 4;
+constexpr uint16_t kOptionUname = 5;
 constexpr uint16_t kOptionOffset = 7;
+constexpr uint16_t kOptionCpuCount = 8;
 constexpr uint16_t kOptionTimeShift = 12;
 constexpr uint16_t kOptionTsc2Nsec = 14;
-constexpr uint16_t kOptionCmdlines = 21;
-constexpr uint16_t kOptionTraceClock = 4;
-constexpr uint16_t kOptionBuffer = 3;
-constexpr uint16_t kOptionUname = 5;
-constexpr uint16_t kOptionCpuCount = 8;
 constexpr uint16_t kOptionHeaderInfo = 16;
 constexpr uint16_t kOptionFtraceEvents = 17;
 constexpr uint16_t kOptionEventFormats = 18;
+constexpr uint16_t kOptionCmdlines = 21;
 constexpr uint16_t kOptionFirstSectionRef = 16;  // HEADER_INFO .. CMDLINES point at sections
 constexpr uint16_t kOptionLastSectionRef = 21;
 constexpr uint16_t kSectionOptions = 0;
@@ -223,7 +223,9 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           break;
         }
         if (!clock.empty()) header->clock = clock;
-        if (cpu_count > static_cast<uint32_t>(kMaxCpus)) return Corrupt(absl::StrCat("absurd CPU count ", cpu_count));
+        if (cpu_count > static_cast<uint32_t>(kMaxCpus)) {
+          return Corrupt(absl::StrCat("absurd CPU count ", cpu_count));
+        }
         for (uint32_t i = 0; i < cpu_count; ++i) {
           uint32_t cpu = 0;
           CpuDataExtent extent;
@@ -474,7 +476,9 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
   header->saved_cmdlines = buf;
   uint64_t cpus = 0;
   if (!read_int(4, &cpus)) return Truncated("CPU count missing");
-  if (cpus > static_cast<uint64_t>(kMaxCpus)) return Corrupt(absl::StrCat("absurd CPU count ", cpus));
+  if (cpus > static_cast<uint64_t>(kMaxCpus)) {
+    return Corrupt(absl::StrCat("absurd CPU count ", cpus));
+  }
   header->cpus = static_cast<int>(cpus);
   for (int blocks = 0; blocks < 16; ++blocks) {
     if (!read(10)) return Truncated("no flyrecord section");
@@ -535,12 +539,12 @@ absl::Status CheckHeaderPage(TraceDatHeader* header) {
 }
 
 // libtraceevent (1.7) dereferences NULL on some corrupt formats (a print fmt naming a field
-// the format lacks, ...), and libtracecmd parses every format when it opens the file. Parse
-// them first in a child process, where a crash only tells that the formats are corrupt.
+// the format lacks, ...). Parse them first in a child process, where a crash only tells that
+// the formats are corrupt.
 absl::Status ForkAndParseEventFormats(const TraceDatHeader& header,
                                       const std::vector<size_t>& formats) {
   pid_t child = fork();
-  if (child < 0) return absl::OkStatus();  // no check possible; libtracecmd parses them anyway
+  if (child < 0) return absl::OkStatus();  // no check possible; parse them without
   if (child == 0) {
     // Die of the signal itself: no crash handler (sanitizer, fuzzer) reports or saves anything.
     for (int signal_number : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {

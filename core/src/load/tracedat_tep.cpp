@@ -83,7 +83,8 @@ absl::Status BuildTracedatParser(const TraceDatHeader& header, TracedatParser* p
   std::vector<bool> parsed(identities.size(), false);
   for (size_t i : to_parse) {
     const auto& [system, text] = header.event_formats[i];
-    parsed[i] = tep_parse_event(tep, text.data(), text.size(), system.c_str()) == TEP_ERRNO__SUCCESS;
+    parsed[i] =
+        tep_parse_event(tep, text.data(), text.size(), system.c_str()) == TEP_ERRNO__SUCCESS;
     if (!parsed[i]) {
       parser->warnings.push_back(absl::StrCat("the format of ", system, ":", identities[i].name,
                                               " does not parse; its events are not analysed"));

@@ -8,6 +8,7 @@
 #include <traceevent/event-parse.h>
 
 #include "napiscope/event.h"
+#include "napiscope/format.h"
 
 namespace napiscope::internal {
 namespace {
@@ -83,10 +84,13 @@ absl::Status BuildTracedatParser(const TraceDatHeader& header, TracedatParser* p
   std::vector<bool> parsed(identities.size(), false);
   for (size_t i : to_parse) {
     const auto& [system, text] = header.event_formats[i];
-    parsed[i] =
-        tep_parse_event(tep, text.data(), text.size(), system.c_str()) == TEP_ERRNO__SUCCESS;
+    // libtraceevent keeps a format whose fields or print fmt it could not fully read (as
+    // libtracecmd does), so the format is usable exactly when its id is now known.
+    tep_parse_event(tep, text.data(), text.size(), system.c_str());
+    parsed[i] = tep_find_event(tep, identities[i].id) != nullptr;
     if (!parsed[i]) {
-      parser->warnings.push_back(absl::StrCat("the format of ", system, ":", identities[i].name,
+      parser->warnings.push_back(absl::StrCat("the format of ", OneLine(system), ":",
+                                              OneLine(identities[i].name),
                                               " does not parse; its events are not analysed"));
     }
   }

@@ -14,15 +14,6 @@ extern "C" {  // kbuffer.h has no C++ guard
 }
 
 namespace napiscope::internal {
-namespace {
-
-uint32_t ReadU32(const uint8_t* bytes, bool big_endian) {
-  uint32_t value = 0;
-  for (int i = 0; i < 4; ++i) value |= uint32_t{bytes[big_endian ? 3 - i : i]} << (8 * i);
-  return value;
-}
-
-}  // namespace
 
 TracecmdCpuReader::~TracecmdCpuReader() { tracecmd_free_record(current_); }
 
@@ -108,7 +99,7 @@ bool PageCpuReader::ReadChunk(uint64_t offset) {
   if (chunks_left_ < 0) {
     if (!ReadFile(extent_.offset, 4, head, &got)) return false;
     if (got < 4) return Fail("compressed data shorter than its chunk count");
-    chunks_left_ = ReadU32(head, layout_.big_endian);
+    chunks_left_ = static_cast<int64_t>(ReadFileInt(head, 4, layout_.big_endian));
     next_chunk_ = extent_.offset + 4;
   }
   if (chunks_left_ == 0 && block_bytes_ == 0) return false;  // a CPU without data
@@ -121,8 +112,8 @@ bool PageCpuReader::ReadChunk(uint64_t offset) {
                              " is past the end of the file"));
   }
   if (!ReadFile(next_chunk_, 8, head, &got)) return false;
-  uint32_t compressed_bytes = ReadU32(head, layout_.big_endian);
-  uint32_t bytes = ReadU32(head + 4, layout_.big_endian);
+  auto compressed_bytes = static_cast<uint32_t>(ReadFileInt(head, 4, layout_.big_endian));
+  auto bytes = static_cast<uint32_t>(ReadFileInt(head + 4, 4, layout_.big_endian));
   if (bytes == 0 || bytes > kMaxChunkBytes) {
     return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_, " claims ", bytes,
                              " uncompressed bytes (corrupt chunk)"));

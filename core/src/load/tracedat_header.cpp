@@ -77,13 +77,8 @@ class ByteReader {
   template <typename T>
   bool ReadInt(int bytes, T* v) {
     if (static_cast<size_t>(bytes) > size_ - pos_) return false;
-    uint64_t value = 0;
-    for (int i = 0; i < bytes; ++i) {
-      int shift = big_endian_ ? (bytes - 1 - i) * 8 : i * 8;
-      value |= static_cast<uint64_t>(data_[pos_ + i]) << shift;
-    }
+    *v = static_cast<T>(ReadFileInt(data_ + pos_, bytes, big_endian_));
     pos_ += bytes;
-    *v = static_cast<T>(value);
     return true;
   }
 
@@ -285,7 +280,7 @@ absl::Status ReadSection(const FileView& file, uint64_t offset, const TraceDatHe
       compressed > sizes.remaining() || uncompressed > kMaxSectionBytes) {
     return Corrupt(absl::StrCat("bad compression header in section at offset ", offset));
   }
-  if (header.compression.rfind("zstd", 0) != 0) {
+  if (!CompressedWithZstd(header)) {
     return absl::UnimplementedError(
         absl::StrCat("compression '", header.compression, "' is not supported (zstd is)"));
   }
@@ -628,14 +623,18 @@ absl::Status CheckFirstPages(const FileView& file, const TraceDatHeader& header)
 
 }  // namespace
 
+uint64_t ReadFileInt(const uint8_t* data, int bytes, bool big_endian) {
+  uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i) {
+    int shift = big_endian ? (bytes - 1 - i) * 8 : i * 8;
+    value |= static_cast<uint64_t>(data[i]) << shift;
+  }
+  return value;
+}
+
 uint64_t PageDataBytes(const uint8_t* page, int long_size, bool big_endian) {
   constexpr uint64_t kCommitSizeMask = (uint64_t{1} << 27) - 1;  // kbuffer: flags sit above
-  uint64_t commit = 0;
-  for (int i = 0; i < long_size; ++i) {
-    int shift = big_endian ? (long_size - 1 - i) * 8 : i * 8;
-    commit |= static_cast<uint64_t>(page[8 + i]) << shift;
-  }
-  return commit & kCommitSizeMask;
+  return ReadFileInt(page + 8, long_size, big_endian) & kCommitSizeMask;
 }
 
 bool HasTraceDatMagic(const char* bytes, size_t size) {

@@ -46,6 +46,14 @@ struct TraceDatHeader {
   std::vector<std::string> warnings;  ///< header facts that disagree but leave the data usable
 };
 
+/// True when the file's sections and CPU data are compressed with zstd.
+inline bool CompressedWithZstd(const TraceDatHeader& header) {
+  return header.compression.rfind("zstd", 0) == 0;
+}
+
+/// The `bytes`-byte (at most 8) unsigned integer at `data`, in the file's byte order.
+uint64_t ReadFileInt(const uint8_t* data, int bytes, bool big_endian);
+
 /// Bytes of data the header of a ring-buffer page says the page holds: its commit field
 /// (after the 8-byte timestamp, `long_size` bytes) without the flag bits.
 uint64_t PageDataBytes(const uint8_t* page, int long_size, bool big_endian);

@@ -78,7 +78,7 @@ std::vector<std::string> EventFormatNames(tep_handle* tep) {
 // the timestamps (offsets, tsc2nsec, guest time sync) or the compression is not zstd.
 bool ReadsPagesItself(const TraceDatHeader& header, const LoadOptions& options) {
   return !options.libtracecmd_records && !header.libtracecmd_adjusts_time &&
-         (header.compression == "none" || header.compression.rfind("zstd", 0) == 0);
+         (header.compression == "none" || CompressedWithZstd(header));
 }
 
 int DecodingThreads(const LoadOptions& options) {
@@ -108,7 +108,7 @@ absl::Status OpenPageReaders(const std::string& path, const TraceDatHeader& head
   readers->streams.resize(meta->cpus);
   readers->bytes.assign(meta->cpus, 0);
   PageLayout layout{header.page_size, header.big_endian, header.long_size,
-                    header.compression != "none", header.file_size};
+                    CompressedWithZstd(header), header.file_size};
   for (const CpuDataExtent& extent : header.top_buffer) {
     readers->streams[extent.cpu].reader =
         std::make_unique<PageCpuReader>(readers->file.fd, layout, extent);

@@ -1,0 +1,171 @@
+"""napiscope: Linux ftrace traces (trace-cmd's trace.dat, ftrace text) and what interrupts,
+softirqs and NAPI polling did to a machine, as pandas DataFrames.
+
+    import napiscope
+    t = napiscope.open("trace.dat")
+    t.info()                                   # `napiscope info --format json` as a dict
+    t.events(kinds=["softirq_raise", "softirq_entry"])
+    t.softirq_waits()                          # one row per raise -> entry wait
+    t.report(); t.findings()
+
+Times are integer nanoseconds of the trace clock. Errors raise napiscope.Error with the
+command-line tool's one-line message.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Callable, Iterable, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from . import _napiscope
+
+Error = _napiscope.Error
+TimeArg = Union[None, int, float]
+
+__all__ = ["Error", "Trace", "open", "event_kinds", "table_names"]
+
+
+def event_kinds() -> list[str]:
+    """Labels of the event kinds, in the order of the `kind` column's codes: "other" (events
+    napiscope only counts), "sched_switch", ..., "irq_vector_entry", "irq_vector_exit" (x86
+    irq_vectors:*), "missed_events" (a gap: the ring buffer lost events on that CPU)."""
+    return list(_napiscope.event_kinds())
+
+
+def table_names() -> list[str]:
+    """Names of the derived tables, each also a method of Trace."""
+    return list(_napiscope.table_names())
+
+
+def _frame(arrays: dict, strings: Sequence[str], string_columns: Iterable[str]) -> pd.DataFrame:
+    """A DataFrame of `arrays`; string columns (ids into `strings`) become categoricals."""
+    categories = None
+    for name in string_columns:
+        if name not in arrays:
+            continue
+        if categories is None:
+            # Ids index the load's string table; unused ids are harmless categories.
+            categories = pd.Index(list(strings), dtype=object)
+        codes = arrays[name].astype(np.int32, copy=False)
+        arrays[name] = pd.Categorical.from_codes(codes, categories=categories)
+    return pd.DataFrame(arrays, copy=False)
+
+
+_EVENT_STRING_COLUMNS = ("event", "prev_comm", "next_comm", "task_comm", "child_comm",
+                         "handler", "dev")
+
+
+class Trace:
+    """One trace, loaded and analysed once when opened; events and derived tables are read
+    again from the file on demand, so memory holds only what is asked for."""
+
+    def __init__(self, path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
+                 start: TimeArg = None, end: TimeArg = None,
+                 progress: Optional[Callable[[float], None]] = None):
+        self._native = _napiscope.Trace(str(path), threads, list(cpus or []), start, end,
+                                        progress)
+
+    @property
+    def path(self) -> str:
+        """The trace file."""
+        return self._native.path
+
+    @property
+    def start_ns(self) -> int:
+        """Start of the analysed window (the first event when no start was given)."""
+        return self._native.start_ns
+
+    @property
+    def end_ns(self) -> int:
+        """End of the analysed window (the last event when no end was given)."""
+        return self._native.end_ns
+
+    def info(self) -> dict:
+        """What `napiscope info --format json` prints ("napiscope.info/1"), as a dict."""
+        return json.loads(self._native.info_json())
+
+    def report(self) -> dict:
+        """What `napiscope report --format json` prints ("napiscope.report/1"), as a dict."""
+        return json.loads(self._native.report_json())
+
+    def findings(self) -> pd.DataFrame:
+        """The report's findings, most severe first: rule, severity, summary, cpu, start_ns,
+        end_ns and the evidence dict."""
+        rows = self.report()["findings"]
+        columns = ["rule", "severity", "summary", "cpu", "start_ns", "end_ns", "evidence"]
+        return pd.DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=columns)
+
+    def event_columns(self, kinds: Optional[Sequence[str]] = None,
+                      columns: Optional[Sequence[str]] = None) -> tuple[dict, list[str]]:
+        """Events of `kinds` (all when None) as ({column: numpy array}, strings): no Python
+        object per event, each array allocated once at its final size. String columns hold ids
+        into `strings`. Fields an event's kind does not have read -1 (strings: "", id 0)."""
+        arrays, strings = self._native.event_columns(list(kinds or []), list(columns or []))
+        return dict(arrays), list(strings)
+
+    def events(self, kinds: Optional[Sequence[str]] = None,
+               columns: Optional[Sequence[str]] = None) -> pd.DataFrame:
+        """Events of `kinds` (all when None) as a DataFrame: ts_ns, cpu, pid (the task current
+        on the CPU), kind, flags (common_flags), event, then the fields of the kinds asked
+        (kernel names; task_pid/task_prio/task_comm for the task a wakeup, migration,
+        pi_setprio or exit is about). String columns are categoricals."""
+        arrays, strings = self.event_columns(kinds, columns)
+        if "kind" in arrays:
+            arrays["kind"] = pd.Categorical.from_codes(
+                arrays["kind"].astype(np.int8, copy=False), categories=event_kinds())
+        return _frame(arrays, strings, _EVENT_STRING_COLUMNS)
+
+    def table(self, name: str) -> pd.DataFrame:
+        """The derived table `name` (see table_names()); each has a method of its own."""
+        arrays, strings, string_columns = self._native.table(name)
+        frame = _frame(dict(arrays), strings, string_columns)
+        if "vec" in frame:
+            frame.insert(frame.columns.get_loc("vec") + 1, "vec_name",
+                         pd.Categorical.from_codes(frame["vec"].clip(upper=10).astype(np.int8),
+                                                   categories=SOFTIRQ_VECTORS + ["?"]))
+        return frame
+
+    def softirq_runs(self) -> pd.DataFrame:
+        """One row per softirq run (entry -> exit): cpu, vec, vec_name, entry_ns, exit_ns,
+        run_ns (time on the CPU: a run preempted on PREEMPT_RT sums its pieces), pieces, pid
+        (the task it ran in), ran_in, start_known, end_known."""
+        return self.table("softirq_runs")
+
+    def hardirq_runs(self) -> pd.DataFrame:
+        """One row per hard-IRQ handler run: cpu, irq, name, entry_ns, exit_ns, run_ns, pid
+        (the interrupted task), start_known, end_known."""
+        return self.table("hardirq_runs")
+
+    def napi_polls(self) -> pd.DataFrame:
+        """One row per NAPI poll: cpu, napi (instance address), dev, context (where it ran),
+        ts_ns, work, budget, exhausted (work >= budget), pid."""
+        return self.table("napi_polls")
+
+    def ksoftirqd_blocked(self) -> pd.DataFrame:
+        """One row per episode of ksoftirqd/N switched out blocked with softirqs pending (the
+        report's rows: up to the first 1000): cpu, pid, comm, state, start_ns, end_ns,
+        duration_ns, end_known, pending masks, the waker, and the chain it waited on."""
+        return pd.DataFrame(self.report()["ksoftirqd_blocked"])
+
+    def idle_with_pending(self) -> pd.DataFrame:
+        """One row per switch to idle with softirqs pending (the report's rows: up to the
+        first 1000): cpu, ts_ns, pending_mask, and when each pending vector ran after."""
+        return pd.DataFrame(self.report()["idle_with_pending"])
+
+
+SOFTIRQ_VECTORS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+                   "HRTIMER", "RCU"]
+
+
+def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
+         start: TimeArg = None, end: TimeArg = None,
+         progress: Optional[Callable[[float], None]] = None) -> Trace:
+    """Loads and analyses `path` (trace.dat or ftrace text) without holding the GIL.
+
+    threads: trace.dat threads in all (0: one per core). cpus: restrict rows to these CPUs.
+    start/end: the window, as int nanoseconds or float seconds of trace time. progress: called
+    now and then with the fraction done; Ctrl-C stops the load (KeyboardInterrupt)."""
+    return Trace(path, threads, cpus, start, end, progress)

@@ -1,0 +1,56 @@
+"""Type stubs of the napiscope package (see __init__.py and docs/python.md)."""
+
+from typing import Callable, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+TimeArg = Union[None, int, float, str]
+
+class Error(RuntimeError):
+    """A trace that cannot be opened or read; str() is the CLI's one-line message."""
+
+def event_kinds() -> list[str]:
+    """Labels of the event kinds, in the order of the `kind` column's codes."""
+
+def table_names() -> list[str]:
+    """Names of the derived tables."""
+
+def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
+         start: TimeArg = None, end: TimeArg = None,
+         progress: Optional[Callable[[float], None]] = None) -> Trace:
+    """Loads and analyses a trace.dat or ftrace text file without holding the GIL."""
+
+class Trace:
+    """One trace, analysed once when opened; events and tables are read on demand."""
+
+    def __init__(self, path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
+                 start: TimeArg = None, end: TimeArg = None,
+                 progress: Optional[Callable[[float], None]] = None) -> None: ...
+    @property
+    def path(self) -> str:
+        """The trace file."""
+    @property
+    def start_ns(self) -> int:
+        """Start of the analysed window."""
+    @property
+    def end_ns(self) -> int:
+        """End of the analysed window."""
+    def info(self) -> dict:
+        """`napiscope info --format json` as a dict."""
+    def report(self) -> dict:
+        """`napiscope report --format json` ("napiscope.report/1") as a dict."""
+    def findings(self) -> pd.DataFrame:
+        """The report's findings, most severe first."""
+    def event_columns(self, kinds: Optional[Sequence[str]] = None,
+                      columns: Optional[Sequence[str]] = None
+                      ) -> tuple[dict[str, np.ndarray], list[str]]:
+        """Events as ({column: array}, strings); string columns hold ids into strings."""
+    def events(self, kinds: Optional[Sequence[str]] = None,
+               columns: Optional[Sequence[str]] = None) -> pd.DataFrame:
+        """Events as a DataFrame, string columns as categoricals."""
+    def table(self, name: str) -> pd.DataFrame:
+        """The derived table `name`."""
+    def hardirq_runs(self) -> pd.DataFrame:
+        """Hard-IRQ handler runs: cpu, irq, name, entry_ns, exit_ns, run_ns, pid, start_known,
+        end_known."""

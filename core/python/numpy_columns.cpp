@@ -1,0 +1,57 @@
+#include "numpy_columns.h"
+
+namespace napiscope::python {
+
+namespace py = pybind11;
+
+py::array ToNumpy(Column&& column, size_t rows) {
+  auto* owned = new std::vector<uint8_t>(std::move(column.bytes));
+  py::capsule owner(owned, [](void* bytes) { delete static_cast<std::vector<uint8_t>*>(bytes); });
+  py::dtype dtype(DtypeName(column.type));
+  return py::array(dtype, {static_cast<py::ssize_t>(rows)}, {}, owned->data(), owner);
+}
+
+py::dict ToNumpyDict(std::vector<Column>& columns, size_t rows) {
+  py::dict result;
+  for (Column& column : columns) {
+    std::string name = column.name;
+    result[py::str(name)] = ToNumpy(std::move(column), rows);
+  }
+  columns.clear();
+  return result;
+}
+
+void ColumnBuilder::Declare(std::initializer_list<std::pair<const char*, ColumnType>> columns) {
+  for (const auto& [name, type] : columns) columns_.push_back(Column{name, type, {}});
+}
+
+ColumnBuilder& ColumnBuilder::Add(uint64_t value) {
+  AppendValue(columns_[next_], value);
+  next_ = (next_ + 1) % columns_.size();
+  return *this;
+}
+
+py::dict ColumnBuilder::Take() {
+  size_t rows = columns_.empty() ? 0 : columns_.back().bytes.size() / ValueSize(columns_.back().type);
+  for (Column& column : columns_) column.bytes.resize(rows * ValueSize(column.type));
+  next_ = 0;
+  return ToNumpyDict(columns_, rows);
+}
+
+std::vector<std::string> ColumnBuilder::StringColumns() const {
+  std::vector<std::string> names;
+  for (const Column& column : columns_) {
+    if (column.type == ColumnType::kString) names.push_back(column.name);
+  }
+  return names;
+}
+
+std::vector<std::string> ColumnBuilder::Strings() const {
+  std::vector<std::string> strings;
+  for (size_t id = 0; id < strings_.size(); ++id) {
+    strings.emplace_back(strings_.Get(static_cast<StringId>(id)));
+  }
+  return strings;
+}
+
+}  // namespace napiscope::python

@@ -1,0 +1,161 @@
+#include "trace_session.h"
+
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <optional>
+
+#include "derived_tables.h"
+#include "event_columns.h"
+#include "napiscope/info_report.h"
+#include "napiscope/json_text.h"
+#include "napiscope/loader.h"
+#include "napiscope/report_render.h"
+#include "numpy_columns.h"
+
+namespace py = pybind11;
+
+namespace napiscope::python {
+namespace {
+
+// A window bound: None, integer nanoseconds, or float seconds of trace time.
+std::optional<TimestampNs> TimeBound(const py::object& value, const char* what) {
+  if (value.is_none()) return std::nullopt;
+  if (py::isinstance<py::bool_>(value)) {
+    throw py::type_error(std::string(what) + " wants trace time, not a bool");
+  }
+  if (py::isinstance<py::int_>(value)) return value.cast<int64_t>();
+  if (py::isinstance<py::float_>(value)) {
+    double seconds = value.cast<double>();
+    if (!std::isfinite(seconds) || std::fabs(seconds) > 9.2e9) {
+      throw py::value_error(std::string(what) + " is not a trace time: " + py::str(value).cast<std::string>());
+    }
+    return static_cast<TimestampNs>(std::llround(seconds * 1e9));
+  }
+  throw py::type_error(std::string(what) + " wants int nanoseconds or float seconds");
+}
+
+std::vector<std::string> StringsOf(const TraceContext& context) {
+  std::vector<std::string> strings;
+  strings.reserve(context.strings.size());
+  for (size_t id = 0; id < context.strings.size(); ++id) {
+    strings.emplace_back(context.strings.Get(static_cast<StringId>(id)));
+  }
+  return strings;
+}
+
+}  // namespace
+
+std::vector<std::string> EventKindNames() {
+  std::vector<std::string> names;
+  for (int kind = 0; kind < static_cast<int>(EventKind::kCount); ++kind) {
+    names.emplace_back(KindLabel(static_cast<EventKind>(kind)));
+  }
+  return names;
+}
+
+std::string_view KindLabel(EventKind kind) {
+  switch (kind) {
+    case EventKind::kOther: return "other";
+    case EventKind::kIrqVectorEntry: return "irq_vector_entry";
+    case EventKind::kIrqVectorExit: return "irq_vector_exit";
+    case EventKind::kMissedEvents: return "missed_events";
+    default: return EventKindName(kind);
+  }
+}
+
+TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus,
+                           py::object start, py::object end, py::object progress) {
+  options_.path = std::move(path);
+  options_.threads = threads;
+  options_.progress = std::move(progress);
+  if (threads < 0 || threads > 256) throw py::value_error("threads wants 0 to 256");
+  analysis_.cpus = std::move(cpus);
+  if (auto from = TimeBound(start, "start")) analysis_.window.from_ns = *from;
+  if (auto to = TimeBound(end, "end")) analysis_.window.to_ns = *to;
+  if (analysis_.window.to_ns < analysis_.window.from_ns) throw py::value_error("end is before start");
+  TraceContext context;
+  AnalysisPipeline pipeline(analysis_);
+  Load(context, pipeline);
+  report_ = pipeline.Finish(context);
+}
+
+int64_t TraceSession::start_ns() const {
+  return std::max(report_.trace.first_ts_ns, analysis_.window.from_ns);
+}
+
+int64_t TraceSession::end_ns() const {
+  return std::min(report_.trace.last_ts_ns, analysis_.window.to_ns);
+}
+
+void TraceSession::Load(TraceContext& context, EventSink& sink) {
+  std::atomic<bool> cancel{false};
+  std::exception_ptr callback_error;
+  LoadOptions load;
+  load.threads = options_.threads;
+  load.cancel = &cancel;
+  // Called on the loading thread now and then: the place to run the Python callback and to
+  // notice Ctrl-C, both with the GIL held.
+  load.progress = [&](double fraction) {
+    if (callback_error) return;
+    py::gil_scoped_acquire gil;
+    try {
+      if (!options_.progress.is_none()) options_.progress(fraction);
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    } catch (...) {
+      callback_error = std::current_exception();
+      cancel = true;
+    }
+  };
+  absl::Status status;
+  {
+    py::gil_scoped_release no_gil;
+    status = LoadTrace(options_.path, context, sink, load);
+  }
+  if (callback_error) std::rethrow_exception(callback_error);
+  if (!status.ok()) throw TraceError(std::string(status.message()));
+}
+
+std::string TraceSession::InfoJson() const { return JsonText(InfoToJson(report_.trace)); }
+
+std::string TraceSession::ReportJson() const { return JsonText(ReportToJson(report_)); }
+
+py::tuple TraceSession::EventColumns(const std::vector<std::string>& kind_names,
+                                     const std::vector<std::string>& columns) {
+  std::vector<EventKind> kinds;
+  for (const std::string& name : kind_names) {
+    std::vector<std::string> labels = EventKindNames();
+    auto found = std::find(labels.begin(), labels.end(), name);
+    if (found == labels.end()) {
+      throw py::value_error("'" + name + "' is not an event kind napiscope decodes");
+    }
+    kinds.push_back(static_cast<EventKind>(found - labels.begin()));
+  }
+  auto sink = EventColumnSink::Make(kinds, columns, analysis_.cpus, analysis_.window.from_ns,
+                                    analysis_.window.to_ns);
+  if (!sink.ok()) throw py::value_error(std::string(sink.status().message()));
+  // The open-time counts bound the rows, so the columns are allocated once at their size.
+  int64_t rows = 0;
+  for (const EventNameCount& count : report_.trace.counts) {
+    if (sink->Wants(EventKindFromName(count.name))) rows += count.total;
+  }
+  if (sink->Wants(EventKind::kMissedEvents)) rows += std::ssize(report_.trace.missed);
+  sink->Reserve(static_cast<size_t>(rows));
+  TraceContext context;
+  Load(context, *sink);
+  py::dict arrays = ToNumpyDict(sink->columns(), sink->rows());
+  return py::make_tuple(arrays, StringsOf(context));
+}
+
+py::tuple TraceSession::Table(const std::string& name) {
+  TraceContext context;
+  std::unique_ptr<TableSink> sink = MakeTableSink(name, analysis_);
+  if (sink == nullptr) throw py::value_error("no derived table '" + name + "'");
+  Load(context, *sink);
+  return sink->Take();
+}
+
+}  // namespace napiscope::python

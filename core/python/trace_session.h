@@ -1,0 +1,74 @@
+// One opened trace for Python: loaded and analysed once at open; event columns and derived
+// tables are read again from the file on demand, so memory holds only what was asked for.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <absl/status/status.h>
+
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/report.h"
+
+namespace napiscope::python {
+
+/// A trace that cannot be opened or read; what() is the CLI's one-line message.
+class TraceError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Labels of the event kinds by EventKind value: "other", "sched_switch", ...,
+/// "irq_vector_entry", "irq_vector_exit", "missed_events" (the `kind` column's categories).
+std::vector<std::string> EventKindNames();
+
+/// The label of one kind (as in EventKindNames()).
+std::string_view KindLabel(EventKind kind);
+
+/// An opened trace: its options, its report and the way back to its file.
+class TraceSession {
+ public:
+  /// Loads and analyses `path` without the GIL; `start`/`end` are None, ns (int), seconds
+  /// (float) or the CLI's time syntax (str); `progress` is None or a callable(fraction).
+  TraceSession(std::string path, int threads, std::vector<int> cpus, pybind11::object start,
+               pybind11::object end, pybind11::object progress);
+
+  /// The file's path.
+  const std::string& path() const { return options_.path; }
+  /// Start of the analysed window (the trace's first event when no start was given).
+  int64_t start_ns() const;
+  /// End of the analysed window (the trace's last event when no end was given).
+  int64_t end_ns() const;
+
+  /// `napiscope info --format json` as text.
+  std::string InfoJson() const;
+  /// `napiscope report --format json` as text.
+  std::string ReportJson() const;
+
+  /// ({column: array}, strings): events of `kinds` (names; empty: all) with `columns` (empty:
+  /// all those kinds have), strings being the table string columns index into.
+  pybind11::tuple EventColumns(const std::vector<std::string>& kinds,
+                               const std::vector<std::string>& columns);
+
+  /// ({column: array}, strings, string column names): the derived table `name` (TableNames()).
+  pybind11::tuple Table(const std::string& name);
+
+ private:
+  struct Options {
+    std::string path;
+    int threads = 0;
+    pybind11::object progress;
+  };
+
+  /// Loads the file into `sink` without the GIL, with progress and Ctrl-C; throws TraceError.
+  void Load(TraceContext& context, EventSink& sink);
+
+  Options options_;
+  AnalysisOptions analysis_;
+  Report report_;
+};
+
+}  // namespace napiscope::python

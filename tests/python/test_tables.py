@@ -1,0 +1,101 @@
+"""Every derived table against the report's rows: the table is the facts, the report the
+statistics over them, so counts, extremes and nearest-rank percentiles must be equal."""
+import math
+
+import numpy as np
+import pytest
+
+import napiscope
+from conftest import data_path
+
+TRACES = [
+    "real/short-v6.dat",
+    "real/veth-softirq-napi.dat",
+    "real/veth-threaded-napi.dat",
+    "scenarios/ksoftirqd_blocked.dat",
+    "scenarios/irq_threads_bouncing.dat",
+    "scenarios/napi_budget.dat",
+    "scenarios/rt_wake_latency.dat",
+    "scenarios/missed_events_gap.dat",
+]
+
+
+@pytest.fixture(scope="module", params=TRACES)
+def trace(request):
+    t = napiscope.open(data_path(request.param))
+    return t, t.report()
+
+
+def nearest_rank(values, per_mille):
+    ordered = np.sort(np.asarray(values))
+    rank = math.ceil(per_mille * len(ordered) / 1000)
+    return int(ordered[max(rank, 1) - 1])
+
+
+def assert_stats(values, row, what):
+    assert len(values) == row["count"], what
+    if row["count"] == 0:
+        return
+    assert int(np.min(values)) == row["min_ns"], what
+    assert int(np.max(values)) == row["max_ns"], what
+    if row.get("exact", True):
+        for key, per_mille in (("p50_ns", 500), ("p90_ns", 900), ("p99_ns", 990)):
+            assert nearest_rank(values, per_mille) == row[key], (what, key)
+
+
+def test_softirq_runs_are_the_runtime_rows(trace):
+    t, report = trace
+    runs = t.softirq_runs()
+    known = runs[(runs["start_known"] == 1) & (runs["end_known"] == 1)]
+    groups = {key: g["run_ns"].to_numpy() for key, g in known.groupby(["cpu", "vec"])}
+    for row in report["softirq_runtime"]:
+        assert_stats(groups.get((row["cpu"], row["vec"]), []), row, (row["cpu"], row["vec"]))
+    assert sum(row["count"] for row in report["softirq_runtime"]) == len(known)
+    assert (runs["exit_ns"] >= runs["entry_ns"]).all()
+    assert (runs["run_ns"] <= runs["exit_ns"] - runs["entry_ns"]).all()
+
+
+def test_hardirq_runs_are_the_runtime_rows(trace):
+    t, report = trace
+    runs = t.hardirq_runs()
+    known = runs[(runs["start_known"] == 1) & (runs["end_known"] == 1)]
+    groups = {key: g["run_ns"].to_numpy() for key, g in known.groupby(["cpu", "irq", "name"],
+                                                                       observed=True)}
+    for row in report["hardirq_runtime"]:
+        assert_stats(groups.get((row["cpu"], row["irq"], row["name"]), []), row, row["name"])
+    assert sum(row["count"] for row in report["hardirq_runtime"]) == len(known)
+
+
+def test_napi_polls_are_the_napi_rows(trace):
+    t, report = trace
+    polls = t.napi_polls()
+    assert sum(row["polls"] for row in report["napi"]) == len(polls)
+    for row in report["napi"]:
+        mine = polls[(polls["napi"] == int(row["napi"], 16)) & (polls["cpu"] == row["cpu"]) &
+                     (polls["context"] == row["context"])]
+        assert len(mine) == row["polls"], row
+        assert int(mine["work"].sum()) == row["work"], row
+        assert int(mine["exhausted"].sum()) == row["exhausted"], row
+
+
+def test_report_row_tables_are_the_report_rows(trace):
+    t, report = trace
+    assert len(t.ksoftirqd_blocked()) == len(report["ksoftirqd_blocked"])
+    assert len(t.idle_with_pending()) == len(report["idle_with_pending"])
+
+
+def test_a_table_on_a_scenario_has_the_expected_facts():
+    # ksoftirqd_blocked.dat: ksoftirqd/0 blocked in D for 3 ms with TIMER pending, then in S
+    # for 960 us with SCHED pending.
+    t = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat"))
+    blocked = t.ksoftirqd_blocked()
+    assert list(blocked["state"]) == ["D", "S"]
+    assert blocked.loc[0, "duration_ns"] == 3_004_000
+    assert list(blocked.loc[0, "pending_start"]) == ["TIMER"]
+
+
+def test_unknown_table_is_an_error():
+    t = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat"))
+    with pytest.raises(ValueError, match="no derived table 'softirq_wait'"):
+        t.table("softirq_wait")
+    assert set(napiscope.table_names()) == {"softirq_runs", "hardirq_runs", "napi_polls"}

@@ -1,0 +1,159 @@
+"""The Python module against the command-line tool on the same traces: info, report,
+findings and events per kind must be what `napiscope` prints."""
+import collections
+import subprocess
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import napiscope
+from conftest import CLI, cli_json, data_path
+
+TRACES = [
+    "real/short-v6.dat",
+    "real/veth-threaded-napi.dat",
+    "scenarios/ksoftirqd_blocked.dat",
+    "scenarios/irq_threads_bouncing.dat",
+]
+
+
+@pytest.fixture(scope="module", params=TRACES)
+def trace(request):
+    return request.param, napiscope.open(data_path(request.param))
+
+
+def test_info_is_the_cli_info(trace):
+    path, t = trace
+    assert t.info() == cli_json("info", "--json", data_path(path))
+
+
+def test_report_is_the_cli_report(trace):
+    path, t = trace
+    assert t.report() == cli_json("report", "--format", "json", data_path(path))
+
+
+def test_findings_are_the_reports(trace):
+    path, t = trace
+    findings = t.findings()
+    expected = t.report()["findings"]
+    assert len(findings) == len(expected)
+    assert list(findings["summary"]) == [f["summary"] for f in expected]
+    assert list(findings["rule"]) == [f["rule"] for f in expected]
+
+
+def kind_of(event_name: str) -> str:
+    """The `kind` label of an event name as info counts it."""
+    labels = napiscope.event_kinds()
+    if event_name in labels:
+        return event_name
+    if event_name.endswith("_entry") or event_name.endswith("_exit"):
+        vector_kind = "irq_vector_entry" if event_name.endswith("_entry") else "irq_vector_exit"
+        return vector_kind  # only irq_vectors names reach here in the traces used
+    return "other"
+
+
+def test_events_per_kind_equal_info_counts(trace):
+    path, t = trace
+    info = t.info()
+    expected = collections.Counter()
+    for name, row in info["event_counts"].items():
+        expected[kind_of(name)] += row["total"]
+    events = t.events()
+    counted = events["kind"].value_counts()
+    for kind, count in expected.items():
+        assert counted.get(kind, 0) == count, kind
+    assert len(events) == info["events"] + len(info["missed_events"])
+
+
+def test_events_are_in_time_order_and_inside_the_trace(trace):
+    _, t = trace
+    columns, _ = t.event_columns(columns=["ts_ns", "cpu"])
+    ts = columns["ts_ns"]
+    assert ts.dtype == np.int64
+    assert np.all(np.diff(ts) >= 0)
+    info = t.info()
+    assert ts[0] == info["first_ts_ns"]
+    assert ts[-1] == info["last_ts_ns"]
+
+
+def test_event_fields_match_the_text_of_trace_cmd():
+    path = data_path("scenarios/ksoftirqd_blocked.dat")
+    t = napiscope.open(path)
+    switches = t.events(kinds=["sched_switch"])
+    assert set(switches.columns) >= {"ts_ns", "cpu", "pid", "prev_comm", "prev_pid", "prev_state",
+                                     "next_comm", "next_pid", "next_prio"}
+    report = subprocess.run(["trace-cmd", "report", "-t", "-i", path], capture_output=True,
+                            text=True, check=True).stdout
+    lines = [line for line in report.splitlines() if "sched_switch:" in line]
+    assert len(lines) == len(switches)
+    for line, row in zip(lines, switches.itertuples()):
+        assert f"{row.prev_comm}:{row.prev_pid}" in line
+        assert f"==> {row.next_comm}:{row.next_pid}" in line
+        seconds, _, ns = line.split(":")[0].split()[-1].partition(".")
+        assert int(seconds) * 1_000_000_000 + int(ns) == row.ts_ns
+
+
+def test_only_asked_columns_are_built():
+    t = napiscope.open(data_path("real/short-v6.dat"))
+    columns, _ = t.event_columns(kinds=["softirq_raise"], columns=["ts_ns", "vec"])
+    assert set(columns) == {"ts_ns", "vec"}
+    raises = t.info()["event_counts"]["softirq_raise"]["total"]
+    assert len(columns["vec"]) == raises
+    assert columns["vec"].dtype == np.int16
+    assert set(np.unique(columns["vec"])) <= set(range(10))
+    with pytest.raises(ValueError, match="no column 'next_pid'"):
+        t.event_columns(kinds=["softirq_raise"], columns=["next_pid"])
+    with pytest.raises(ValueError, match="not an event kind"):
+        t.events(kinds=["sched_swtich"])
+
+
+def test_window_and_cpus_restrict_events_and_report():
+    path = data_path("real/short-v6.dat")
+    whole = napiscope.open(path)
+    middle = (whole.start_ns + whole.end_ns) // 2
+    half = napiscope.open(path, start=middle, cpus=[1])
+    events = half.events(columns=["ts_ns", "cpu"])
+    assert len(events) > 0
+    assert events["ts_ns"].min() >= middle
+    assert set(events["cpu"]) == {1}
+    assert half.report() == cli_json("report", "--format", "json", "--cpu", "1", "--from",
+                                     f"{middle // 1_000_000_000}.{middle % 1_000_000_000:09d}",
+                                     path)
+    seconds = napiscope.open(path, start=middle / 1e9)
+    assert abs(seconds.start_ns - middle) < 1000
+
+
+def test_errors_raise_with_the_cli_message(tmp_path):
+    missing = tmp_path / "missing.dat"
+    with pytest.raises(napiscope.Error) as error:
+        napiscope.open(str(missing))
+    cli = subprocess.run([CLI, "info", str(missing)], capture_output=True, text=True)
+    assert cli.returncode == 1
+    assert str(error.value) in cli.stderr
+    assert str(missing) in str(error.value)
+    cut = tmp_path / "cut.dat"
+    cut.write_bytes(open(data_path("real/short-v6.dat"), "rb").read()[:100000])
+    with pytest.raises(napiscope.Error, match="cut.dat"):
+        napiscope.open(str(cut))
+    with pytest.raises(ValueError):
+        napiscope.open(data_path("real/short-v6.dat"), start=2, end=1)
+    with pytest.raises(TypeError):
+        napiscope.open(data_path("real/short-v6.dat"), start="soon")
+
+
+def test_progress_is_reported_and_can_stop_the_load():
+    seen = []
+    napiscope.open(data_path("real/short-v6.dat"), threads=1, progress=seen.append)
+    assert seen, "no progress reported"
+    assert all(0 <= f <= 1 for f in seen)
+    assert seen == sorted(seen)
+
+    class Stop(Exception):
+        pass
+
+    def stop(fraction):
+        raise Stop()
+
+    with pytest.raises(Stop):
+        napiscope.open(data_path("real/short-v6.dat"), threads=1, progress=stop)

@@ -17,6 +17,7 @@
 #include "load/tracedat_tep.h"
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/contexts.h"
+#include "napiscope/producers.h"
 #include "napiscope/loader.h"
 #include "napiscope/timeline_builder.h"
 #include "tracegen/event_describe.h"
@@ -112,18 +113,21 @@ void BM_ContextTracker(benchmark::State& state) {
 }
 BENCHMARK(BM_ContextTracker)->Unit(benchmark::kMillisecond);
 
-// Latency pairing: softirq raise -> entry with the tracker it reads.
+// Latency pairing: the fact producers' softirq raise -> entry with the tracker they read.
 void BM_SoftirqLatency(benchmark::State& state) {
   Fixture& trace = Trace();
   for (auto _ : state) {
     ContextTracker tracker;
-    internal::SoftirqLatency latency(&tracker, AnalysisWindow{});
+    FactProducers facts(&tracker);
+    internal::SoftirqLatency latency(AnalysisWindow{});
+    tracker.AddListener(&facts);
     tracker.AddListener(&latency);
+    facts.AddListener(&latency);
     tracker.OnBegin(trace.context);
-    latency.OnBegin(trace.context);
+    facts.OnBegin(trace.context);
     for (const Event& event : trace.events) {
       tracker.OnEvent(event);
-      latency.OnEvent(event);
+      facts.OnEvent(event);
     }
     benchmark::DoNotOptimize(latency.Rows(trace.context));
   }

@@ -1,4 +1,4 @@
-// The ksoftirqd case of DOMAIN.md on PREEMPT_RT, built by hand: iperf3 is inside NET_RX when
+// The ksoftirqd case of docs/definitions.md on PREEMPT_RT, built by hand: iperf3 is inside NET_RX when
 // rcuc/0 preempts it; the timer raises TIMER and SCHED; ksoftirqd/0 blocks in D on the softirq
 // lock iperf3 holds; iperf3 finishes NET_RX and wakes ksoftirqd, but the CPU goes idle with
 // SCHED still pending, and SCHED runs at the next tick, about 4 ms after it was raised.
@@ -7,6 +7,7 @@
 
 #include "analysis/idle_pending.h"
 #include "analysis/ksoftirqd_blocked.h"
+#include "napiscope/producers.h"
 #include "support/event_builder.h"
 
 namespace napiscope {
@@ -49,9 +50,11 @@ EventBuilder SoftirqLockScenario() {
 TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
   EventBuilder b = SoftirqLockScenario();
   ContextTracker tracker;
-  internal::KsoftirqdBlocked blocked(&tracker, AnalysisWindow{});
+  FactProducers facts(&tracker);
+  internal::KsoftirqdBlocked blocked(&tracker, &facts, AnalysisWindow{});
   FanoutSink fanout;
   fanout.Add(&tracker);
+  fanout.Add(&facts);
   fanout.Add(&blocked);
   b.Play(fanout);
   ASSERT_EQ(blocked.rows().size(), 2u);
@@ -100,9 +103,12 @@ TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
 TEST(IdlePending, RecordsIdleWithSchedPendingAndTheOrderingStall) {
   EventBuilder b = SoftirqLockScenario();
   ContextTracker tracker;
-  internal::IdlePending idle(&tracker, AnalysisWindow{}, 1000 * kUs);
+  FactProducers facts(&tracker);
+  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs);
+  facts.AddListener(&idle);
   FanoutSink fanout;
   fanout.Add(&tracker);
+  fanout.Add(&facts);
   fanout.Add(&idle);
   b.Play(fanout);
   ASSERT_EQ(idle.idle_rows().size(), 1u);
@@ -139,9 +145,12 @@ TEST(IdlePending, NoRowsWithoutThePattern) {
       .SoftirqExit(0, 210, kIperf, kSched)
       .Switch(0, 300, kIperf, kStateInterruptible, 0);
   ContextTracker tracker;
-  internal::IdlePending idle(&tracker, AnalysisWindow{}, 1000 * kUs);
+  FactProducers facts(&tracker);
+  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs);
+  facts.AddListener(&idle);
   FanoutSink fanout;
   fanout.Add(&tracker);
+  fanout.Add(&facts);
   fanout.Add(&idle);
   b.Play(fanout);
   EXPECT_TRUE(idle.idle_rows().empty());

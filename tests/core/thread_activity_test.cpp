@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/thread_activity.h"
+#include "napiscope/producers.h"
 #include "support/event_builder.h"
 
 namespace napiscope {
@@ -15,16 +16,20 @@ constexpr int32_t kNapiThread = 600;
 
 std::vector<ThreadActivityRow> Analyze(EventBuilder& b, TimestampNs span_ns = 1'000'000'000) {
   ContextTracker tracker;
-  internal::ThreadActivity activity{AnalysisWindow{}};
+  FactProducers facts(&tracker);
+  internal::ThreadActivity activity{&facts, AnalysisWindow{}};
+  tracker.AddListener(&facts);
   tracker.AddListener(&activity);
+  facts.AddListener(&activity);
   FanoutSink fanout;
   fanout.Add(&tracker);
+  fanout.Add(&facts);
   fanout.Add(&activity);
   b.Play(fanout);
   return activity.Rows(span_ns);
 }
 
-// The am57xx case of DOMAIN.md: the hard IRQ always on CPU0, its thread alternating CPUs.
+// The am57xx case of docs/definitions.md: the hard IRQ always on CPU0, its thread alternating CPUs.
 EventBuilder BouncingIrqThread(bool pinned) {
   EventBuilder b(2);
   b.Task(kIperf, "iperf3").Task(kIrqThread, "irq/354-4848400", 49);

@@ -4,6 +4,7 @@
 
 #include "analysis/wake_latency.h"
 #include "napiscope/analysis_pipeline.h"
+#include "napiscope/producers.h"
 #include "support/event_builder.h"
 
 namespace napiscope {
@@ -16,12 +17,15 @@ constexpr int16_t kRt98 = 1, kRt99 = 0, kRt89 = 10;
 
 std::vector<WakeLatencyRow> Analyze(EventBuilder& b) {
   ContextTracker tracker;
+  FactProducers facts(&tracker);
   internal::WakeLatency wake(&tracker, AnalysisWindow{});
   tracker.AddListener(&wake);
+  facts.AddListener(&wake);
   FanoutSink fanout;
   fanout.Add(&tracker);
-  fanout.Add(&wake);
+  fanout.Add(&facts);
   b.Play(fanout);
+  wake.OnEnd();
   return wake.Rows(b.context());
 }
 

@@ -29,6 +29,9 @@ struct Finding {
   int cpu = -1;              ///< the CPU it is about, -1 when not one CPU
   TimestampNs start_ns = 0;  ///< the worst case it describes begins here
   TimestampNs end_ns = 0;    ///< ... and ends here
+  int32_t pid = -1;          ///< the task it is about, -1 when not one task
+  int32_t irq = -1;          ///< the hard IRQ it is about, -1 when not one IRQ
+  int32_t vec = -1;          ///< the softirq vector it is about, -1 when not one vector
   nlohmann::json evidence = nlohmann::json::object();  ///< the numbers, as JSON key/values
 };
 

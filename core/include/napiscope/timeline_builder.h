@@ -1,9 +1,8 @@
-// Builds a Timeline while a trace loads: an EventSink for the events the context model does not
-// carry (softirq raises, wakeups, hard IRQ entries, switch-ins) and a ContextListener for the
-// intervals the ContextTracker reconstructs.
+// Builds a Timeline while a trace loads: a ContextListener for the intervals the ContextTracker
+// reconstructs and a FactListener for the softirq waits and thread activations the fact
+// producers derive (producers.h), so the timeline shows the same pairs as the report.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -11,20 +10,23 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "napiscope/contexts.h"
+#include "napiscope/facts.h"
+#include "napiscope/producers.h"
 #include "napiscope/timeline.h"
 
 namespace napiscope {
 
-namespace internal {
-class ActivationPairer;
-}
-
 /// Collects lanes, waits, gaps and activations. Wire it as both a sink and a listener:
 ///   tracker.AddListener(&builder); fanout.Add(&tracker); fanout.Add(&builder);
 /// then call Finish() after the load returned (the tracker closes its last frames in OnEnd).
-class TimelineBuilder : public EventSink, public ContextListener {
+/// Built without producers it feeds fact producers of its own (without softirq sites); built
+/// on shared producers (wired as producers.h says) it only subscribes to them.
+class TimelineBuilder : public EventSink, public ContextListener, public FactListener {
  public:
+  /// A builder with fact producers of its own, fed by its OnEvent.
   TimelineBuilder();
+  /// A builder that subscribes to `facts` (fed elsewhere; it must outlive the builder).
+  explicit TimelineBuilder(FactProducers* facts);
   ~TimelineBuilder() override;
 
   void OnBegin(const TraceContext& context) override;
@@ -33,6 +35,9 @@ class TimelineBuilder : public EventSink, public ContextListener {
   void OnInterval(const ContextInterval& interval) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
 
+  void OnSoftirqWait(const SoftirqWaitFact& wait) override;
+  void OnThreadActivation(const ThreadActivationFact& activation) override;
+
   /// Sorts and packs what was collected into a Timeline; the builder is empty afterwards.
   Timeline Finish();
 
@@ -40,8 +45,7 @@ class TimelineBuilder : public EventSink, public ContextListener {
   struct CpuState {
     std::array<std::vector<TimelineLane::Entry>, kLaneCount> lanes;
     std::vector<TimelineGap> gaps;
-    std::array<TimestampNs, kSoftirqVectorCount> raised_ns;  // first raise since entry, -1 none
-    TimestampNs last_ts_ns;                                  // last event on this CPU, -1 none
+    TimestampNs last_ts_ns;  // last event on this CPU, -1 none
   };
 
   CpuState& Cpu(uint16_t cpu);
@@ -50,8 +54,7 @@ class TimelineBuilder : public EventSink, public ContextListener {
   uint16_t DeviceKey(StringId dev);
   void AddInterval(uint16_t cpu, Lane lane, TimestampNs start_ns, TimestampNs end_ns,
                    const TimelineItem& item);
-  void OnRaise(const Event& event);
-  void OnSoftirqEntry(const Event& event);
+  void ResetOwnFacts();
 
   const TraceContext* trace_ = nullptr;
   std::vector<CpuState> cpus_;
@@ -59,7 +62,8 @@ class TimelineBuilder : public EventSink, public ContextListener {
   absl::flat_hash_map<int64_t, uint16_t> handler_keys_;  // (irq << 32 | name)
   absl::flat_hash_map<StringId, uint16_t> device_keys_;
   std::vector<MissedEventsMark> missed_;  // markers seen, to tell ring-buffer gaps apart
-  std::unique_ptr<internal::ActivationPairer> activations_;
+  std::unique_ptr<FactProducers> own_facts_;  // null when subscribed to shared producers
+  std::vector<Activation> activations_;
   Timeline timeline_;
   bool saw_event_ = false;
 };

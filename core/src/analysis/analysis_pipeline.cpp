@@ -1,6 +1,7 @@
 #include "napiscope/analysis_pipeline.h"
 
 #include <algorithm>
+#include <array>
 
 #include "analysis/context_runtime.h"
 #include "analysis/cpu_time.h"
@@ -15,41 +16,56 @@
 #include "analysis/softirq_latency.h"
 #include "analysis/thread_activity.h"
 #include "analysis/wake_latency.h"
+#include "napiscope/analysis_descriptor.h"
 #include "napiscope/contexts.h"
+#include "napiscope/producers.h"
 
 namespace napiscope {
 
-// Sinks see each event in the order added: the tracker first, so analyses that read its state
-// at an event see the state after that event.
+// Each event goes to the tracker first, then the fact producers, then the analyses that read
+// its kind, so analyses that read their state at an event see the state after that event. Listeners are
+// called in the order added: the producers before the analyses that read service threads.
 struct AnalysisPipeline::Parts {
   explicit Parts(const AnalysisOptions& options)
-      : softirq_latency(&tracker, options.window),
+      : facts(&tracker),
+        softirq_latency(options.window),
         runtime(options.window),
         cpu_time(options.window),
-        threads(options.window),
-        ksoftirqd_blocked(&tracker, options.window),
-        idle_pending(&tracker, options.window, options.thresholds.ordering_stall_ns),
+        threads(&facts, options.window),
+        ksoftirqd_blocked(&tracker, &facts, options.window),
+        idle_pending(&tracker, &facts, options.window, options.thresholds.ordering_stall_ns),
         napi(options.window),
         wake_latency(&tracker, options.window) {
+    tracker.AddListener(&facts);
     tracker.AddListener(&softirq_latency);
     tracker.AddListener(&runtime);
     tracker.AddListener(&cpu_time);
     tracker.AddListener(&threads);
     tracker.AddListener(&napi);
     tracker.AddListener(&wake_latency);
-    fanout.Add(&summary);
-    fanout.Add(&tracker);
-    fanout.Add(&softirq_latency);
-    fanout.Add(&cpu_time);
-    fanout.Add(&threads);
-    fanout.Add(&ksoftirqd_blocked);
-    fanout.Add(&idle_pending);
-    fanout.Add(&napi);
-    fanout.Add(&wake_latency);
+    facts.AddListener(&softirq_latency);
+    facts.AddListener(&threads);
+    facts.AddListener(&idle_pending);
+    facts.AddListener(&wake_latency);
+    Route(AnalysisId::kContexts, &cpu_time);
+    Route(AnalysisId::kIrqThreadPingpong, &threads);
+    Route(AnalysisId::kKsoftirqdBlocked, &ksoftirqd_blocked);
+    Route(AnalysisId::kIdleWithPending, &idle_pending);
+    Route(AnalysisId::kNapi, &napi);
+  }
+
+  // Sends `analysis` the raw kinds its descriptor says it reads, and its begin and end.
+  void Route(AnalysisId id, EventSink* analysis) {
+    sinks.push_back(analysis);
+    EventKindMask reads = DescriptorOf(id).reads;
+    for (size_t kind = 0; kind < routes.size(); ++kind) {
+      if (reads & (EventKindMask{1} << kind)) routes[kind].push_back(analysis);
+    }
   }
 
   TraceSummaryBuilder summary;
   ContextTracker tracker;
+  FactProducers facts;
   internal::SoftirqLatency softirq_latency;
   internal::ContextRuntime runtime;
   internal::CpuTime cpu_time;
@@ -58,7 +74,9 @@ struct AnalysisPipeline::Parts {
   internal::IdlePending idle_pending;
   internal::NapiPolls napi;
   internal::WakeLatency wake_latency;
-  FanoutSink fanout;
+  std::vector<EventSink*> sinks;  // the routed analyses, for begin and end
+  std::array<std::vector<EventSink*>, static_cast<size_t>(EventKind::kCount)> routes;  // by kind
+  TimestampNs last_ts_ns = 0;  // the latest event, lost-events markers included
 };
 
 AnalysisPipeline::AnalysisPipeline(const AnalysisOptions& options)
@@ -66,11 +84,36 @@ AnalysisPipeline::AnalysisPipeline(const AnalysisOptions& options)
 
 AnalysisPipeline::~AnalysisPipeline() = default;
 
-void AnalysisPipeline::OnBegin(const TraceContext& context) { parts_->fanout.OnBegin(context); }
+void AnalysisPipeline::OnBegin(const TraceContext& context) {
+  Parts& parts = *parts_;
+  parts.summary.OnBegin(context);
+  parts.tracker.OnBegin(context);
+  parts.facts.OnBegin(context);
+  for (EventSink* sink : parts.sinks) sink->OnBegin(context);
+}
 
-void AnalysisPipeline::OnEvent(const Event& event) { parts_->fanout.OnEvent(event); }
+// Every event reaches the summary, the tracker and the fact producers; an analysis gets only
+// the kinds its descriptor reads.
+void AnalysisPipeline::OnEvent(const Event& event) {
+  Parts& parts = *parts_;
+  parts.last_ts_ns = std::max(parts.last_ts_ns, event.ts_ns);
+  parts.summary.OnEvent(event);
+  parts.tracker.OnEvent(event);
+  parts.facts.OnEvent(event);
+  size_t kind = static_cast<size_t>(event.kind);
+  if (kind >= parts.routes.size()) return;
+  for (EventSink* sink : parts.routes[kind]) sink->OnEvent(event);
+}
 
-void AnalysisPipeline::OnEnd() { parts_->fanout.OnEnd(); }
+void AnalysisPipeline::OnEnd() {
+  Parts& parts = *parts_;
+  parts.summary.OnEnd();
+  parts.tracker.OnEnd();
+  parts.facts.OnEnd();
+  parts.ksoftirqd_blocked.NoteLastEvent(parts.last_ts_ns);
+  for (EventSink* sink : parts.sinks) sink->OnEnd();
+  parts.wake_latency.OnEnd();
+}
 
 namespace {
 

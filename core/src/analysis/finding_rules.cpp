@@ -53,6 +53,7 @@ void SoftirqLatencyFindings(const std::vector<SoftirqLatencyRow>& rows,
     finding.summary = fmt::format("{} on CPU{} waited up to {} (p99 {}, {} wait{})", vec, row.cpu,
                                   FormatDuration(delay.max_ns), FormatDuration(delay.p99_ns),
                                   delay.count, delay.count == 1 ? "" : "s");
+    finding.vec = static_cast<int32_t>(row.vec);
     finding.evidence = {{"vec", row.vec},         {"name", vec},
                         {"count", delay.count},   {"p99_ns", delay.p99_ns},
                         {"max_ns", delay.max_ns}, {"max_at_ns", delay.max_at_ns}};

@@ -9,13 +9,14 @@ IdlePending::CpuState& IdlePending::Cpu(uint16_t cpu) {
   return cpus_[cpu];
 }
 
-void IdlePending::Entered(CpuState& cpu, const Event& event) {
-  uint32_t vec = event.softirq.vec;
-  if (vec >= 32) return;
+void IdlePending::OnSoftirqWait(const SoftirqWaitFact& wait) {
+  CpuState& cpu = Cpu(wait.cpu);
+  uint32_t vec = wait.vec;
+  TimestampNs entry_ns = wait.entry_ns;
   for (size_t index : cpu.open_idle) {
     IdleWithPendingRow& row = idle_rows_[index];
     auto it = row.processed_after_ns.find(vec);
-    if (it != row.processed_after_ns.end() && it->second < 0) it->second = event.ts_ns - row.ts_ns;
+    if (it != row.processed_after_ns.end() && it->second < 0) it->second = entry_ns - row.ts_ns;
   }
   std::erase_if(cpu.open_idle, [&](size_t index) {
     const auto& after = idle_rows_[index].processed_after_ns;
@@ -24,19 +25,20 @@ void IdlePending::Entered(CpuState& cpu, const Event& event) {
   Blocker& blocker = cpu.blocker[vec];
   if (!blocker.present) return;
   blocker.present = false;
-  TimestampNs raised = pending_.RaisedAt(event.cpu, vec);
-  int64_t wait = event.ts_ns - raised;
-  if (wait < stall_threshold_ns_ || !window_.Contains(raised)) return;
+  if (!wait.paired()) return;  // a blocker is set only at a raise that made the vector pending
+  TimestampNs raised = wait.raise_ns;
+  int64_t waited = entry_ns - raised;
+  if (waited < stall_threshold_ns_ || !window_.Contains(raised)) return;
   if (stall_rows_.size() >= kMaxRows) {
     ++stall_overflow_;
     return;
   }
   SoftirqOrderingStallRow row;
-  row.cpu = event.cpu;
+  row.cpu = wait.cpu;
   row.vec = vec;
   row.raise_ns = raised;
-  row.entry_ns = event.ts_ns;
-  row.wait_ns = wait;
+  row.entry_ns = entry_ns;
+  row.wait_ns = waited;
   row.blocking_vec = blocker.vec;
   row.blocking_pid = blocker.pid;
   row.blocking_comm =
@@ -46,34 +48,27 @@ void IdlePending::Entered(CpuState& cpu, const Event& event) {
   stall_rows_.push_back(std::move(row));
 }
 
-void IdlePending::OnEvent(const Event& event) {
-  CpuState& cpu = Cpu(event.cpu);
-  if (event.kind == EventKind::kSoftirqEntry) {
-    Entered(cpu, event);  // before Apply clears the raise time
-    pending_.Apply(event);
-    return;
-  }
-  bool newly_raised = pending_.Apply(event);
-  switch (event.kind) {
-    case EventKind::kSoftirqRaise: {
-      uint32_t vec = event.softirq.vec;
-      if (!newly_raised) break;
-      Blocker& blocker = cpu.blocker[vec];
-      blocker.present = false;
-      for (const ContextFrame& frame : tracker_->OpenSoftirqFrames(event.cpu)) {
-        if (frame.vec < vec && (!blocker.present || frame.vec < blocker.vec)) {
-          blocker = {true, frame.vec, frame.pid, frame.site,
-                     frame.pid != tracker_->CurrentPid(event.cpu)};
-        }
-      }
-      break;
+void IdlePending::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
+  Blocker& blocker = Cpu(raise.cpu).blocker[raise.vec];
+  blocker.present = false;
+  for (const ContextFrame& frame : tracker_->OpenSoftirqFrames(raise.cpu)) {
+    if (frame.vec < raise.vec && (!blocker.present || frame.vec < blocker.vec)) {
+      blocker = {true, frame.vec, frame.pid, frame.site,
+                 frame.pid != tracker_->CurrentPid(raise.cpu)};
     }
-    case EventKind::kMissedEvents:
+  }
+}
+
+void IdlePending::OnEvent(const Event& event) {
+  switch (event.kind) {
+    case EventKind::kMissedEvents: {
+      CpuState& cpu = Cpu(event.cpu);
       cpu.open_idle.clear();  // what is still -1 stays unknown: the entry may be in the gap
       for (Blocker& blocker : cpu.blocker) blocker.present = false;
       break;
+    }
     case EventKind::kSchedSwitch: {
-      uint32_t mask = pending_.Mask(event.cpu);
+      uint32_t mask = facts_->PendingSoftirqs(event.cpu);
       if (event.sched_switch.next_pid != 0 || mask == 0 || !window_.Contains(event.ts_ns)) break;
       if (idle_rows_.size() >= kMaxRows) {
         ++idle_overflow_;
@@ -86,7 +81,7 @@ void IdlePending::OnEvent(const Event& event) {
       for (uint32_t vec = 0; vec < 32; ++vec) {
         if (mask & (1u << vec)) row.processed_after_ns[vec] = -1;
       }
-      cpu.open_idle.push_back(idle_rows_.size());
+      Cpu(event.cpu).open_idle.push_back(idle_rows_.size());
       idle_rows_.push_back(std::move(row));
       break;
     }

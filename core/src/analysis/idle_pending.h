@@ -5,25 +5,31 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/softirq_pending.h"
 #include "napiscope/contexts.h"
+#include "napiscope/producers.h"
 #include "napiscope/report.h"
 #include "napiscope/scheduling_rows.h"
 
 namespace napiscope::internal {
 
-/// Add to a FanoutSink after `tracker` (it reads the softirq frames open at each raise).
-class IdlePending : public EventSink {
+/// Reads the pending mask and first raises from `facts` (add it as their listener) and the
+/// softirq frames open at each raise from `tracker`; add it to a FanoutSink after both.
+class IdlePending : public EventSink, public FactListener {
  public:
   /// Rows kept in full per kind; later ones are only counted.
   static constexpr size_t kMaxRows = 1000;
 
-  IdlePending(const ContextTracker* tracker, const AnalysisWindow& window,
-              int64_t stall_threshold_ns)
-      : tracker_(tracker), window_(window), stall_threshold_ns_(stall_threshold_ns) {}
+  IdlePending(const ContextTracker* tracker, const FactProducers* facts,
+              const AnalysisWindow& window, int64_t stall_threshold_ns)
+      : tracker_(tracker),
+        facts_(facts),
+        window_(window),
+        stall_threshold_ns_(stall_threshold_ns) {}
 
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
+  void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
+  void OnSoftirqWait(const SoftirqWaitFact& wait) override;
 
   /// Idle entries with softirqs pending, in time order.
   const std::vector<IdleWithPendingRow>& idle_rows() const { return idle_rows_; }
@@ -48,13 +54,12 @@ class IdlePending : public EventSink {
   };
 
   CpuState& Cpu(uint16_t cpu);
-  void Entered(CpuState& cpu, const Event& event);
 
   const ContextTracker* tracker_;
+  const FactProducers* facts_;
   AnalysisWindow window_;
   int64_t stall_threshold_ns_;
   const TraceContext* context_ = nullptr;
-  SoftirqPending pending_;
   std::vector<CpuState> cpus_;
   std::vector<IdleWithPendingRow> idle_rows_;
   std::vector<SoftirqOrderingStallRow> stall_rows_;

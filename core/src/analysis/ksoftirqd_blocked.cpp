@@ -123,7 +123,7 @@ void KsoftirqdBlocked::Block(const Event& event) {
   row.comm = context_ ? std::string(context_->strings.Get(s.prev_comm)) : "";
   row.state = TaskStateLetters(s.prev_state);
   row.start_ns = event.ts_ns;
-  row.pending_mask_start = pending_.Mask(event.cpu);
+  row.pending_mask_start = facts_->PendingSoftirqs(event.cpu);
   Chain(row, event.cpu, event.ts_ns);
   blocked_prio_[s.prev_pid] = s.prev_prio;
   open_[s.prev_pid] = std::move(row);
@@ -173,7 +173,6 @@ void KsoftirqdBlocked::Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool e
 }
 
 void KsoftirqdBlocked::OnEvent(const Event& event) {
-  pending_.Apply(event);
   last_ts_ns_ = std::max(last_ts_ns_, event.ts_ns);
   switch (event.kind) {
     case EventKind::kMissedEvents:
@@ -202,7 +201,7 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
       int ksoftirqd_cpu = -1;
       std::string_view comm = context_ ? context_->strings.Get(s.prev_comm) : std::string_view();
       if (ParseKsoftirqdName(comm, &ksoftirqd_cpu) && !IsRunnableState(s.prev_state) &&
-          pending_.Mask(event.cpu) != 0 && window_.Contains(event.ts_ns)) {
+          facts_->PendingSoftirqs(event.cpu) != 0 && window_.Contains(event.ts_ns)) {
         Block(event);
       }
       break;
@@ -218,7 +217,7 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
                    : "";
       row.waker_cpu = event.cpu;
       row.waker_context = ContextOf(event.cpu);
-      row.pending_mask_end = pending_.Mask(static_cast<uint16_t>(row.cpu));
+      row.pending_mask_end = facts_->PendingSoftirqs(static_cast<uint16_t>(row.cpu));
       Close(std::move(row), event.ts_ns, true);
       break;
     }

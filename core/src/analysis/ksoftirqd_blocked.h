@@ -2,32 +2,37 @@
 // long, with what pending, who woke it, and the chain of tasks behind the wait.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
 
-#include "analysis/softirq_pending.h"
 #include "napiscope/contexts.h"
+#include "napiscope/producers.h"
 #include "napiscope/report.h"
 #include "napiscope/scheduling_rows.h"
 
 namespace napiscope::internal {
 
-/// Add to a FanoutSink after `tracker`: it reads the tracker's open softirq frames (the task
-/// holding a CPU's softirq processing on PREEMPT_RT) and current tasks at each event.
+/// Add to a FanoutSink after `tracker` and `facts`: it reads the tracker's open softirq frames
+/// (the task holding a CPU's softirq processing on PREEMPT_RT), current tasks at each event, and
+/// the pending softirq mask the fact producers keep.
 class KsoftirqdBlocked : public EventSink {
  public:
   /// Blocked intervals kept in full; later ones are only counted.
   static constexpr size_t kMaxRows = 1000;
 
-  KsoftirqdBlocked(const ContextTracker* tracker, const AnalysisWindow& window)
-      : tracker_(tracker), window_(window) {}
+  KsoftirqdBlocked(const ContextTracker* tracker, const FactProducers* facts,
+                   const AnalysisWindow& window)
+      : tracker_(tracker), facts_(facts), window_(window) {}
 
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
   void OnEnd() override;
+  /// The latest event of the trace (open intervals end there); it sees only some kinds.
+  void NoteLastEvent(TimestampNs ts_ns) { last_ts_ns_ = std::max(last_ts_ns_, ts_ns); }
 
   /// The intervals, in start order.
   const std::vector<KsoftirqdBlockedRow>& rows() const { return rows_; }
@@ -52,9 +57,9 @@ class KsoftirqdBlocked : public EventSink {
   std::string ContextOf(uint16_t cpu) const;
 
   const ContextTracker* tracker_;
+  const FactProducers* facts_;
   AnalysisWindow window_;
   const TraceContext* context_ = nullptr;
-  SoftirqPending pending_;
   absl::flat_hash_map<int32_t, KsoftirqdBlockedRow> open_;  // by ksoftirqd pid
   absl::flat_hash_map<int32_t, SwitchOut> last_switch_out_;
   absl::flat_hash_map<int32_t, int16_t> blocked_prio_;  // kernel prio of each blocked ksoftirqd

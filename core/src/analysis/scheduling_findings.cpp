@@ -92,6 +92,8 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
         DescribeTask(row.pid, row.comm, row.prio), where, row.cross_cpu_activations, row.activations,
         share * 100, RunTimes(row.run_ns_by_cpu), row.cpu_changes, row.runs,
         row.cpu_changes_per_s, row.migrations, latency, verdict);
+    finding.pid = row.pid;
+    finding.irq = row.irq;
     finding.evidence = {{"pid", row.pid},
                         {"comm", row.comm},
                         {"irq", row.irq},
@@ -158,6 +160,7 @@ void KsoftirqdBlockedFindings(const std::vector<KsoftirqdBlockedRow>& rows, cons
     for (const ChainLink& link : row.chain) {
       links.push_back({{"pid", link.pid}, {"comm", link.comm}, {"relation", link.relation}});
     }
+    finding.pid = row.pid;
     finding.evidence = {{"pid", row.pid},
                         {"duration_ns", row.duration_ns},
                         {"pending_mask_start", row.pending_mask_start},
@@ -204,6 +207,7 @@ void IdlePendingFindings(const std::vector<IdleWithPendingRow>& rows,
     finding.rule = "softirq-pending-at-idle";
     finding.severity = long_wait ? Severity::kWarning : Severity::kInfo;
     finding.cpu = cpu;
+    finding.vec = static_cast<int32_t>(stats.worst_vec);
     finding.start_ns = row.ts_ns;
     finding.end_ns = row.ts_ns + std::max<int64_t>(stats.worst_wait_ns, 0);
     finding.summary = fmt::format(
@@ -252,6 +256,7 @@ void OrderingStallFindings(const std::vector<SoftirqOrderingStallRow>& rows, con
         DescribeTask(row.blocking_pid, row.blocking_comm, -1), row.blocking_site,
         row.blocking_preempted ? ", its task switched out inside it" : "",
         entry.second > 1 ? fmt::format(" ({} such waits)", entry.second) : "");
+    finding.vec = static_cast<int32_t>(row.vec);
     finding.evidence = {{"vec", row.vec},
                         {"wait_ns", row.wait_ns},
                         {"blocking_vec", row.blocking_vec},

@@ -5,9 +5,6 @@
 namespace napiscope::internal {
 namespace {
 
-// The pending mask is a 32-bit word; anything beyond is a decoding error, not a vector.
-constexpr uint32_t kMaxVectors = 32;
-
 // Longer waits first; of equal waits the earlier one.
 bool LongerWait(TimestampNs delay_a, TimestampNs raise_a, TimestampNs delay_b,
                 TimestampNs raise_b) {
@@ -15,9 +12,6 @@ bool LongerWait(TimestampNs delay_a, TimestampNs raise_a, TimestampNs delay_b,
 }
 
 }  // namespace
-
-SoftirqLatency::SoftirqLatency(const ContextTracker* tracker, const AnalysisWindow& window)
-    : tracker_(tracker), window_(window) {}
 
 SoftirqLatency::CpuState& SoftirqLatency::Cpu(uint16_t cpu) {
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
@@ -29,53 +23,40 @@ SoftirqLatency::VecState& SoftirqLatency::Vec(CpuState& cpu, uint32_t vec) {
   return cpu.vecs[vec];
 }
 
-void SoftirqLatency::OnEvent(const Event& event) {
-  switch (event.kind) {
-    case EventKind::kSoftirqRaise:
-      if (event.softirq.vec < kMaxVectors) Raise(Cpu(event.cpu), event.softirq.vec, event.ts_ns);
-      break;
-    case EventKind::kSoftirqEntry:
-      if (event.softirq.vec < kMaxVectors) Enter(Cpu(event.cpu), event);
-      break;
-    case EventKind::kMissedEvents:
-      Drop(Cpu(event.cpu));
-      break;
-    default:
-      break;
-  }
-}
-
-void SoftirqLatency::Raise(CpuState& cpu, uint32_t vec, TimestampNs ts_ns) {
-  bool already_pending = std::any_of(cpu.pending.begin(), cpu.pending.end(),
-                                     [vec](const Wait& wait) { return wait.vec == vec; });
-  if (already_pending) return;  // the kernel sets a bit that is already set: nothing changes
+void SoftirqLatency::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
   Wait wait;
-  wait.vec = vec;
-  wait.raise_ns = ts_ns;
-  cpu.pending.push_back(std::move(wait));
+  wait.vec = raise.vec;
+  wait.raise_ns = raise.raise_ns;
+  Cpu(raise.cpu).pending.push_back(std::move(wait));
 }
 
-void SoftirqLatency::Enter(CpuState& cpu, const Event& event) {
-  uint32_t vec = event.softirq.vec;
+void SoftirqLatency::OnSoftirqWait(const SoftirqWaitFact& fact) {
+  CpuState& cpu = Cpu(fact.cpu);
+  uint32_t vec = fact.vec;
   VecState& state = Vec(cpu, vec);
   auto found = std::find_if(cpu.pending.begin(), cpu.pending.end(),
                             [vec](const Wait& wait) { return wait.vec == vec; });
-  if (found == cpu.pending.end()) {
-    if (window_.Contains(event.ts_ns)) ++state.entries_without_raise;
+  if (!fact.paired() || found == cpu.pending.end()) {
+    if (window_.Contains(fact.entry_ns)) ++state.entries_without_raise;
     return;
   }
   Wait wait = std::move(*found);
   cpu.pending.erase(found);
   if (!window_.Contains(wait.raise_ns)) return;
-  const ContextFrame& top = tracker_->Top(event.cpu);
-  bool top_is_this = top.kind == ContextKind::kSoftirq && top.vec == vec;
   wait.entered = true;
-  wait.entry_ns = event.ts_ns;
-  wait.site = top_is_this ? top.site : SoftirqSite::kUnknown;
+  wait.entry_ns = fact.entry_ns;
+  wait.site = fact.site;
   wait.blame_complete = cpu.segments_until_ns >= wait.entry_ns;
   state.delays.Add(wait.entry_ns - wait.raise_ns, wait.raise_ns);
   ++state.ran_in[wait.site];
   KeepIfWorst(cpu, state, std::move(wait));
+}
+
+void SoftirqLatency::OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) {
+  (void)gap_ns;
+  CpuState& cpu = Cpu(raise.cpu);
+  if (window_.Contains(raise.raise_ns)) ++Vec(cpu, raise.vec).dropped_pairs;
+  std::erase_if(cpu.pending, [&](const Wait& wait) { return wait.vec == raise.vec; });
 }
 
 // Keeps the kWorstWaits longest waits; the order does not depend on when blame completes.
@@ -91,14 +72,6 @@ void SoftirqLatency::KeepIfWorst(CpuState& cpu, VecState& state, Wait wait) {
     if (!state.worst.back().blame_complete) --cpu.incomplete_worst;
     state.worst.pop_back();
   }
-}
-
-// Lost events: whatever was pending may have run unseen, so none of it can be paired.
-void SoftirqLatency::Drop(CpuState& cpu) {
-  for (const Wait& wait : cpu.pending) {
-    if (window_.Contains(wait.raise_ns)) ++Vec(cpu, wait.vec).dropped_pairs;
-  }
-  cpu.pending.clear();
 }
 
 void SoftirqLatency::OnSegment(const CpuSegment& segment) {

@@ -9,22 +9,24 @@
 #include "analysis/duration_recorder.h"
 #include "analysis/wait_blame.h"
 #include "napiscope/contexts.h"
+#include "napiscope/facts.h"
 #include "napiscope/report.h"
 
 namespace napiscope::internal {
 
-/// Pairs the first softirq_raise since a vector last entered on a CPU with the next
-/// softirq_entry of that vector on that CPU (DOMAIN.md). A missed-events marker on the CPU
-/// drops the raises pending there. Add it to a FanoutSink after `tracker` (so the tracker's
-/// top frame at softirq_entry is the new softirq) and as a listener of `tracker` (for blame).
-class SoftirqLatency : public EventSink, public ContextListener {
+/// Softirq waits as the fact producers pair them (docs/definitions.md, "Softirq waits"), with
+/// who held the CPU during the longest. Add it as a listener of the FactProducers (for the
+/// waits) and of the tracker (for blame).
+class SoftirqLatency : public FactListener, public ContextListener {
  public:
   /// Waits shown per (cpu, vec), longest first.
   static constexpr size_t kWorstWaits = 5;
 
-  SoftirqLatency(const ContextTracker* tracker, const AnalysisWindow& window);
+  explicit SoftirqLatency(const AnalysisWindow& window) : window_(window) {}
 
-  void OnEvent(const Event& event) override;
+  void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
+  void OnSoftirqWait(const SoftirqWaitFact& fact) override;
+  void OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) override;
   void OnSegment(const CpuSegment& segment) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
 
@@ -57,14 +59,10 @@ class SoftirqLatency : public EventSink, public ContextListener {
 
   CpuState& Cpu(uint16_t cpu);
   VecState& Vec(CpuState& cpu, uint32_t vec);
-  void Raise(CpuState& cpu, uint32_t vec, TimestampNs ts_ns);
-  void Enter(CpuState& cpu, const Event& event);
-  void Drop(CpuState& cpu);
   void KeepIfWorst(CpuState& cpu, VecState& state, Wait wait);
   void Attribute(CpuState& cpu, TimestampNs start_ns, TimestampNs end_ns,
                  const ContextFrame* frame);
 
-  const ContextTracker* tracker_;
   AnalysisWindow window_;
   std::vector<CpuState> cpus_;
 };

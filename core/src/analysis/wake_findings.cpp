@@ -154,6 +154,7 @@ void RtWakeLatencyFindings(const std::vector<WakeLatencyRow>& rows, const Thresh
                        {"role", std::string(WakeBlameRole(item, row.prio))},
                        {"time_ns", item.time_ns}});
     }
+    finding.pid = row.pid;
     finding.evidence = {{"pid", row.pid},         {"comm", row.comm},
                         {"prio", row.prio},       {"count", row.latency.count},
                         {"p99_ns", row.latency.p99_ns}, {"max_ns", row.latency.max_ns},
@@ -182,6 +183,7 @@ void SoftirqStarvationFindings(const std::vector<SoftirqLatencyRow>& softirq_row
         VectorLabel(row.vec), row.cpu, FormatDuration(worst->delay_ns),
         SoftirqSiteName(worst->ran_in), FormatDuration(worst_rt_ns), TaskList(worst_tasks),
         kStarvationAdvice);
+    finding.vec = static_cast<int32_t>(row.vec);
     finding.evidence = {{"vec", row.vec},
                         {"raise_ns", worst->raise_ns},
                         {"delay_ns", worst->delay_ns},
@@ -208,6 +210,7 @@ void SoftirqStarvationFindings(const std::vector<SoftirqLatencyRow>& softirq_row
         row.policy == SchedPolicyClass::kRealtime ? "" : " at normal priority",
         FormatDuration(worst->latency_ns), row.cpu, FormatDuration(worst_rt_ns),
         TaskList(worst_tasks), kStarvationAdvice);
+    finding.pid = row.pid;
     finding.evidence = {{"pid", row.pid},
                         {"comm", row.comm},
                         {"prio", row.prio},

@@ -20,33 +20,6 @@ WakeLatency::CpuState& WakeLatency::Cpu(uint16_t cpu) {
   return cpus_[cpu];
 }
 
-bool WakeLatency::IsRunning(int32_t pid) const {
-  for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
-    if (tracker_->CurrentPid(static_cast<uint16_t>(cpu)) == pid) return true;
-  }
-  return false;
-}
-
-void WakeLatency::OnEvent(const Event& event) {
-  Cpu(event.cpu);
-  switch (event.kind) {
-    case EventKind::kSchedWaking:
-      Waking(event);
-      break;
-    case EventKind::kSchedMigrateTask:
-      Migrate(event);
-      break;
-    case EventKind::kSchedSwitch:
-      Switch(event);
-      break;
-    case EventKind::kMissedEvents:
-      Drop(event.cpu);
-      break;
-    default:
-      break;
-  }
-}
-
 void WakeLatency::OnEnd() {
   std::vector<uint64_t> done;
   for (auto& [id, wait] : waits_) {
@@ -56,28 +29,22 @@ void WakeLatency::OnEnd() {
   for (CpuState& cpu : cpus_) cpu.spans.clear();
   for (uint64_t id : done) Finish(id);
   waits_.clear();
-  queued_.clear();
 }
 
-void WakeLatency::Waking(const Event& event) {
-  const WakeFields& wake = event.wake;
-  if (wake.pid <= 0 || queued_.contains(wake.pid)) return;  // the first waking counts
-  bool realtime = wake.prio >= 0 && wake.prio < 100;
+void WakeLatency::OnWakeQueued(const WakeWaitFact& fact) {
+  bool realtime = fact.waking_prio >= 0 && fact.waking_prio < 100;
   if (!realtime) {
-    std::string_view comm = tracker_->trace()->strings.Get(wake.comm);
-    if (!ServesSoftirqs(ClassifyTask(wake.pid, comm, wake.prio))) return;
+    std::string_view comm = tracker_->trace()->strings.Get(fact.waking_comm);
+    if (!ServesSoftirqs(ClassifyTask(fact.pid, comm, fact.waking_prio))) return;
   }
-  if (IsRunning(wake.pid)) return;  // waking the running task switches nothing in
-  uint16_t target = wake.target_cpu >= 0 ? static_cast<uint16_t>(wake.target_cpu) : event.cpu;
-  uint64_t id = next_wait_id_++;
-  Wait& wait = waits_[id];
-  wait.pid = wake.pid;
-  wait.waker_cpu = event.cpu;
-  wait.waking_ns = event.ts_ns;
-  wait.in_window = window_.Contains(event.ts_ns);
+  Wait& wait = waits_[fact.wait_id];
+  wait.pid = fact.pid;
+  wait.waker_cpu = fact.waker_cpu;
+  wait.queue_cpu = fact.queue_cpu;
+  wait.waking_ns = fact.waking_ns;
+  wait.in_window = window_.Contains(fact.waking_ns);
   wait.open_spans = 1;
-  Cpu(target).spans.push_back({id, event.ts_ns, kOpen});
-  queued_[wake.pid] = {id, target};
+  Cpu(fact.queue_cpu).spans.push_back({fact.wait_id, fact.waking_ns, kOpen});
 }
 
 void WakeLatency::CloseSpan(uint64_t wait_id, uint16_t cpu, TimestampNs ts) {
@@ -86,64 +53,47 @@ void WakeLatency::CloseSpan(uint64_t wait_id, uint16_t cpu, TimestampNs ts) {
   }
 }
 
-void WakeLatency::Migrate(const Event& event) {
-  const MigrateFields& migrate = event.migrate;
-  auto queued = queued_.find(migrate.pid);
-  if (migrate.dest_cpu < 0 || queued == queued_.end()) return;
-  auto& [id, cpu] = queued->second;
-  uint16_t dest = static_cast<uint16_t>(migrate.dest_cpu);
-  if (dest == cpu) return;
-  CloseSpan(id, cpu, event.ts_ns);
-  ++waits_[id].open_spans;
-  Cpu(dest).spans.push_back({id, event.ts_ns, kOpen});
-  uint16_t source = cpu;
-  cpu = dest;
-  RetireSpans(source);
+void WakeLatency::OnWakeMoved(uint64_t wait_id, uint16_t from_cpu, uint16_t to_cpu,
+                              TimestampNs ts_ns) {
+  auto found = waits_.find(wait_id);
+  if (found == waits_.end()) return;
+  CloseSpan(wait_id, from_cpu, ts_ns);
+  ++found->second.open_spans;
+  found->second.queue_cpu = to_cpu;
+  Cpu(to_cpu).spans.push_back({wait_id, ts_ns, kOpen});
+  RetireSpans(from_cpu);
 }
 
-void WakeLatency::Switch(const Event& event) {
-  const SchedSwitchFields& sw = event.sched_switch;
-  // A queued task seen running without its switch-in (missing events) is not paired.
-  auto stale = queued_.find(sw.prev_pid);
-  if (stale != queued_.end()) {
-    uint64_t id = stale->second.first;
-    queued_.erase(stale);
-    Discard(id);
-  }
-  auto queued = queued_.find(sw.next_pid);
-  if (queued == queued_.end()) return;
-  auto [id, queue_cpu] = queued->second;
-  queued_.erase(queued);
-  Wait& wait = waits_[id];
+void WakeLatency::OnWakeRan(const WakeRunFact& run) {
+  auto found = waits_.find(run.wait_id);
+  if (found == waits_.end()) return;
+  Wait& wait = found->second;
   if (!wait.in_window) {
-    Discard(id);
+    Discard(run.wait_id);
     return;
   }
   wait.switched_in = true;
-  wait.switch_in_ns = event.ts_ns;
-  wait.switch_in_cpu = event.cpu;
-  Row& row = RowOf(wait.pid, event.cpu);
-  row.comm = sw.next_comm;
-  if (sw.next_prio >= 0 && (row.prio < 0 || sw.next_prio < row.prio)) row.prio = sw.next_prio;
+  wait.switch_in_ns = run.run_ns;
+  wait.switch_in_cpu = run.cpu;
+  Row& row = RowOf(wait.pid, run.cpu);
+  row.comm = run.comm;
+  if (run.prio >= 0 && (row.prio < 0 || run.prio < row.prio)) row.prio = run.prio;
   row.latency.Add(LatencyOf(wait), wait.waking_ns);
-  CloseSpan(id, queue_cpu, event.ts_ns);
-  RetireSpans(queue_cpu);
+  CloseSpan(run.wait_id, run.queue_cpu, run.run_ns);
+  RetireSpans(run.queue_cpu);
 }
 
-// Lost events on a CPU: a thread queued there may have been switched in unseen.
-void WakeLatency::Drop(uint16_t cpu) {
-  std::vector<uint64_t> dropped;
-  for (auto it = queued_.begin(); it != queued_.end();) {
-    auto [id, queue_cpu] = it->second;
-    if (queue_cpu != cpu) {
-      ++it;
-      continue;
-    }
-    if (waits_[id].in_window) ++RowOf(it->first, cpu).dropped;
-    dropped.push_back(id);
-    queued_.erase(it++);
+// A wait that is unknown: lost events where it was queued, or evidence it ran unseen in
+// between, count as dropped; a task seen running without its switch-in is simply not paired.
+void WakeLatency::OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) {
+  (void)ts_ns;
+  auto found = waits_.find(wait_id);
+  if (found == waits_.end()) return;
+  const Wait& wait = found->second;
+  if (reason != WakeDropReason::kRanUnseen && wait.in_window) {
+    ++RowOf(wait.pid, wait.queue_cpu).dropped;
   }
-  for (uint64_t id : dropped) Discard(id);
+  Discard(wait_id);
 }
 
 void WakeLatency::Discard(uint64_t wait_id) {

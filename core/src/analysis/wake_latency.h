@@ -12,25 +12,30 @@
 #include "analysis/duration_recorder.h"
 #include "analysis/wait_blame.h"
 #include "napiscope/contexts.h"
+#include "napiscope/facts.h"
 #include "napiscope/report.h"
 
 namespace napiscope::internal {
 
-/// Pairs the first sched_waking of a tracked thread with its next switch-in. The wait is
-/// charged to whatever ran on the CPU the thread was queued on (its target CPU until a
-/// sched_migrate_task, then the destination). Waking a thread that is running pairs nothing;
-/// lost events on the queue CPU drop the wait. Add it to a FanoutSink after `tracker` and as
-/// a listener of `tracker`.
-class WakeLatency : public EventSink, public ContextListener {
+/// Wake-to-run waits as the fact producers pair them (docs/definitions.md, "Wake-to-run
+/// waits"), of real-time threads and of threads that serve softirqs. The wait is charged to
+/// whatever ran on the CPU the thread was queued on (its target CPU until a sched_migrate_task,
+/// then the destination). Add it as a listener of the FactProducers and of `tracker`; call
+/// OnEnd() after the tracker's.
+class WakeLatency : public FactListener, public ContextListener {
  public:
   /// Wakeups kept with their blame per row, longest first.
   static constexpr size_t kWorstWakeups = 5;
 
   WakeLatency(const ContextTracker* tracker, const AnalysisWindow& window);
 
-  void OnEvent(const Event& event) override;
+  void OnWakeQueued(const WakeWaitFact& fact) override;
+  void OnWakeMoved(uint64_t wait_id, uint16_t from_cpu, uint16_t to_cpu,
+                   TimestampNs ts_ns) override;
+  void OnWakeRan(const WakeRunFact& run) override;
+  void OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) override;
   /// Closes the wakeups still waiting for segments; what no segment covered is unknown.
-  void OnEnd() override;
+  void OnEnd();
   void OnSegment(const CpuSegment& segment) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
 
@@ -41,6 +46,7 @@ class WakeLatency : public EventSink, public ContextListener {
   struct Wait {
     int32_t pid = 0;
     uint16_t waker_cpu = 0;
+    uint16_t queue_cpu = 0;
     bool in_window = false;
     bool switched_in = false;
     int open_spans = 0;  // spans whose segments have not all arrived
@@ -71,11 +77,6 @@ class WakeLatency : public EventSink, public ContextListener {
 
   CpuState& Cpu(uint16_t cpu);
   Row& RowOf(int32_t pid, uint16_t cpu) { return rows_[{pid, cpu}]; }
-  bool IsRunning(int32_t pid) const;
-  void Waking(const Event& event);
-  void Migrate(const Event& event);
-  void Switch(const Event& event);
-  void Drop(uint16_t cpu);
   void CloseSpan(uint64_t wait_id, uint16_t cpu, TimestampNs ts);
   void RetireSpans(uint16_t cpu);
   void Discard(uint64_t wait_id);
@@ -85,9 +86,7 @@ class WakeLatency : public EventSink, public ContextListener {
   const ContextTracker* tracker_;
   AnalysisWindow window_;
   std::vector<CpuState> cpus_;
-  uint64_t next_wait_id_ = 1;
-  absl::flat_hash_map<uint64_t, Wait> waits_;  // woken and not yet fully charged
-  absl::flat_hash_map<int32_t, std::pair<uint64_t, uint16_t>> queued_;  // pid -> (wait, CPU)
+  absl::flat_hash_map<uint64_t, Wait> waits_;  // woken and not yet fully charged, by wait id
   std::map<std::pair<int32_t, uint16_t>, Row> rows_;
 };
 

@@ -1,7 +1,5 @@
 #include "napiscope/timeline_builder.h"
 
-#include "model/timeline_activations.h"
-
 #include <algorithm>
 #include <iterator>
 
@@ -19,12 +17,20 @@ uint8_t FlagsOf(const ContextInterval& interval) {
 
 }  // namespace
 
-TimelineBuilder::TimelineBuilder() : activations_(std::make_unique<internal::ActivationPairer>()) {}
+TimelineBuilder::TimelineBuilder() { ResetOwnFacts(); }
+
+TimelineBuilder::TimelineBuilder(FactProducers* facts) { facts->AddListener(this); }
+
 TimelineBuilder::~TimelineBuilder() = default;
+
+void TimelineBuilder::ResetOwnFacts() {
+  own_facts_ = std::make_unique<FactProducers>();
+  own_facts_->AddListener(this);
+}
 
 void TimelineBuilder::OnBegin(const TraceContext& context) {
   trace_ = &context;
-  activations_->OnBegin(context);
+  if (own_facts_) own_facts_->OnBegin(context);
   cpus_.clear();
   for (int cpu = 0; cpu < context.meta.cpus; ++cpu) Cpu(static_cast<uint16_t>(cpu));
 }
@@ -32,7 +38,6 @@ void TimelineBuilder::OnBegin(const TraceContext& context) {
 TimelineBuilder::CpuState& TimelineBuilder::Cpu(uint16_t cpu) {
   while (cpus_.size() <= cpu) {
     CpuState& state = cpus_.emplace_back();
-    state.raised_ns.fill(-1);
     state.last_ts_ns = -1;
   }
   return cpus_[cpu];
@@ -65,6 +70,7 @@ void TimelineBuilder::AddInterval(uint16_t cpu, Lane lane, TimestampNs start_ns,
 }
 
 void TimelineBuilder::OnInterval(const ContextInterval& interval) {
+  if (own_facts_) own_facts_->OnInterval(interval);
   const ContextFrame& frame = interval.frame;
   TimelineItem item;
   item.flags = FlagsOf(interval);
@@ -115,14 +121,11 @@ void TimelineBuilder::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, Timestam
 }
 
 void TimelineBuilder::OnEvent(const Event& event) {
-  activations_->OnEvent(event);
+  if (own_facts_) own_facts_->OnEvent(event);
   if (event.kind == EventKind::kMissedEvents) {
     // A marker always lost something; a zero count means the file did not say how much.
     missed_.push_back({event.cpu, event.ts_ns, Cpu(event.cpu).last_ts_ns,
                        event.missed.count > 0 ? event.missed.count : -1});
-    // Pairing a raise with an entry across lost events would invent a delay. (A sched_switch
-    // the tracker found missing loses no softirq events: raises stay paired, as in the report.)
-    Cpu(event.cpu).raised_ns.fill(-1);
     return;
   }
   ++timeline_.events_;
@@ -132,39 +135,33 @@ void TimelineBuilder::OnEvent(const Event& event) {
     saw_event_ = true;
   }
   timeline_.end_ns_ = std::max(timeline_.end_ns_, event.ts_ns);
-  switch (event.kind) {
-    case EventKind::kSoftirqRaise:
-      OnRaise(event);
-      break;
-    case EventKind::kSoftirqEntry:
-      OnSoftirqEntry(event);
-      break;
-    default:
-      break;
-  }
 }
 
-// DOMAIN.md: only the first raise after the vector was last entered on this CPU pairs with the
-// next entry of that vector on this CPU; later raises of a pending vector change nothing.
-void TimelineBuilder::OnRaise(const Event& event) {
-  uint32_t vec = event.softirq.vec;
-  if (vec >= kSoftirqVectorCount) return;
-  TimestampNs& raised = Cpu(event.cpu).raised_ns[vec];
-  if (raised < 0) raised = event.ts_ns;
+void TimelineBuilder::OnSoftirqWait(const SoftirqWaitFact& wait) {
+  if (!wait.paired() || wait.vec >= kSoftirqVectorCount) return;
+  TimelineItem item;
+  item.lane = Lane::kSoftirqWait;
+  item.vec = wait.vec;
+  item.key = static_cast<uint16_t>(wait.vec);
+  AddInterval(wait.cpu, Lane::kSoftirqWait, wait.raise_ns, wait.entry_ns, item);
 }
 
-void TimelineBuilder::OnSoftirqEntry(const Event& event) {
-  uint32_t vec = event.softirq.vec;
-  if (vec >= kSoftirqVectorCount) return;
-  TimestampNs& raised = Cpu(event.cpu).raised_ns[vec];
-  if (raised >= 0) {
-    TimelineItem item;
-    item.lane = Lane::kSoftirqWait;
-    item.vec = vec;
-    item.key = static_cast<uint16_t>(vec);
-    AddInterval(event.cpu, Lane::kSoftirqWait, raised, event.ts_ns, item);
-  }
-  raised = -1;
+// Activations dropped as unknown (events lost in between) are not drawn.
+void TimelineBuilder::OnThreadActivation(const ThreadActivationFact& fact) {
+  if (fact.lost) return;
+  Activation activation;
+  activation.from_ns = fact.woken_ns;
+  activation.to_ns = fact.run_ns;
+  activation.pid = fact.pid;
+  activation.irq = fact.irq;
+  activation.comm = fact.comm;
+  activation.from_cpu = fact.from_cpu;
+  activation.to_cpu = fact.to_cpu;
+  activation.kind = fact.task_class == TaskClass::kNapiKthread ? ActivationKind::kNapiKthread
+                    : fact.task_class == TaskClass::kKsoftirqd ? ActivationKind::kKsoftirqd
+                                                               : ActivationKind::kIrqThread;
+  activation.exact = fact.exact;
+  activations_.push_back(activation);
 }
 
 Timeline TimelineBuilder::Finish() {
@@ -195,7 +192,8 @@ Timeline TimelineBuilder::Finish() {
       if (start < mark.ts_ns) gaps.insert(after, {start, mark.ts_ns, mark.count});
     }
   }
-  t.activations_ = activations_->Take();
+  t.activations_ = std::move(activations_);
+  activations_.clear();
   std::stable_sort(t.activations_.begin(), t.activations_.end(),
                    [](const Activation& a, const Activation& b) { return a.from_ns < b.from_ns; });
   for (const Activation& activation : t.activations_) {
@@ -215,6 +213,7 @@ Timeline TimelineBuilder::Finish() {
   device_keys_.clear();
   missed_.clear();
   saw_event_ = false;
+  if (own_facts_) ResetOwnFacts();
   return result;
 }
 

@@ -1,0 +1,58 @@
+// One descriptor per analysis: its typed id, the report key and requirement it shares with
+// `report --format json`, the raw event kinds its sink reads (the pipeline routes only those
+// to it), the thresholds its rules use and the report sections it fills.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "napiscope/analysis_requirements.h"
+#include "napiscope/event.h"
+
+namespace napiscope {
+
+/// The analyses of a report, in report order.
+enum class AnalysisId : uint8_t {
+  kContexts,            ///< execution contexts, softirq/hard-IRQ run times, CPU time
+  kSoftirqLatency,      ///< softirq raise-to-entry latency
+  kIrqThreadPingpong,   ///< IRQ-thread activations and ping-pong
+  kNapiThreadPingpong,  ///< NAPI-kthread and ksoftirqd activations and ping-pong
+  kKsoftirqdBlocked,    ///< blocked ksoftirqd chains
+  kIdleWithPending,     ///< idle with softirqs pending, ordering stalls
+  kNapi,                ///< NAPI polling and budget
+  kRtWakeLatency,       ///< wake latency of RT and softirq-serving threads
+  kCount,               ///< number of analyses
+};
+
+static_assert(static_cast<int>(EventKind::kCount) <= 32, "EventKindMask holds one bit per kind");
+
+/// A set of event kinds (bit = 1 << kind).
+using EventKindMask = uint32_t;
+
+/// The mask of one kind.
+constexpr EventKindMask MaskOf(EventKind kind) { return EventKindMask{1} << static_cast<int>(kind); }
+
+/// Every kind.
+inline constexpr EventKindMask kAllEventKinds = (EventKindMask{1} << static_cast<int>(EventKind::kCount)) - 1;
+
+/// What one analysis is and reads.
+struct AnalysisDescriptor {
+  AnalysisId id = AnalysisId::kContexts;  ///< typed id
+  std::string_view key;                   ///< the report's "id" ("softirq_latency")
+  EventKindMask reads = 0;  ///< raw kinds its sink reads after the tracker and fact producers
+  std::vector<std::string_view> thresholds;  ///< threshold keys its finding rules use
+  std::vector<std::string_view> sections;    ///< report JSON sections it fills
+};
+
+/// The descriptors, indexed by AnalysisId.
+const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& AnalysisDescriptors();
+
+/// The descriptor of `id`.
+const AnalysisDescriptor& DescriptorOf(AnalysisId id);
+
+/// The events an analysis needs and may use (the requirement with the descriptor's key).
+const AnalysisRequirement& RequirementOf(AnalysisId id);
+
+}  // namespace napiscope

@@ -1,0 +1,71 @@
+#include "napiscope/analysis_descriptor.h"
+
+#include <cstdlib>
+
+namespace napiscope {
+
+// `reads` lists only the raw kinds each analysis's sink still reads; the pairings it needs come
+// from the context tracker and the fact producers, which see every event (docs/definitions.md,
+// "What each analysis reads").
+const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& AnalysisDescriptors() {
+  static const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)> kDescriptors = {{
+      {AnalysisId::kContexts,
+       "contexts",
+       kAllEventKinds & ~MaskOf(EventKind::kMissedEvents),  // per-CPU first and last event
+       {},
+       {"softirq_runtime", "hardirq_runtime", "cpu_time"}},
+      {AnalysisId::kSoftirqLatency,
+       "softirq_latency",
+       0,
+       {"softirq_latency_p99_warning_ns", "softirq_latency_max_error_ns",
+        "softirq_starvation_warning_ns", "softirq_starvation_error_ns"},
+       {"softirq_latency"}},
+      {AnalysisId::kIrqThreadPingpong,
+       "irq_thread_pingpong",
+       MaskOf(EventKind::kIrqHandlerEntry),  // hard IRQs per CPU
+       {"pingpong_min_cross_activations", "pingpong_cross_share_warning",
+        "pingpong_cross_share_error", "pingpong_cpu_changes_per_s_warning"},
+       {"irq_threads"}},
+      {AnalysisId::kNapiThreadPingpong,
+       "napi_thread_pingpong",
+       0,
+       {"pingpong_min_cross_activations", "pingpong_cross_share_warning",
+        "pingpong_cross_share_error", "pingpong_cpu_changes_per_s_warning"},
+       {"napi_threads", "ksoftirqd"}},
+      {AnalysisId::kKsoftirqdBlocked,
+       "ksoftirqd_blocked",
+       MaskOf(EventKind::kSchedSwitch) | MaskOf(EventKind::kSchedWaking) |
+           MaskOf(EventKind::kSchedPiSetprio) | MaskOf(EventKind::kMissedEvents),
+       {"ksoftirqd_blocked_warning_ns", "ksoftirqd_blocked_error_ns"},
+       {"ksoftirqd_blocked"}},
+      {AnalysisId::kIdleWithPending,
+       "idle_with_pending",
+       MaskOf(EventKind::kSchedSwitch) | MaskOf(EventKind::kMissedEvents),
+       {"idle_pending_warning_ns", "ordering_stall_ns"},
+       {"idle_with_pending", "softirq_ordering_stalls"}},
+      {AnalysisId::kNapi,
+       "napi",
+       MaskOf(EventKind::kNetifReceiveSkb) | MaskOf(EventKind::kMissedEvents),
+       {"napi_min_polls", "napi_exhausted_share", "napi_ksoftirqd_share"},
+       {"napi"}},
+      {AnalysisId::kRtWakeLatency,
+       "rt_wake_latency",
+       0,
+       {"rt_wake_latency_warning_ns", "rt_wake_latency_error_ns", "softirq_starvation_warning_ns",
+        "softirq_starvation_error_ns"},
+       {"rt_wake_latency"}},
+  }};
+  return kDescriptors;
+}
+
+const AnalysisDescriptor& DescriptorOf(AnalysisId id) {
+  return AnalysisDescriptors()[static_cast<size_t>(id)];
+}
+
+const AnalysisRequirement& RequirementOf(AnalysisId id) {
+  const AnalysisRequirement* requirement = FindAnalysisRequirement(DescriptorOf(id).key);
+  if (requirement == nullptr) std::abort();  // the descriptor and requirement tables disagree
+  return *requirement;
+}
+
+}  // namespace napiscope

@@ -1,0 +1,47 @@
+// Softirq waits (docs/definitions.md, "Softirq waits"): the per-CPU pending mask, the first
+// raise of each vector since it last entered, and its pairing with the next entry.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "model/fact_bus.h"
+#include "napiscope/contexts.h"
+
+namespace napiscope::internal {
+
+/// Produces SoftirqRaiseFact, SoftirqWaitFact and dropped raises from raise / entry / missed
+/// events. Vectors past 31 are decoding errors, not vectors: ignored.
+class SoftirqWaitProducer {
+ public:
+  SoftirqWaitProducer(const ContextTracker* tracker, const FactBus* bus)
+      : tracker_(tracker), bus_(bus) {}
+
+  /// Feed softirq_raise, softirq_entry and missed-events markers (others are ignored).
+  void OnEvent(const Event& event);
+
+  /// Vectors pending on `cpu`.
+  uint32_t Mask(uint16_t cpu) const { return cpu < cpus_.size() ? cpus_[cpu].mask : 0; }
+  /// First raise of `vec` on `cpu` since it last entered (valid while pending).
+  TimestampNs FirstRaiseNs(uint16_t cpu, uint32_t vec) const {
+    return cpu < cpus_.size() && vec < 32 ? cpus_[cpu].raised_ns[vec] : 0;
+  }
+
+ private:
+  struct Cpu {
+    uint32_t mask = 0;
+    std::array<TimestampNs, 32> raised_ns{};
+  };
+
+  Cpu& CpuOf(uint16_t cpu);
+  void Raise(const Event& event);
+  void Enter(const Event& event);
+  void Drop(const Event& event);
+
+  const ContextTracker* tracker_;
+  const FactBus* bus_;
+  std::vector<Cpu> cpus_;
+};
+
+}  // namespace napiscope::internal

@@ -1,0 +1,64 @@
+// The task current on each CPU, and activations of service threads (IRQ threads, NAPI
+// kthreads, ksoftirqd): docs/definitions.md, "Current task" and "Thread activations".
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "model/fact_bus.h"
+#include "napiscope/event_sink.h"
+
+namespace napiscope::internal {
+
+/// Produces TaskSwitchFact, ServiceThread, ThreadActivationFact and ThreadMigrationFact.
+class ThreadActivationProducer {
+ public:
+  explicit ThreadActivationProducer(const FactBus* bus) : bus_(bus) {}
+
+  /// The trace context (strings and tasks) used to name and classify threads.
+  void OnBegin(const TraceContext& context) { context_ = &context; }
+  /// Feed every event in stream order.
+  void OnEvent(const Event& event);
+  /// A task interval of the context tracker: tracks a service thread seen only there.
+  void OnTaskInterval(int32_t pid, StringId comm, int16_t prio);
+
+  /// The task current on `cpu`, -1 unknown.
+  int32_t CurrentPid(uint16_t cpu) const { return cpu < current_.size() ? current_[cpu] : -1; }
+  /// True when `pid` is current on some CPU.
+  bool IsRunning(int32_t pid) const;
+  /// The service thread `pid`, nullptr when none.
+  const ServiceThread* Find(int32_t pid) const;
+  /// All service threads seen.
+  std::vector<ServiceThread> Threads() const;
+
+ private:
+  struct Thread {
+    ServiceThread info;
+    int running_cpu = -1;  // -1: not running
+    bool pending = false;  // woken (or its hard IRQ fired) and not yet switched in
+    TimestampNs pending_ns = 0;
+    int pending_cpu = -1;
+  };
+
+  Thread* FindThread(int32_t pid);
+  Thread* Track(int32_t pid, StringId comm, int16_t prio);
+  void Wakeup(Thread& thread, int cpu, TimestampNs ts_ns);
+  void SwitchIn(Thread& thread, int cpu, TimestampNs ts_ns, bool exact);
+  void SwitchOut(int cpu);
+  void Switched(uint16_t cpu, TimestampNs ts_ns, int32_t prev_pid, int32_t next_pid, bool exact);
+  void HardIrq(const Event& event);
+
+  const FactBus* bus_;
+  const TraceContext* context_ = nullptr;
+  absl::flat_hash_map<int32_t, Thread> threads_;
+  absl::flat_hash_map<int32_t, std::vector<int32_t>> irq_threads_;  // irq -> thread pids
+  // First hard IRQ of an IRQ whose thread has not appeared yet: (ts, cpu).
+  absl::flat_hash_map<int32_t, std::pair<TimestampNs, int>> unclaimed_irqs_;
+  std::vector<int32_t> current_;          // per CPU: the task we believe runs, -1 unknown
+  std::vector<TimestampNs> last_gap_ns_;  // per CPU: the latest missed-events marker
+};
+
+}  // namespace napiscope::internal

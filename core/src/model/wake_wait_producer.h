@@ -1,0 +1,44 @@
+// Wake-to-run waits of every task (docs/definitions.md, "Wake-to-run waits"): a sched_waking
+// of a task that is not running, the CPU queues it moves through, and its next switch-in.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "model/fact_bus.h"
+#include "model/thread_activation_producer.h"
+
+namespace napiscope::internal {
+
+/// Produces WakeWaitFact, moves, WakeRunFact and dropped waits. Reads the current task per CPU
+/// from `tasks` (fed each event before this producer).
+class WakeWaitProducer {
+ public:
+  WakeWaitProducer(const ThreadActivationProducer* tasks, const FactBus* bus)
+      : tasks_(tasks), bus_(bus) {}
+
+  /// Feed sched_waking, sched_migrate_task, sched_switch and missed-events markers.
+  void OnEvent(const Event& event);
+
+ private:
+  struct Queued {
+    uint64_t wait_id = 0;
+    TimestampNs waking_ns = 0;
+    uint16_t cpu = 0;  // the CPU it is queued on now
+  };
+
+  void Waking(const Event& event);
+  void Migrate(const Event& event);
+  void Switch(const Event& event);
+  void Lost(const Event& event);
+  void Dropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns);
+
+  const ThreadActivationProducer* tasks_;
+  const FactBus* bus_;
+  uint64_t next_wait_id_ = 1;
+  absl::flat_hash_map<int32_t, Queued> queued_;  // by pid
+};
+
+}  // namespace napiscope::internal

@@ -32,6 +32,7 @@ struct ThreadActivityRow {
   int64_t runs = 0;                     ///< separate runs (switch-in to switch-out)
   int64_t cpu_changes = 0;              ///< runs on another CPU than the run before
   double cpu_changes_per_s = 0;         ///< cpu_changes over the trace span
+  double migrations_per_s = 0;          ///< migrations over the trace span
   DurationStats wake_to_run_same_cpu;   ///< wakeup -> switch-in, same CPU
   DurationStats wake_to_run_cross_cpu;  ///< wakeup -> switch-in, other CPU
 

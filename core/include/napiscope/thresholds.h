@@ -27,6 +27,12 @@ struct Thresholds {
   /// irq-/napi-thread-pingpong: a thread bounces when it changes CPU in at least 10% of its
   /// runs, or this often per second.
   double pingpong_cpu_changes_per_s_warning = 100;
+  /// irq-/napi-thread-pingpong: a thread also bounces when it migrates this often per second
+  /// with at least pingpong_time_off_cpu_share of its run time off its main CPU.
+  double pingpong_migrations_per_s_warning = 20;
+  /// irq-/napi-thread-pingpong: the share of run time off its main CPU (0..1) that, with
+  /// pingpong_migrations_per_s_warning, makes migrations ping-pong.
+  double pingpong_time_off_cpu_share = 0.2;
 
   /// ksoftirqd-blocked: warning when ksoftirqd stays switched out this long with work pending.
   int64_t ksoftirqd_blocked_warning_ns = 1'000'000;

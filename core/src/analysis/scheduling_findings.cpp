@@ -34,6 +34,17 @@ int WakeupCpu(const ThreadActivityRow& row) {
   return BusiestKey(by_source, BusiestKey(row.run_ns_by_cpu, 0));
 }
 
+// Share of the thread's run time spent off the CPU it ran on most (0 when it never ran).
+double TimeOffMainCpu(const ThreadActivityRow& row, int* main_cpu) {
+  int64_t total = 0, most = 0;
+  *main_cpu = -1;
+  for (const auto& [cpu, ns] : row.run_ns_by_cpu) {
+    total += ns;
+    if (ns > most) most = ns, *main_cpu = cpu;
+  }
+  return total > 0 ? static_cast<double>(total - most) / total : 0;
+}
+
 bool IsFalseNohzKernel(const std::string& release) {
   bool rt = release.find("-rt") != std::string::npos;
   return rt && (release.rfind("6.1.", 0) == 0 || release.rfind("6.4.", 0) == 0);
@@ -48,11 +59,21 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
     double share = row.CrossCpuShare();
     bool remote = row.cross_cpu_activations >= t.pingpong_min_cross_activations &&
                   t.pingpong_cross_share_warning > 0 && share >= t.pingpong_cross_share_warning;
-    // Bouncing means changing CPU from run to run, not merely being woken from elsewhere.
-    bool bouncing = row.cpu_changes >= t.pingpong_min_cross_activations &&
-                    (row.cpu_changes * 10 >= row.runs ||
-                     (t.pingpong_cpu_changes_per_s_warning > 0 &&
-                      row.cpu_changes_per_s >= t.pingpong_cpu_changes_per_s_warning));
+    // Bouncing means changing CPU from run to run, not merely being woken from elsewhere: often
+    // for its runs, often per second, or migrating often with its time split between CPUs
+    // (docs/definitions.md, "Ping-pong").
+    int main_cpu = -1;
+    double off_main = TimeOffMainCpu(row, &main_cpu);
+    int64_t moves = std::max(row.cpu_changes, row.migrations);
+    bool moved_both_ways = row.run_ns_by_cpu.size() >= 2 && moves >= 2;
+    bool split = t.pingpong_migrations_per_s_warning > 0 && t.pingpong_time_off_cpu_share > 0 &&
+                 row.migrations_per_s >= t.pingpong_migrations_per_s_warning &&
+                 off_main >= t.pingpong_time_off_cpu_share;
+    bool bouncing = (row.cpu_changes >= t.pingpong_min_cross_activations &&
+                     (row.cpu_changes * 10 >= row.runs ||
+                      (t.pingpong_cpu_changes_per_s_warning > 0 &&
+                       row.cpu_changes_per_s >= t.pingpong_cpu_changes_per_s_warning))) ||
+                    (moves >= t.pingpong_min_cross_activations && split);
     if (!remote) continue;
     bool irq_thread = row.task_class == TaskClass::kIrqThread;
     int pin_cpu = WakeupCpu(row);
@@ -82,10 +103,20 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
         : fmt::format("pin the NAPI thread where it is woken: taskset -pc {} {} (with the device's "
                       "IRQ on CPU{} in /proc/irq/N/smp_affinity_list)",
                       pin_cpu, row.pid, pin_cpu);
-    std::string verdict = bouncing ? fmt::format("To stop the ping-pong, {}.", pin)
-                                   : fmt::format("It stays on its CPU, so this is placement, not "
-                                                 "ping-pong; if the wakeups come from an IRQ, {}.",
-                                                 pin);
+    std::string verdict;
+    if (bouncing) {
+      verdict = fmt::format("To stop the ping-pong, {}.", pin);
+    } else if (moved_both_ways) {
+      verdict = fmt::format(
+          "It moved between CPUs ({} times, {:.0f} migrations/s, {:.0f}% of its run time off "
+          "CPU{}), too seldom to call ping-pong, so this is mostly placement; if the wakeups come "
+          "from an IRQ, {}.",
+          moves, row.migrations_per_s, off_main * 100, main_cpu, pin);
+    } else {
+      verdict = fmt::format("It stays on its CPU, so this is placement, not ping-pong; if the "
+                            "wakeups come from an IRQ, {}.",
+                            pin);
+    }
     finding.summary = fmt::format(
         "{} {} in {} of {} activations ({:.0f}%); it ran on {}, changed CPU {} times in {} runs "
         "({:.0f}/s), {} migrations{}. {}",

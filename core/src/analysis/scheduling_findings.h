@@ -12,8 +12,8 @@
 namespace napiscope::internal {
 
 /// irq-thread-pingpong / napi-thread-pingpong: a thread often runs on another CPU than the one
-/// that woke it (its hard IRQ's, for IRQ threads) and changes CPU from run to run;
-/// *-placement (info) when it is woken remotely but stays on its CPU.
+/// that woke it (its hard IRQ's, for IRQ threads) and bounces between CPUs (docs/definitions.md,
+/// "Ping-pong"); *-placement (info) when it is woken remotely but does not bounce.
 void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Thresholds& thresholds,
                       std::vector<Finding>* findings);
 

@@ -72,6 +72,7 @@ std::vector<ThreadActivityRow> ThreadActivity::Rows(TimestampNs span_ns) const {
       }
     }
     row.cpu_changes_per_s = span_ns > 0 ? row.cpu_changes * 1e9 / span_ns : 0;
+    row.migrations_per_s = span_ns > 0 ? row.migrations * 1e9 / span_ns : 0;
     row.wake_to_run_same_cpu = counts.same_cpu.Stats();
     row.wake_to_run_cross_cpu = counts.cross_cpu.Stats();
     if (row.runs == 0 && row.activations == 0 && row.dropped_activations == 0) continue;

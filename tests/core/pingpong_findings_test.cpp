@@ -1,0 +1,79 @@
+// Ping-pong judgement of IRQ and NAPI threads (issue 17): migrations per second and the time
+// split between CPUs count, not only the share of runs; "stays on its CPU" only when it did.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "analysis/scheduling_findings.h"
+
+namespace napiscope {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+ThreadActivityRow IrqThread() {
+  ThreadActivityRow row;
+  row.task_class = TaskClass::kIrqThread;
+  row.pid = 77;
+  row.comm = "irq/45-eth0";
+  row.irq = 45;
+  row.hardirq_cpus = {{0, 600}};
+  row.activations = 600;
+  row.cross_cpu_activations = 300;
+  row.activation_paths = {{{0, 0}, 300}, {{0, 1}, 300}};
+  return row;
+}
+
+std::vector<Finding> Judge(const ThreadActivityRow& row) {
+  std::vector<Finding> findings;
+  internal::PingPongFindings({row}, Thresholds{}, &findings);
+  return findings;
+}
+
+// The report of issue 17: forced back and forth 29 times in 0.54 s, 85 ms on one CPU and
+// 90 ms on the other, but few CPU changes for its many runs.
+TEST(PingPongFindings, FrequentMigrationsWithTimeSplitBetweenCpusArePingPong) {
+  ThreadActivityRow row = IrqThread();
+  row.runs = 600;
+  row.cpu_changes = 29;
+  row.migrations = 29;
+  row.cpu_changes_per_s = 29 / 0.54;
+  row.migrations_per_s = 29 / 0.54;
+  row.run_ns_by_cpu = {{0, 85'000'000}, {1, 90'000'000}};
+  std::vector<Finding> findings = Judge(row);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].rule, "irq-thread-pingpong");
+  EXPECT_EQ(findings[0].severity, Severity::kError);  // half its activations cross CPUs
+  EXPECT_THAT(findings[0].summary, Not(HasSubstr("stays on its CPU")));
+}
+
+TEST(PingPongFindings, RareMovesBothWaysAreNotCalledStayingOnItsCpu) {
+  ThreadActivityRow row = IrqThread();
+  row.runs = 3000;
+  row.cpu_changes = 6;
+  row.migrations = 5;
+  row.cpu_changes_per_s = 18;
+  row.migrations_per_s = 15;
+  row.run_ns_by_cpu = {{0, 100'000'000}, {1, 15'000'000}};
+  std::vector<Finding> findings = Judge(row);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].rule, "irq-thread-placement");
+  EXPECT_EQ(findings[0].severity, Severity::kInfo);
+  EXPECT_THAT(findings[0].summary, Not(HasSubstr("stays on its CPU")));
+  EXPECT_THAT(findings[0].summary, HasSubstr("moved between CPUs (6 times, 15 migrations/s, 13%"));
+}
+
+TEST(PingPongFindings, AThreadThatNeverMovedStaysOnItsCpu) {
+  ThreadActivityRow row = IrqThread();
+  row.runs = 600;
+  row.cross_cpu_activations = 600;
+  row.activation_paths = {{{0, 1}, 600}};
+  row.run_ns_by_cpu = {{1, 50'000'000}};
+  std::vector<Finding> findings = Judge(row);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].rule, "irq-thread-placement");
+  EXPECT_THAT(findings[0].summary, HasSubstr("It stays on its CPU"));
+}
+
+}  // namespace
+}  // namespace napiscope

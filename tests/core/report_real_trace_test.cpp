@@ -25,7 +25,7 @@ struct Expected {
   int64_t entries_without_raise = 0;
 };
 
-// DOMAIN.md: the first raise since the vector last entered on that CPU pairs with the next
+// docs/definitions.md: the first raise since the vector last entered on that CPU pairs with the next
 // entry of that vector on that CPU; lost events on the CPU forget what was pending.
 std::map<std::pair<int, uint32_t>, Expected> ReferenceLatency(const std::vector<Event>& events) {
   std::map<std::pair<int, uint32_t>, Expected> expected;

@@ -95,7 +95,7 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, ScenarioReport,
                          ::testing::Values("softirq_contexts", "missed_events_gap",
                                            "ksoftirqd_blocked"));
 
-// DOMAIN.md case 2: SCHED waited almost 4 ms behind a blocked ksoftirqd; TIMER 3 ms.
+// docs/definitions.md case 2: SCHED waited almost 4 ms behind a blocked ksoftirqd; TIMER 3 ms.
 TEST(ScenarioReport, KsoftirqdBlockedIsAFindingWithItsBlame) {
   Report report;
   ASSERT_TRUE(AnalyzeTrace(TestData("scenarios/ksoftirqd_blocked.dat"), {}, &report).ok());

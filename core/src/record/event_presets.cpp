@@ -13,7 +13,7 @@ struct Preset {
   std::vector<std::string> events;
 };
 
-// The events docs/record.md lists; DOMAIN.md says why each matters.
+// The events docs/record.md lists; docs/definitions.md says why each matters.
 const std::vector<Preset>& Presets() {
   static const std::vector<Preset> kPresets = {
       {"napiscope",

@@ -1,4 +1,4 @@
-// DOMAIN.md case 1: forced-threaded IRQs 354/355 whose threads bounce between CPUs, and the
+// docs/definitions.md case 1: forced-threaded IRQs 354/355 whose threads bounce between CPUs, and the
 // same with the threads pinned to the CPU of their hard IRQ.
 #include <set>
 

@@ -1,4 +1,4 @@
-// DOMAIN.md case 2 on PREEMPT_RT: ksoftirqd/0 blocked in D on the per-CPU softirq lock held
+// docs/definitions.md case 2 on PREEMPT_RT: ksoftirqd/0 blocked in D on the per-CPU softirq lock held
 // by iperf3, iperf3 preempted by rcuc/0 in the middle of NET_RX, TIMER and SCHED waiting, and
 // CPU0 entering idle with SCHED (0x80) still pending.
 #include "tracegen/scenarios/builtin.h"

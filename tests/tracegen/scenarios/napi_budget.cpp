@@ -1,4 +1,4 @@
-// DOMAIN.md case 4: NAPI polls that use their whole budget (work == budget, so the instance
+// docs/definitions.md case 4: NAPI polls that use their whole budget (work == budget, so the instance
 // is polled again) in softirq, in ksoftirqd, in an IRQ thread and in a threaded-NAPI kthread
 // that the scheduler moves between CPUs.
 #include <map>

@@ -1,7 +1,7 @@
 // cyclictest (SCHED_FIFO 98) on CPU1 woken by its timer interrupt and kept waiting by what
 // the CPU did first: NET_RX at hard-IRQ exit, a non-preemptible iperf3, an RT 99 hog; and on
 // CPU0 an RT application (FIFO 89) that starves NET_RX and ksoftirqd/0 for 2.5 ms
-// (DOMAIN.md case 3).
+// (docs/definitions.md case 3).
 #include "tracegen/scenarios/builtin.h"
 
 namespace napiscope::tracegen {

@@ -55,6 +55,8 @@ void AddAxes(QChart* chart, QAbstractBarSeries* series, const QStringList& categ
   value->setTitleFont(title_font);
   category->setTitleFont(title_font);
   value->setLabelFormat("%d");
+  // Many bins side by side: labels turned so that each is shown whole.
+  if (!horizontal && categories.size() > 4) category->setLabelsAngle(-60);
   chart->addAxis(category, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
   chart->addAxis(value, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
   series->attachAxis(category);
@@ -114,12 +116,46 @@ QChart* MakeDelayChart(const std::array<LogHistogram, kSoftirqVectorCount>& hist
   return chart;
 }
 
-QChart* MakeCpuTimeChart(const std::vector<CpuTimeBreakdown>& cpus, const QString& title) {
-  if (cpus.empty()) return EmptyChart(title, "no CPU");
+std::vector<CpuTimeBreakdown> TopCpus(const std::vector<CpuTimeBreakdown>& cpus, int max_bars,
+                                      int* others) {
+  *others = 0;
+  if (static_cast<int>(cpus.size()) <= max_bars) return cpus;
+  auto busy = [](const CpuTimeBreakdown& c) { return c.span_ns - c.idle_ns - c.unknown_ns; };
+  std::vector<CpuTimeBreakdown> sorted = cpus;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [&](const CpuTimeBreakdown& a, const CpuTimeBreakdown& b) {
+                     return busy(a) > busy(b);
+                   });
+  std::vector<CpuTimeBreakdown> top(sorted.begin(), sorted.begin() + (max_bars - 1));
+  std::sort(top.begin(), top.end(),
+            [](const CpuTimeBreakdown& a, const CpuTimeBreakdown& b) { return a.cpu < b.cpu; });
+  CpuTimeBreakdown rest;
+  rest.cpu = -1;
+  for (auto it = sorted.begin() + (max_bars - 1); it != sorted.end(); ++it) {
+    ++*others;
+    rest.span_ns += it->span_ns;
+    rest.unknown_ns += it->unknown_ns;
+    rest.hardirq_ns += it->hardirq_ns;
+    for (size_t v = 0; v < rest.softirq_ns.size(); ++v) rest.softirq_ns[v] += it->softirq_ns[v];
+    for (size_t k = 0; k < rest.task_ns.size(); ++k) rest.task_ns[k] += it->task_ns[k];
+    rest.idle_ns += it->idle_ns;
+  }
+  top.push_back(rest);
+  return top;
+}
+
+QChart* MakeCpuTimeChart(const std::vector<CpuTimeBreakdown>& all_cpus, const QString& title,
+                         int max_bars) {
+  if (all_cpus.empty()) return EmptyChart(title, "no CPU");
+  int others = 0;
+  std::vector<CpuTimeBreakdown> cpus = TopCpus(all_cpus, max_bars, &others);
   // Horizontal bars list the first category at the bottom: reverse, so CPU 0 is on top.
   std::vector<CpuTimeBreakdown> rows(cpus.rbegin(), cpus.rend());
   QStringList categories;
-  for (const CpuTimeBreakdown& cpu : rows) categories << QString("CPU %1").arg(cpu.cpu);
+  for (const CpuTimeBreakdown& cpu : rows) {
+    categories << (cpu.cpu >= 0 ? QString("CPU %1").arg(cpu.cpu)
+                                : QString("%1 others").arg(others));
+  }
   auto* series = new QHorizontalPercentBarSeries;
   // One set per part that has time on some CPU, in the order of the timeline's lanes.
   auto add = [&](const QString& label, QColor color, auto value_of) {
@@ -144,7 +180,7 @@ QChart* MakeCpuTimeChart(const std::vector<CpuTimeBreakdown>& cpus, const QStrin
         });
   }
   add("idle", palette::Idle(), [](const CpuTimeBreakdown& c) { return c.idle_ns; });
-  add("unknown", palette::GapShade(), [](const CpuTimeBreakdown& c) { return c.unknown_ns; });
+  add("unknown", palette::GapHatch(), [](const CpuTimeBreakdown& c) { return c.unknown_ns; });
   series->setBarWidth(0.7);
   QChart* chart = NewChart(title);
   AddAxes(chart, series, categories, true, "% of the range");

@@ -17,8 +17,15 @@ namespace napiscope::gui {
 QChart* MakeDelayChart(const std::array<LogHistogram, kSoftirqVectorCount>& histograms,
                        const QString& title);
 
-/// One 100% bar per CPU: hard IRQ, softirq per vector, task kinds, idle, unknown.
-QChart* MakeCpuTimeChart(const std::vector<CpuTimeBreakdown>& cpus, const QString& title);
+/// The `max_bars` - 1 busiest CPUs (in CPU order) and one breakdown summing the others
+/// (cpu -1, their count in `others`); all CPUs when they are `max_bars` or fewer.
+std::vector<CpuTimeBreakdown> TopCpus(const std::vector<CpuTimeBreakdown>& cpus, int max_bars,
+                                      int* others);
+
+/// One 100% bar per CPU (the busiest ones and "N others" past `max_bars`): hard IRQ, softirq
+/// per vector, task kinds, idle, unknown.
+QChart* MakeCpuTimeChart(const std::vector<CpuTimeBreakdown>& cpus, const QString& title,
+                         int max_bars = 12);
 
 /// Per thread (the most cross-CPU first, at most `max_threads`): same-CPU and cross-CPU
 /// activations.

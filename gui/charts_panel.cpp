@@ -1,6 +1,7 @@
 #include "charts_panel.h"
 
 #include <QComboBox>
+#include <algorithm>
 #include <QGridLayout>
 #include <QLabel>
 #include <QTimer>
@@ -11,12 +12,21 @@
 #include "chart_builders.h"
 #include "napiscope/format.h"
 #include "napiscope/timeline_stats.h"
+#include "time_text.h"
 
 namespace napiscope::gui {
 namespace {
 
 constexpr int kRefreshDelayMs = 150;
 constexpr int kMaxThreads = 8;
+// Horizontal bar charts show as many bars as have room for a whole label (a label is about
+// this many pixels high); the rest become "others" (CPU time) or are left out (threads).
+constexpr int kPixelsPerBar = 17;
+constexpr int kChartChrome = 95;  // title, axis and margins
+
+int BarsThatFit(const QWidget* view, int most) {
+  return std::clamp((view->height() - kChartChrome) / kPixelsPerBar, 3, most);
+}
 
 }  // namespace
 
@@ -91,22 +101,26 @@ void ChartsPanel::Refresh() {
   if (!trace_) return;
   const Timeline& timeline = trace_->timeline;
   TimestampNs origin = timeline.start_ns();
-  QString range = QString("%1 – %2").arg(QString::fromStdString(FormatDuration(from_ns_ - origin)),
-                                         QString::fromStdString(FormatDuration(to_ns_ - origin)));
+  // The range on a line of its own under each title, in the go-to box's syntax.
+  TimestampNs resolution = std::max<TimestampNs>(1, (to_ns_ - from_ns_) / 1000);
+  QString range = QString("<br>%1 … %2").arg(FormatOffset(from_ns_ - origin, resolution),
+                                              FormatOffset(to_ns_ - origin, resolution));
   int delay_cpu = delay_cpu_->currentData().isValid() ? delay_cpu_->currentData().toInt() : -1;
   QString where = delay_cpu < 0 ? QString("all CPUs") : QString("CPU %1").arg(delay_cpu);
   Replace(0, MakeDelayChart(SoftirqWaitHistograms(timeline, delay_cpu, from_ns_, to_ns_),
-                            QString("Softirq raise → entry delay, %1, %2").arg(where, range)));
+                            QString("Softirq raise → entry delay, %1%2").arg(where, range)));
   std::vector<CpuTimeBreakdown> cpus;
   for (int cpu = 0; cpu < timeline.cpus(); ++cpu) {
     cpus.push_back(BreakDownCpuTime(timeline, cpu, from_ns_, to_ns_));
   }
-  Replace(1, MakeCpuTimeChart(cpus, QString("CPU time, %1").arg(range)));
+  Replace(1,
+          MakeCpuTimeChart(cpus, QString("CPU time%1").arg(range), BarsThatFit(views_[1], 24)));
   Replace(2, MakeActivationChart(
-                 CountActivations(timeline, from_ns_, to_ns_), trace_->context.strings, kMaxThreads,
-                 QString("Thread activations: same CPU vs cross-CPU, %1").arg(range)));
+                 CountActivations(timeline, from_ns_, to_ns_), trace_->context.strings,
+                 BarsThatFit(views_[2], kMaxThreads),
+                 QString("Thread activations, same vs cross-CPU%1").arg(range)));
   Replace(3, MakeNapiWorkChart(CountNapiWork(timeline, -1, from_ns_, to_ns_),
-                               QString("NAPI work per poll, %1").arg(range)));
+                               QString("NAPI work per poll%1").arg(range)));
 }
 
 }  // namespace napiscope::gui

@@ -1,20 +1,49 @@
 #include "command_line.h"
 
 #include <QRegularExpression>
-#include <cmath>
+#include <algorithm>
 
 namespace napiscope::gui {
 
 QString GuiUsage() {
-  return "Usage: napiscope-gui [FILE] [--screenshot OUT.png [--range FROM TO] [--size WxH]]\n"
+  return "Usage: napiscope-gui [FILE] [--range FROM TO] [--cpus LIST] [--pin TASKS]\n"
+         "                    [--session FILE] [--screenshot OUT.png [--size WxH]]\n"
          "\n"
          "Shows what IRQs, softirqs and NAPI polling did to each CPU of a trace.dat or ftrace\n"
          "text file.\n"
          "\n"
+         "  --range FROM TO       the time range to show: absolute trace seconds as trace-cmd\n"
+         "                        prints them (705.4123, as `napiscope report --from`) or\n"
+         "                        offsets from the trace start (+100ms, +1.5s, +300us)\n"
+         "  --cpus LIST           the CPUs to show, e.g. 0-3,8 (View > CPUs shows the others)\n"
+         "  --pin TASKS           pin tasks as thread lanes: comm prefixes or pids, comma\n"
+         "                        separated (napi/va,irq/354,1234)\n"
+         "  --session FILE        restore markers, pins, filters, hidden CPUs and the view\n"
+         "                        saved with File > Save session\n"
          "  --screenshot OUT.png  render the window offscreen after loading FILE, save, exit\n"
-         "  --range FROM TO       the time range to show: offsets from the trace start with a\n"
-         "                        unit (250ms, 1.5s, 300us, 1200ns) or @SECONDS absolute\n"
-         "  --size WxH            window size for --screenshot (default 1600x1000)\n";
+         "  --size WxH            window size for --screenshot (default 1600x1000)\n"
+         "  --version             print the version and exit\n"
+         "  -h, --help            print this help and exit\n";
+}
+
+QString GuiVersion() { return QString("napiscope-gui %1\n").arg(NAPISCOPE_VERSION); }
+
+bool ParseCpuList(const QString& text, std::vector<int>* cpus, QString* error) {
+  cpus->clear();
+  static const QRegularExpression kPart("^(\\d{1,4})(?:-(\\d{1,4}))?$");
+  for (const QString& part : text.split(',')) {
+    QRegularExpressionMatch match = kPart.match(part.trimmed());
+    int first = match.captured(1).toInt();
+    int last = match.captured(2).isEmpty() ? first : match.captured(2).toInt();
+    if (!match.hasMatch() || last < first) {
+      *error = QString("--cpus wants a CPU list like 0-3,8, not '%1'").arg(text);
+      return false;
+    }
+    for (int cpu = first; cpu <= last; ++cpu) cpus->push_back(cpu);
+  }
+  std::sort(cpus->begin(), cpus->end());
+  cpus->erase(std::unique(cpus->begin(), cpus->end()), cpus->end());
+  return true;
 }
 
 bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QString* error) {
@@ -27,6 +56,8 @@ bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QStrin
     };
     if (arg == "-h" || arg == "--help") {
       options->help = true;
+    } else if (arg == "--version") {
+      options->version = true;
     } else if (arg == "--screenshot") {
       if (!value(1)) return false;
       options->screenshot = arguments[++i];
@@ -34,6 +65,19 @@ bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QStrin
       if (!value(2)) return false;
       options->range = std::make_pair(arguments[i + 1], arguments[i + 2]);
       i += 2;
+    } else if (arg == "--cpus") {
+      if (!value(1)) return false;
+      std::vector<int> cpus;
+      if (!ParseCpuList(arguments[++i], &cpus, error)) return false;
+      options->cpus = cpus;
+    } else if (arg == "--pin") {
+      if (!value(1)) return false;
+      for (const QString& task : arguments[++i].split(',', Qt::SkipEmptyParts)) {
+        options->pins.append(task.trimmed());
+      }
+    } else if (arg == "--session") {
+      if (!value(1)) return false;
+      options->session = arguments[++i];
     } else if (arg == "--size") {
       if (!value(1)) return false;
       QRegularExpressionMatch match = QRegularExpression("^(\\d+)x(\\d+)$").match(arguments[++i]);
@@ -42,7 +86,7 @@ bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QStrin
         return false;
       }
       options->size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
-    } else if (arg.startsWith("-") && arg.size() > 1) {
+    } else if (arg.startsWith("-") && arg.size() > 1 && !arg.startsWith("+")) {
       *error = QString("unknown option '%1'").arg(arg);
       return false;
     } else if (options->file.isEmpty()) {
@@ -56,27 +100,6 @@ bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QStrin
     *error = "--screenshot needs a FILE to load";
     return false;
   }
-  return true;
-}
-
-bool ParseTimeArgument(const QString& text, TimestampNs trace_start_ns, TimestampNs* ts_ns,
-                       QString* error) {
-  QRegularExpressionMatch match =
-      QRegularExpression("^(@?)([0-9]*\\.?[0-9]+)\\s*(ns|us|ms|s)?$").match(text.trimmed());
-  if (!match.hasMatch()) {
-    *error = QString("'%1' is not a time (examples: 250ms, 1.5s, @705.427646)").arg(text);
-    return false;
-  }
-  long double value = match.captured(2).toDouble();
-  bool absolute = !match.captured(1).isEmpty();
-  QString unit = match.captured(3);
-  if (absolute && !unit.isEmpty() && unit != "s") {
-    *error = QString("'%1': an absolute @time is in seconds").arg(text);
-    return false;
-  }
-  long double scale = unit == "ns" ? 1 : unit == "us" ? 1e3 : unit == "ms" ? 1e6 : 1e9;
-  auto ns = static_cast<TimestampNs>(std::llround(value * scale));
-  *ts_ns = absolute ? ns : trace_start_ns + ns;
   return true;
 }
 

@@ -1,6 +1,9 @@
 #include "findings_panel.h"
 
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
 #include <QTreeWidget>
@@ -55,6 +58,13 @@ FindingFocus FocusOf(const Finding& finding, int cpus) {
     CollectNumbers(finding.evidence, "irq", "irqs", &focus.named.irqs);
     CollectNumbers(finding.evidence, "pid", "pids", &focus.named.pids);
   }
+  // A thread bouncing between CPUs is best seen in its own lane.
+  constexpr size_t kMaxPins = 4;
+  if (finding.rule.find("pingpong") != std::string::npos) {
+    for (size_t i = 0; i < focus.named.pids.size() && i < kMaxPins; ++i) {
+      focus.pins.push_back(focus.named.pids[i]);
+    }
+  }
   return focus;
 }
 
@@ -68,7 +78,21 @@ FindingsPanel::FindingsPanel(QWidget* parent)
   splitter->setStretchFactor(1, 2);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(2);
+  auto* bar = new QHBoxLayout;
+  scope_ = new QLabel(this);
+  range_button_ = new QPushButton("Findings of A–B", this);
+  range_button_->setToolTip(
+      "Run the analyses again over markers A–B (the visible range when they are not set), "
+      "as `napiscope report --from --to` does");
+  whole_button_ = new QPushButton("Whole trace", this);
+  bar->addWidget(scope_, 1);
+  bar->addWidget(range_button_);
+  bar->addWidget(whole_button_);
+  layout->addLayout(bar);
   layout->addWidget(splitter);
+  connect(range_button_, &QPushButton::clicked, this, &FindingsPanel::RangeRequested);
+  connect(whole_button_, &QPushButton::clicked, this, &FindingsPanel::WholeTraceRequested);
   tree_->setColumnCount(4);
   tree_->setHeaderLabels({"Severity", "CPU", "When", "Finding"});
   tree_->setRootIsDecorated(false);
@@ -111,8 +135,17 @@ void FindingsPanel::ShowDetails(int index) {
                         .arg(QString::fromStdString(finding.rule).toHtmlEscaped(), evidence));
 }
 
-void FindingsPanel::SetFindings(const std::vector<Finding>& findings, TimestampNs origin_ns) {
+void FindingsPanel::SetBusy(const QString& scope) {
+  scope_->setText(QString("Analysing %1 …").arg(scope));
+  range_button_->setEnabled(false);
+}
+
+void FindingsPanel::SetFindings(const std::vector<Finding>& findings, TimestampNs origin_ns,
+                                const QString& scope) {
   findings_ = findings;
+  scope_text_ = scope;
+  scope_->setText(QString("<b>%1 findings</b> of %2").arg(findings.size()).arg(scope.toHtmlEscaped()));
+  range_button_->setEnabled(true);
   tree_->clear();
   ShowDetails(-1);
   if (findings.empty()) {

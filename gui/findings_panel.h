@@ -9,6 +9,8 @@
 #include "napiscope/findings.h"
 #include "napiscope/timeline.h"
 
+class QLabel;
+class QPushButton;
 class QTextBrowser;
 class QTreeWidget;
 
@@ -19,10 +21,12 @@ struct FindingFocus {
   std::vector<int> cpus;                                      ///< CPUs to highlight
   std::optional<std::pair<TimestampNs, TimestampNs>> window;  ///< the finding's time window
   TimelineFilter named;  ///< pids, IRQs and vectors its evidence names
+  std::vector<int32_t> pins;  ///< threads to pin as lanes: those a ping-pong finding names
 };
 
 /// Where a finding points on a timeline with `cpus` CPUs: its CPU (all when it names none),
-/// its window when it has one, and the "vec"/"vecs", "irq"/"irqs", "pid"/"pids" of its evidence.
+/// its window when it has one, and the "vec"/"vecs", "irq"/"irqs", "pid"/"pids" of its evidence;
+/// a ping-pong finding (rule "*-pingpong") pins the threads it names (at most 4).
 FindingFocus FocusOf(const Finding& finding, int cpus);
 
 /// A list of findings, most severe first (as the report sorts them).
@@ -32,8 +36,16 @@ class FindingsPanel : public QWidget {
  public:
   explicit FindingsPanel(QWidget* parent = nullptr);
 
-  /// Shows `findings`; `origin_ns` is the trace start (times are shown from it).
-  void SetFindings(const std::vector<Finding>& findings, TimestampNs origin_ns);
+  /// Shows `findings`; `origin_ns` is the trace start (times are shown from it); `scope` says
+  /// which range they describe ("whole trace", "A–B: +1.2ms … +3.4ms").
+  void SetFindings(const std::vector<Finding>& findings, TimestampNs origin_ns,
+                   const QString& scope = "the whole trace");
+
+  /// The range the findings shown describe.
+  QString Scope() const { return scope_text_; }
+
+  /// Shows that findings of a range are being computed.
+  void SetBusy(const QString& scope);
 
   /// Number of findings shown.
   int count() const { return static_cast<int>(findings_.size()); }
@@ -46,11 +58,19 @@ class FindingsPanel : public QWidget {
   void FindingSelected(int index);
   /// The selection was cleared.
   void SelectionCleared();
+  /// The user asked for the findings of markers A-B (or the view when they are not set).
+  void RangeRequested();
+  /// The user asked for the findings of the whole trace again.
+  void WholeTraceRequested();
 
  private:
   /// Shows finding `index` whole with its evidence, or every sentence when index < 0.
   void ShowDetails(int index);
 
+  QLabel* scope_;
+  QPushButton* range_button_;
+  QPushButton* whole_button_;
+  QString scope_text_;
   QTreeWidget* tree_;
   QTextBrowser* details_;
   std::vector<Finding> findings_;

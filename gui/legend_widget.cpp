@@ -66,6 +66,7 @@ int LegendWidget::Layout(int width, QPainter* painter) const {
         int swatch_height = entry.thin ? 4 : kSwatch;
         QRect swatch(x, y + (line - swatch_height) / 2, kSwatch, swatch_height);
         painter->fillRect(swatch, entry.color);
+        if (entry.hatched) painter->fillRect(swatch, QBrush(palette::GapHatch(), Qt::BDiagPattern));
         if (!entry.thin) {
           painter->setPen(entry.color.darker(150));
           painter->drawRect(swatch.adjusted(0, 0, -1, -1));

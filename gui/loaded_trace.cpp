@@ -17,6 +17,7 @@ absl::Status LoadTraceForView(const std::string& path, const LoadOptions& option
   fanout.Add(&tracker);
   fanout.Add(&timeline);
   fanout.Add(&analyses);
+  fanout.Add(&trace->events);
   absl::Status status = LoadTrace(path, trace->context, fanout, options);
   if (!status.ok()) return status;
   trace->timeline = timeline.Finish();

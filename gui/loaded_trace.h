@@ -5,6 +5,7 @@
 
 #include <absl/status/status.h>
 
+#include "event_index.h"
 #include "napiscope/event_sink.h"
 #include "napiscope/loader.h"
 #include "napiscope/report.h"
@@ -19,10 +20,11 @@ struct LoadedTrace {
   TraceContext context;
   Timeline timeline;
   Report report;
+  EventIndex events;  ///< every event, compactly, for the event list
 };
 
-/// Loads `path` into `trace` in one pass: context tracker and timeline builder, and the
-/// analysis pipeline with default thresholds.
+/// Loads `path` into `trace` in one pass: context tracker and timeline builder, the analysis
+/// pipeline with default thresholds, and the event index.
 /// Blocking; errors are the loader's ("PATH: what is wrong"), exactly as the CLI prints them.
 absl::Status LoadTraceForView(const std::string& path, const LoadOptions& options,
                               LoadedTrace* trace);

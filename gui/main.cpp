@@ -1,25 +1,21 @@
 #include <QApplication>
-#include <QTimer>
+#include <QStringList>
 #include <cstdio>
 
 #include "command_line.h"
 #include "main_window.h"
 #include "screenshot.h"
+#include "session.h"
 
 int main(int argc, char** argv) {
   using namespace napiscope::gui;
-  // A screenshot needs no display: render offscreen unless the user chose a platform.
-  for (int i = 1; i < argc; ++i) {
-    if (QByteArray(argv[i]) == "--screenshot" && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
-      qputenv("QT_QPA_PLATFORM", "offscreen");
-    }
-  }
-  QApplication app(argc, argv);
-  QApplication::setOrganizationName("napiscope");
-  QApplication::setApplicationName("napiscope-gui");
+  // The arguments are read before QApplication exists: --help, --version and wrong arguments
+  // need no display.
+  QStringList arguments;
+  for (int i = 1; i < argc; ++i) arguments.append(QString::fromLocal8Bit(argv[i]));
   GuiOptions options;
   QString error;
-  if (!ParseGuiArguments(QApplication::arguments().mid(1), &options, &error)) {
+  if (!ParseGuiArguments(arguments, &options, &error)) {
     std::fprintf(stderr, "napiscope-gui: %s\n\n%s", qPrintable(error), qPrintable(GuiUsage()));
     return 1;
   }
@@ -27,6 +23,26 @@ int main(int argc, char** argv) {
     std::fputs(qPrintable(GuiUsage()), stdout);
     return 0;
   }
+  if (options.version) {
+    std::fputs(qPrintable(GuiVersion()), stdout);
+    return 0;
+  }
+  // A session names its trace: `napiscope-gui --session FILE` opens it.
+  if (options.file.isEmpty() && !options.session.isEmpty()) {
+    SessionState session;
+    if (!ReadSessionFile(options.session, &session, &error)) {
+      std::fprintf(stderr, "napiscope-gui: %s\n", qPrintable(error));
+      return 1;
+    }
+    options.file = session.trace_path;
+  }
+  // A screenshot needs no display: render offscreen unless the user chose a platform.
+  if (!options.screenshot.isEmpty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+  }
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("napiscope");
+  QApplication::setApplicationName("napiscope-gui");
   if (!options.screenshot.isEmpty()) {
     if (!SaveScreenshot(options, &error)) {
       std::fprintf(stderr, "napiscope-gui: %s\n", qPrintable(error));
@@ -36,6 +52,6 @@ int main(int argc, char** argv) {
   }
   MainWindow window;
   window.show();
-  if (!options.file.isEmpty()) window.OpenTrace(options.file);
+  if (!options.file.isEmpty()) window.OpenTrace(options.file, options);
   return app.exec();
 }

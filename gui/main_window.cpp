@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -14,21 +15,27 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTextDocument>
+#include <QThread>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "charts_panel.h"
+#include "event_list.h"
 #include "findings_panel.h"
 #include "legend_widget.h"
 #include "napiscope/format.h"
 #include "napiscope/report_render.h"
 #include "palette.h"
+#include "range_analysis.h"
+#include "time_text.h"
+#include "thread_lanes.h"
 #include "timeline_view.h"
 #include "trace_loader.h"
 
@@ -56,17 +63,14 @@ MainWindow::MainWindow(QWidget* parent)
   info_->setText("Open a trace.dat or ftrace text file with File > Open, or drop it here.");
   layout->addWidget(info_);
   layout->addWidget(new LegendWidget(central));
-  timeline_scroll_ = new QScrollArea(central);
-  timeline_scroll_->setWidget(timeline_);
-  timeline_scroll_->setWidgetResizable(true);
-  timeline_scroll_->setFrameShape(QFrame::NoFrame);
-  timeline_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
   // Below the timeline: findings and the report text on the left, charts on the right.
   auto* bottom = new QSplitter(Qt::Horizontal, central);
   bottom_tabs_ = new QTabWidget(bottom);
   findings_ = new FindingsPanel(bottom_tabs_);
   bottom_tabs_->addTab(findings_, "Findings");
+  events_ = new EventListPanel(bottom_tabs_);
+  bottom_tabs_->addTab(events_, "Events");
   summary_view_ = new QPlainTextEdit(bottom_tabs_);
   summary_view_->setReadOnly(true);
   summary_view_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -79,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
   bottom->setStretchFactor(1, 5);
 
   auto* splitter = new QSplitter(Qt::Vertical, central);
-  splitter->addWidget(timeline_scroll_);
+  splitter->addWidget(timeline_);
   splitter->addWidget(bottom);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
@@ -111,24 +115,52 @@ MainWindow::MainWindow(QWidget* parent)
   connect(timeline_, &TimelineView::RangeChanged, this, &MainWindow::UpdateInfo);
   connect(timeline_, &TimelineView::SelectedRangeChanged, charts_, &ChartsPanel::SetRange);
   connect(findings_, &FindingsPanel::FindingSelected, this, &MainWindow::FocusFinding);
+  connect(findings_, &FindingsPanel::RangeRequested, this, &MainWindow::AnalyseSelectedRange);
+  connect(findings_, &FindingsPanel::WholeTraceRequested, this,
+          &MainWindow::ShowWholeTraceFindings);
   connect(findings_, &FindingsPanel::SelectionCleared, this,
           [this] { timeline_->SetHighlight({}, std::nullopt, {}); });
   connect(timeline_, &TimelineView::MarkersChanged, this, &MainWindow::UpdateInfo);
+  connect(timeline_, &TimelineView::CpuVisibilityChanged, this, &MainWindow::SyncCpuMenu);
+  // The event list and the timeline follow each other: a selected event moves marker A (and
+  // the view, when it is outside); marker A and the view move the list.
+  list_follow_ = new QTimer(this);
+  list_follow_->setSingleShot(true);
+  list_follow_->setInterval(60);
+  connect(list_follow_, &QTimer::timeout, this, &MainWindow::ListFollowsTimeline);
+  connect(events_, &EventListPanel::EventSelected, this,
+          [this](TimestampNs ts_ns, int cpu, int) { ShowEventFromList(ts_ns, cpu); });
+  connect(timeline_, &TimelineView::RangeChanged, list_follow_, qOverload<>(&QTimer::start));
+  connect(events_, &EventListPanel::PinRequested, timeline_, &TimelineView::Pin);
+  connect(timeline_, &TimelineView::MarkersChanged, this, [this] {
+    if (!selecting_from_list_ && timeline_->state().marker_a) {
+      events_->ShowTime(*timeline_->state().marker_a);
+    }
+  });
   resize(1400, 900);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() { WaitForRangeAnalysis(); }
 
 void MainWindow::BuildMenus() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::ChooseAndOpen);
   recent_menu_ = file->addMenu("Open &Recent");
   file->addSeparator();
+  file->addAction("&Save session...", QKeySequence::Save, this, &MainWindow::ChooseAndSaveSession);
+  file->addAction("Open s&ession...", this, &MainWindow::ChooseAndOpenSession);
+  file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
   RebuildRecentMenu();
 
   QMenu* view = menuBar()->addMenu("&View");
   view->addAction("Zoom to &fit", QKeySequence(Qt::Key_Home), timeline_, &TimelineView::ZoomToFit);
+  view->addAction("Zoom to &A–B", QKeySequence(Qt::Key_Z), timeline_,
+                  &TimelineView::ZoomToMarkers);
+  view->addAction("&Go to time...", QKeySequence(Qt::CTRL | Qt::Key_G), this, [this] {
+    go_to_->setFocus();
+    go_to_->selectAll();
+  });
   view->addAction("&Clear markers", QKeySequence(Qt::Key_Escape), this,
                   [this] { timeline_->SetMarkers(std::nullopt, std::nullopt); });
   cpu_menu_ = view->addMenu("C&PUs");
@@ -138,7 +170,10 @@ void MainWindow::BuildMenus() {
                              "Wheel: zoom at the cursor · drag: pan · W/S: zoom in/out · A/D: pan\n"
                              "Double-click an interval: zoom to it · Home: whole trace\n"
                              "Click: marker A · Shift-click: marker B · Esc: clear markers\n"
-                             "Hover for details · Shift+wheel: scroll CPUs");
+                             "Right-drag or Ctrl+drag: zoom to a range · Z: zoom to A–B\n"
+                             "Ctrl+G: go to a time (705.4123 or +100ms)\n"
+                             "Hover for details · Shift+wheel: scroll CPUs\n"
+                             "Click a CPU's name: expand or compact its rows · right-click: more");
   });
 }
 
@@ -162,6 +197,22 @@ void MainWindow::BuildFilterBar() {
     vector_filter_->addItem(QString::fromUtf8(SoftirqVectorName(vec).data()), vec);
   }
   bar->addWidget(vector_filter_);
+  bar->addSeparator();
+  bar->addWidget(new QLabel(" Go to: "));
+  go_to_ = new QLineEdit(bar);
+  go_to_->setPlaceholderText("705.4123, +100ms or FROM TO");
+  go_to_->setToolTip("Absolute trace seconds (as trace-cmd and `napiscope report --from` print "
+                     "them) or offsets from the trace start (+100ms); Enter to go");
+  go_to_->setMaximumWidth(230);
+  bar->addWidget(go_to_);
+  connect(go_to_, &QLineEdit::returnPressed, this, [this] {
+    QString error;
+    if (GoToTime(go_to_->text(), &error)) {
+      timeline_->setFocus(Qt::OtherFocusReason);
+    } else {
+      status_->setText(error);
+    }
+  });
   connect(task_filter_, &QLineEdit::textChanged, this, &MainWindow::ApplyFilter);
   connect(irq_filter_, &QComboBox::currentIndexChanged, this, &MainWindow::ApplyFilter);
   connect(vector_filter_, &QComboBox::currentIndexChanged, this, &MainWindow::ApplyFilter);
@@ -173,8 +224,9 @@ void MainWindow::ChooseAndOpen() {
   if (!path.isEmpty()) OpenTrace(path);
 }
 
-void MainWindow::OpenTrace(const QString& path) {
+void MainWindow::OpenTrace(const QString& path, const GuiOptions& options) {
   loading_path_ = path;
+  pending_options_ = options;
   SetLoading(true);
   status_->setText(QString("Loading %1 ...").arg(path));
   loader_->Start(path);
@@ -203,7 +255,9 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   QString path = QString::fromStdString(trace_->path);
   setWindowTitle(QString("napiscope - %1").arg(QFileInfo(path).fileName()));
   summary_view_->setPlainText(QString::fromStdString(ReportToText(trace_->report)));
-  findings_->SetFindings(trace_->report.findings, trace_->timeline.start_ns());
+  WaitForRangeAnalysis();
+  shown_findings_ = trace_->report.findings;
+  findings_->SetFindings(shown_findings_, trace_->timeline.start_ns(), "the whole trace");
   irq_filter_->blockSignals(true);
   irq_filter_->clear();
   irq_filter_->addItem("all", -1);
@@ -220,24 +274,38 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   irq_filter_->blockSignals(false);
   timeline_->SetTrace(trace_);
   charts_->SetTrace(trace_);
+  events_->SetTrace(trace_);
   FitTimelineHeight();
   RebuildCpuMenu();
   ApplyFilter();
   AddRecentFile(path);
   const Timeline& t = trace_->timeline;
   status_->setText(
-      QString("%1 · %2 events · %3 CPUs · %4 · timeline model %5 bytes/event")
+      QString("%1 · %2 events · %3 CPUs · %4 · timeline %5 + event list %6 bytes/event")
           .arg(path)
           .arg(t.events())
           .arg(t.cpus())
           .arg(Duration(t.end_ns() - t.start_ns()))
-          .arg(t.events() > 0 ? static_cast<double>(t.BytesUsed()) / t.events() : 0.0, 0, 'f', 1));
+          .arg(t.events() > 0 ? static_cast<double>(t.BytesUsed()) / t.events() : 0.0, 0, 'f', 1)
+          .arg(t.events() > 0 ? static_cast<double>(trace_->events.BytesUsed()) / t.events() : 0.0,
+               0, 'f', 1));
   UpdateInfo();
+  QString error;
+  if (!ApplyViewOptions(pending_options_, &error)) ShowError(error);
+  pending_options_ = GuiOptions{};
+  // Keys work at once: the timeline takes the focus (and shows it) without a click.
+  timeline_->setFocus(Qt::OtherFocusReason);
 }
 
+
 void MainWindow::FocusFinding(int index) {
-  if (!trace_ || index < 0 || index >= static_cast<int>(trace_->report.findings.size())) return;
-  FindingFocus focus = FocusOf(trace_->report.findings[index], trace_->timeline.cpus());
+  if (!trace_ || index < 0 || index >= static_cast<int>(shown_findings_.size())) return;
+  ShowFinding(shown_findings_[index]);
+}
+
+void MainWindow::ShowFinding(const Finding& finding) {
+  if (!trace_) return;
+  FindingFocus focus = FocusOf(finding, trace_->timeline.cpus());
   if (focus.window) {
     // Show the window with context around it: a fifth of its length each side, at least 5 us.
     auto [from, to] = *focus.window;
@@ -245,14 +313,19 @@ void MainWindow::FocusFinding(int index) {
     timeline_->SetRange(from - margin, to + margin);
   }
   for (int cpu : focus.cpus) {
-    if (cpu < cpu_menu_->actions().size()) cpu_menu_->actions()[cpu]->setChecked(true);
+    if (!timeline_->CpuVisible(cpu)) timeline_->SetCpuVisible(cpu, true);
   }
   timeline_->SetHighlight(focus.cpus, focus.window, trace_->timeline.NamedItems(focus.named));
+  for (int32_t pid : focus.pins) timeline_->Pin(pid);
+  // A finding about one CPU scrolls it into view (the ruler and thread lanes stay on top).
+  if (focus.cpus.size() < static_cast<size_t>(trace_->timeline.cpus()) && !focus.cpus.empty()) {
+    timeline_->ScrollToCpu(focus.cpus.front());
+  }
 }
 
 void MainWindow::FitTimelineHeight() {
   int total = splitter_->height();
-  int wanted = std::min(timeline_->minimumHeight() + 4, total * 2 / 3);
+  int wanted = std::min(timeline_->ContentHeight() + 4, total * 2 / 3);
   splitter_->setSizes({wanted, total - wanted});
 }
 
@@ -285,12 +358,26 @@ void MainWindow::RebuildRecentMenu() {
 
 void MainWindow::RebuildCpuMenu() {
   cpu_menu_->clear();
+  cpu_menu_->addAction("Show &all", this, [this] { timeline_->ShowOnlyCpus({}); });
+  cpu_menu_->addAction("&Expand all", this, [this] { timeline_->SetAllExpanded(true); });
+  cpu_menu_->addAction("&Compact all", this, [this] { timeline_->SetAllExpanded(false); });
+  cpu_menu_->addSeparator();
   for (int cpu = 0; cpu < trace_->timeline.cpus(); ++cpu) {
     QAction* action = cpu_menu_->addAction(QString("CPU %1").arg(cpu));
     action->setCheckable(true);
-    action->setChecked(true);
+    action->setChecked(timeline_->CpuVisible(cpu));
+    action->setData(cpu);
     connect(action, &QAction::toggled, this,
             [this, cpu](bool visible) { timeline_->SetCpuVisible(cpu, visible); });
+  }
+}
+
+void MainWindow::SyncCpuMenu() {
+  for (QAction* action : cpu_menu_->actions()) {
+    if (!action->isCheckable()) continue;
+    action->blockSignals(true);
+    action->setChecked(timeline_->CpuVisible(action->data().toInt()));
+    action->blockSignals(false);
   }
 }
 
@@ -338,19 +425,22 @@ void MainWindow::UpdateInfo() {
   if (!trace_) return;
   const TimelineViewState& state = timeline_->state();
   TimestampNs origin = trace_->timeline.start_ns();
-  // Offsets from the trace start for reading; trace timestamps (as trace-cmd prints them) for
-  // finding the same moment in `trace-cmd report`.
-  auto trace_time = [](TimestampNs ts) { return QString::fromStdString(FormatTimestamp(ts)); };
-  QString text =
-      QString("<b>%1</b> &nbsp; showing %2 … %3 (%4) &nbsp; <span style='color:gray'>[%5]</span>")
-          .arg(QFileInfo(QString::fromStdString(trace_->path)).fileName().toHtmlEscaped(),
-               Duration(state.from_ns - origin), Duration(state.to_ns - origin),
-               Duration(state.to_ns - state.from_ns), trace_time(state.from_ns));
+  // As many digits as the zoom needs: a thousandth of the span shown tells the ends apart.
+  TimestampNs resolution = std::max<TimestampNs>(1, (state.to_ns - state.from_ns) / 1000);
+  // Offsets from the trace start for reading (+2.341523s); trace timestamps as trace-cmd prints
+  // them for finding the same moment in `trace-cmd report` or `napiscope report --from`. Both
+  // are accepted back by --range and the go-to box.
+  auto both = [&](TimestampNs ts) {
+    return QString("%1 <span style='color:gray'>[%2]</span>")
+        .arg(FormatOffset(ts - origin, resolution), FormatTraceSeconds(ts, resolution));
+  };
+  QString text = QString("<b>%1</b> &nbsp; showing %2 … %3 (%4)")
+                     .arg(QFileInfo(QString::fromStdString(trace_->path)).fileName().toHtmlEscaped(),
+                          both(state.from_ns), both(state.to_ns),
+                          Duration(state.to_ns - state.from_ns));
   auto marker = [&](const char* name, QColor color, std::optional<TimestampNs> ts) {
-    return ts ? QString(
-                    " &nbsp; <span style='color:%1'><b>%2</b></span> %3 "
-                    "<span style='color:gray'>[%4]</span>")
-                    .arg(color.name(), name, Duration(*ts - origin), trace_time(*ts))
+    return ts ? QString(" &nbsp; <span style='color:%1'><b>%2</b></span> %3")
+                    .arg(color.name(), name, both(*ts))
               : QString();
   };
   text += marker("A", palette::MarkerA(), state.marker_a) +
@@ -359,6 +449,12 @@ void MainWindow::UpdateInfo() {
     text += QString(" &nbsp; <b>Δ %1</b>").arg(Duration(*state.marker_b - *state.marker_a));
   }
   info_->setText(text);
+}
+
+QString MainWindow::HeaderText() const {
+  QTextDocument document;
+  document.setHtml(info_->text());
+  return document.toPlainText();
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -6,7 +6,9 @@
 #include <QString>
 #include <memory>
 
+#include "command_line.h"
 #include "loaded_trace.h"
+#include "session.h"
 
 class QComboBox;
 class QLabel;
@@ -15,13 +17,15 @@ class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QScrollArea;
 class QSplitter;
 class QTabWidget;
+class QThread;
+class QTimer;
 
 namespace napiscope::gui {
 
 class ChartsPanel;
+class EventListPanel;
 class FindingsPanel;
 class TimelineView;
 class TraceLoader;
@@ -34,8 +38,28 @@ class MainWindow : public QMainWindow {
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
-  /// Starts loading `path` in the background; the timeline shows it when done.
-  void OpenTrace(const QString& path);
+  /// Starts loading `path` in the background; the timeline shows it when done, with the view
+  /// options (--range, --cpus, --pin, --session) of `options` applied.
+  void OpenTrace(const QString& path, const GuiOptions& options = {});
+
+  /// Applies the view options of the command line to the loaded trace; false with `error` when
+  /// one is wrong (the others are still applied).
+  bool ApplyViewOptions(const GuiOptions& options, QString* error);
+
+  /// What a session saves of the current view, and restoring it on the loaded trace.
+  SessionState CaptureSession() const;
+  void RestoreSession(const SessionState& session);
+  /// File > Save session; false with `error` naming the file.
+  bool SaveSession(const QString& path, QString* error) const;
+  /// File > Open session: restores it (opening its trace first when another one is shown).
+  bool OpenSession(const QString& path, QString* error);
+
+  /// The go-to box: "705.4123" or "+100ms" centres the view there and sets marker A; "FROM TO"
+  /// shows that range. False with `error` when the text is not that.
+  bool GoToTime(const QString& text, QString* error);
+
+  /// The header line above the timeline (file, range shown, markers), as plain text.
+  QString HeaderText() const;
 
   /// Loads `path` and waits for the result; false when it failed (see LastError()).
   bool OpenTraceAndWait(const QString& path);
@@ -64,11 +88,28 @@ class MainWindow : public QMainWindow {
   /// Recent files, most recent first.
   QStringList RecentFiles() const;
 
-  /// Zooms the timeline to finding `index` of the report and highlights what it names.
+  /// Zooms the timeline to finding `index` of the findings shown and highlights what it names.
   void FocusFinding(int index);
+  /// The same for any finding: zoom to its window, highlight and scroll to its CPU, pin the
+  /// threads of a ping-pong finding.
+  void ShowFinding(const Finding& finding);
+
+  /// The findings the Findings tab shows (of the whole trace, or of the range last analysed).
+  const std::vector<Finding>& ShownFindings() const { return shown_findings_; }
+
+  /// Runs the core analyses again over [from_ns, to_ns] in the background; the Findings tab
+  /// shows the result, saying which range it describes.
+  void AnalyseRange(TimestampNs from_ns, TimestampNs to_ns);
+  /// AnalyseRange of markers A-B, or of the view when they are not both set.
+  void AnalyseSelectedRange();
+  /// Blocks until a running range analysis has finished and is shown.
+  void WaitForRangeAnalysis();
+  /// Shows the findings of the whole trace again.
+  void ShowWholeTraceFindings();
 
   /// The findings list and the charts.
   FindingsPanel* findings() const { return findings_; }
+  EventListPanel* events() const { return events_; }
   ChartsPanel* charts() const { return charts_; }
 
   /// Gives the timeline the height its CPUs need, up to two thirds of the window.
@@ -88,25 +129,33 @@ class MainWindow : public QMainWindow {
   void BuildMenus();
   void BuildFilterBar();
   void ChooseAndOpen();
+  void ChooseAndSaveSession();
+  void ChooseAndOpenSession();
   void ShowTrace(std::shared_ptr<const LoadedTrace> trace);
   void ShowError(const QString& message);
   void AddRecentFile(const QString& path);
   void RebuildRecentMenu();
   void RebuildCpuMenu();
+  void SyncCpuMenu();
   void UpdateInfo();
   void SetLoading(bool loading);
+  void ShowEventFromList(TimestampNs ts_ns, int cpu);
+  void ListFollowsTimeline();
 
   TraceLoader* loader_;
   std::shared_ptr<const LoadedTrace> trace_;
   TimelineView* timeline_;
-  QScrollArea* timeline_scroll_;
   QSplitter* splitter_;
   QLabel* info_;
   QTabWidget* bottom_tabs_;
   QPlainTextEdit* summary_view_;
   FindingsPanel* findings_;
+  EventListPanel* events_;
+  QTimer* list_follow_;           // debounces the list following the view
+  bool selecting_from_list_ = false;
   ChartsPanel* charts_;
   QLineEdit* task_filter_;
+  QLineEdit* go_to_;
   QComboBox* irq_filter_;
   QComboBox* vector_filter_;
   QMenu* recent_menu_;
@@ -115,7 +164,10 @@ class MainWindow : public QMainWindow {
   QPushButton* cancel_;
   QLabel* status_;
   QString last_error_;
+  std::vector<Finding> shown_findings_;
+  QThread* range_worker_ = nullptr;
   QString loading_path_;
+  GuiOptions pending_options_;  // applied when the load started by OpenTrace finishes
   bool show_error_dialogs_ = true;
 };
 

@@ -1,5 +1,7 @@
 #include "palette.h"
 
+#include <cmath>
+
 #include <array>
 
 namespace napiscope::gui::palette {
@@ -96,11 +98,18 @@ QColor ActivationColor(ActivationKind kind) {
   return QColor(0x333333);
 }
 
+QColor CpuColor(int cpu) {
+  // Golden-ratio hues: neighbouring CPUs differ, and any count gets colours.
+  double hue = std::fmod(cpu * 0.618033988749895, 1.0);
+  return QColor::fromHsvF(static_cast<float>(hue), 0.5f, 0.9f);
+}
+
 QColor Idle() { return QColor(0xeef1f4); }
 QColor SameCpu() { return QColor(0x59a14f); }
 QColor CrossCpu() { return QColor(0xe8702a); }
 QColor ExhaustedMark() { return QColor(0xd62728); }
-QColor GapShade() { return QColor(80, 80, 80, 90); }
+QColor GapFill() { return QColor(0xf3ead9); }
+QColor GapHatch() { return QColor(0xc2a878); }
 QColor MarkerA() { return QColor(0x1a9850); }
 QColor MarkerB() { return QColor(0xc51b7d); }
 QColor Highlight() { return QColor(255, 200, 0, 60); }
@@ -108,6 +117,7 @@ QColor Emphasis() { return QColor(0x111111); }
 QColor LaneBackground() { return QColor(0xffffff); }
 QColor LaneBackgroundAlt() { return QColor(0xf4f6f8); }
 QColor LabelBackground() { return QColor(0xe9edf1); }
+QColor PinnedLabel() { return QColor(0xdbe7f5); }
 QColor Text() { return QColor(0x1f2328); }
 QColor GridLine() { return QColor(0xd0d7de); }
 
@@ -134,7 +144,11 @@ std::vector<LegendGroup> Legend() {
                     {{ActivationColor(ActivationKind::kIrqThread), "IRQ → thread", true},
                      {ActivationColor(ActivationKind::kNapiKthread), "wake NAPI", true},
                      {ActivationColor(ActivationKind::kKsoftirqd), "wake ksoftirqd", true}}});
-  groups.push_back({"", {{GapShade(), "unknown (events lost)"}}});
+  groups.push_back({"Thread lane", {{CpuColor(0), "ran (colour per CPU)"},
+                                     {ActivationColor(ActivationKind::kIrqThread), "woken → ran", true},
+                                     {Text(), "▼ migrated", true}}});
+  groups.push_back(
+      {"", {{GapFill(), "unknown (events lost or sched_switch missing)", false, true}}});
   return groups;
 }
 

@@ -15,6 +15,7 @@ struct LegendEntry {
   QColor color;
   QString label;
   bool thin = false;  ///< drawn as a thin bar (waits) rather than a block
+  bool hatched = false;  ///< drawn with the unknown-time hatch over the colour
 };
 
 /// A titled group of legend swatches.
@@ -38,6 +39,9 @@ QString TaskClassLabel(TaskClass task_class);
 /// Colour of a softirq vector.
 QColor VectorColor(uint32_t vec);
 
+/// Colour of a CPU in thread lanes (neighbouring CPUs differ; any CPU count).
+QColor CpuColor(int cpu);
+
 /// Colour of an activation arrow.
 QColor ActivationColor(ActivationKind kind);
 
@@ -51,8 +55,9 @@ QColor Idle();
 QColor SameCpu();
 QColor CrossCpu();
 
-/// Shading of time nothing is known about.
-QColor GapShade();
+/// Time nothing is known about: a light fill under a hatch, drawn beneath recorded intervals.
+QColor GapFill();
+QColor GapHatch();
 
 /// Marker A (click) and marker B (shift-click).
 QColor MarkerA();
@@ -68,6 +73,7 @@ QColor Emphasis();
 QColor LaneBackground();
 QColor LaneBackgroundAlt();
 QColor LabelBackground();
+QColor PinnedLabel();
 QColor Text();
 QColor GridLine();
 

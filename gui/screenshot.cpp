@@ -19,21 +19,7 @@ bool RenderWindow(MainWindow& window, const GuiOptions& options, QImage* image, 
   window.show();
   QApplication::processEvents();
   window.FitTimelineHeight();
-  if (options.range) {
-    TimestampNs from = 0;
-    TimestampNs to = 0;
-    TimestampNs start = trace->timeline.start_ns();
-    if (!ParseTimeArgument(options.range->first, start, &from, error) ||
-        !ParseTimeArgument(options.range->second, start, &to, error)) {
-      return false;
-    }
-    if (to <= from) {
-      *error = QString("--range: TO (%1) must be after FROM (%2)")
-                   .arg(options.range->second, options.range->first);
-      return false;
-    }
-    window.timeline()->SetRange(from, to);
-  }
+  if (!window.ApplyViewOptions(options, error)) return false;
   window.charts()->Refresh();  // now, not after the debounce: the picture is taken next
   QApplication::processEvents();
   *image = window.grab().toImage();

@@ -1,6 +1,8 @@
 #include "timeline_hit.h"
 
 #include <algorithm>
+#include <array>
+#include <span>
 
 #include "napiscope/format.h"
 #include "qt_text.h"
@@ -77,12 +79,20 @@ std::optional<TimelineInterval> Pick(const std::vector<TimelineInterval>& found,
 std::optional<TimelineHit> HitTest(const LoadedTrace& trace, const TimelineViewState& state,
                                    const TimelineLayout& layout, QPoint pos) {
   const LaneRow* row = layout.RowAt(pos.y());
-  if (row == nullptr || pos.x() < layout.time_left()) return std::nullopt;
+  if (row == nullptr || row->kind == RowKind::kThread || pos.x() < layout.time_left()) {
+    return std::nullopt;
+  }
   TimeAxis axis = AxisOf(state, layout);
   TimestampNs ts = axis.TimeAt(pos.x());
   TimestampNs slack = static_cast<TimestampNs>(kSlackPixels * axis.NsPerPixel()) + 1;
-  std::vector<Lane> lanes = {TimelineLayout::LaneOf(row->kind)};
-  if (row->kind == RowKind::kSoftirq) lanes.push_back(Lane::kSoftirqWait);
+  // A compact row: the innermost context drawn there first, as it is drawn in front.
+  static constexpr std::array<Lane, 4> kCompactLanes = {Lane::kHardirq, Lane::kSoftirq,
+                                                        Lane::kNapiPoll, Lane::kTask};
+  std::array<Lane, 2> row_lanes = {TimelineLayout::LaneOf(row->kind), Lane::kSoftirqWait};
+  std::span<const Lane> lanes = row->kind == RowKind::kCompact ? std::span<const Lane>(kCompactLanes)
+                                : row->kind == RowKind::kSoftirq
+                                    ? std::span<const Lane>(row_lanes)
+                                    : std::span<const Lane>(row_lanes).first(1);
   for (Lane lane : lanes) {
     auto found = Candidates(trace, state, row->cpu, lane, ts - slack, ts + slack);
     if (!found || found->empty()) continue;
@@ -155,7 +165,7 @@ QString DescribeInterval(const LoadedTrace& trace, const TimelineHit& hit) {
 QString DescribeAt(const LoadedTrace& trace, const TimelineViewState& state,
                    const TimelineLayout& layout, QPoint pos) {
   const LaneRow* row = layout.RowAt(pos.y());
-  if (row == nullptr || pos.x() < layout.time_left()) return {};
+  if (row == nullptr || row->kind == RowKind::kThread || pos.x() < layout.time_left()) return {};
   TimeAxis axis = AxisOf(state, layout);
   TimestampNs ts = axis.TimeAt(pos.x());
   QString gap_text;
@@ -172,22 +182,31 @@ QString DescribeAt(const LoadedTrace& trace, const TimelineViewState& state,
     return gap_text + DescribeInterval(trace, *hit);
   }
   // Too dense to pick one: summarise what starts within the slack around the mouse.
-  Lane lane = TimelineLayout::LaneOf(row->kind);
+  static constexpr std::array<Lane, 4> kAllLanes = {Lane::kTask, Lane::kHardirq, Lane::kSoftirq,
+                                                    Lane::kNapiPoll};
+  std::array<Lane, 1> row_lane = {TimelineLayout::LaneOf(row->kind)};
+  std::span<const Lane> lanes = row->kind == RowKind::kCompact ? std::span<const Lane>(kAllLanes)
+                                                               : std::span<const Lane>(row_lane);
   TimestampNs slack = static_cast<TimestampNs>(kSlackPixels * axis.NsPerPixel()) + 1;
-  TimelineColumn column = trace.timeline.Summarize(row->cpu, lane, ts - slack, ts + slack);
-  if (column.count == 0) return gap_text;
-  QString kind = lane == Lane::kTask      ? "task runs"
-                 : lane == Lane::kHardirq ? "hard IRQs"
-                 : lane == Lane::kSoftirq ? "softirq runs"
-                                          : "NAPI polls";
-  QString text = QString("<b>%1 %2</b> within ±%3 · CPU %4<br>busy %5 · longest %6<br>mostly %7")
-                     .arg(column.count)
-                     .arg(kind, Duration(slack))
-                     .arg(row->cpu)
-                     .arg(Duration(column.busy_ns), Duration(column.longest_ns),
-                          QString::fromStdString(trace.timeline.KeyLabel(lane, column.dominant_key,
-                                                                         trace.context.strings)));
-  if (column.marked > 0) text += QString("<br>%1 exhausted the budget").arg(column.marked);
+  QString text;
+  for (Lane lane : lanes) {
+    TimelineColumn column = trace.timeline.Summarize(row->cpu, lane, ts - slack, ts + slack);
+    if (column.count == 0) continue;
+    QString kind = lane == Lane::kTask      ? "task runs"
+                   : lane == Lane::kHardirq ? "hard IRQs"
+                   : lane == Lane::kSoftirq ? "softirq runs"
+                                            : "NAPI polls";
+    if (!text.isEmpty()) text += "<br>";
+    text += QString("<b>%1 %2</b> within ±%3 · CPU %4<br>busy %5 · longest %6 · mostly %7")
+                .arg(column.count)
+                .arg(kind, Duration(slack))
+                .arg(row->cpu)
+                .arg(Duration(column.busy_ns), Duration(column.longest_ns),
+                     QString::fromStdString(trace.timeline.KeyLabel(lane, column.dominant_key,
+                                                                    trace.context.strings)));
+    if (column.marked > 0) text += QString("<br>%1 exhausted the budget").arg(column.marked);
+  }
+  if (text.isEmpty()) return gap_text;
   return gap_text + text + "<br><i>zoom in to see each one</i>";
 }
 

@@ -61,26 +61,54 @@ TimeAxis AxisOf(const TimelineViewState& state, const TimelineLayout& layout) {
 }
 
 TimelinePainter::TimelinePainter(const LoadedTrace& trace, const TimelineViewState& state,
-                                 const TimelineLayout& layout)
-    : trace_(trace), state_(state), layout_(layout), axis_(AxisOf(state, layout)) {}
+                                 const TimelineLayout& layout, const ThreadLanes* threads)
+    : trace_(trace), state_(state), layout_(layout), threads_(threads),
+      axis_(AxisOf(state, layout)) {}
 
 void TimelinePainter::Paint(QPainter& painter, const QRect& exposed) {
   painter.fillRect(QRect(0, 0, layout_.width(), layout_.height()), palette::LaneBackground());
   QFont small = painter.font();
   small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
   painter.setFont(small);
+  QRect rows_area(0, layout_.rows_top(), layout_.width(), layout_.height() - layout_.rows_top());
+  painter.save();
+  painter.setClipRect(rows_area);
   for (const LaneRow& row : layout_.rows()) {
+    if (row.bottom() < rows_area.top() || row.top > rows_area.bottom()) continue;
     if (!exposed.isEmpty() && (row.bottom() < exposed.top() || row.top > exposed.bottom())) {
       continue;
     }
     PaintRow(painter, row);
     PaintLabels(painter, row);
   }
-  PaintGaps(painter);
   PaintHighlight(painter);
   PaintArrows(painter);
+  painter.restore();
+  PaintThreadRows(painter);
   PaintRuler(painter);
   PaintMarkers(painter);
+}
+
+void TimelinePainter::PaintThreadRows(QPainter& painter) {
+  if (layout_.thread_rows().empty()) return;
+  for (const LaneRow& row : layout_.thread_rows()) {
+    painter.fillRect(QRect(0, row.top, layout_.width(), row.height), palette::LaneBackgroundAlt());
+    QRect label(0, row.top, TimelineLayout::kLabelWidth, row.height);
+    painter.fillRect(label, palette::PinnedLabel());
+    painter.setPen(palette::GridLine());
+    painter.drawLine(0, row.bottom() - 1, layout_.width(), row.bottom() - 1);
+    const ThreadLaneData* lane = threads_ != nullptr ? threads_->Find(row.pid) : nullptr;
+    QString name = lane != nullptr ? lane->name : QString("pid %1").arg(row.pid);
+    QFontMetrics metrics(painter.font());
+    painter.setPen(palette::Text());
+    // The name whole when it fits; else elided, with the whole name in the tooltip.
+    painter.drawText(label.adjusted(4, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                     metrics.elidedText(name, Qt::ElideMiddle, label.width() - 6));
+    if (lane != nullptr) PaintThreadLane(painter, *lane, row, axis_);
+  }
+  int bottom = layout_.thread_rows().back().bottom();
+  painter.fillRect(QRect(0, bottom, layout_.width(), layout_.rows_top() - bottom),
+                   palette::GridLine().darker(140));
 }
 
 void TimelinePainter::PaintLabels(QPainter& painter, const LaneRow& row) {
@@ -90,18 +118,26 @@ void TimelinePainter::PaintLabels(QPainter& painter, const LaneRow& row) {
   painter.fillRect(label, highlighted ? QColor(0xffe8a3) : palette::LabelBackground());
   painter.setPen(palette::GridLine());
   painter.drawLine(label.left(), row.bottom() - 1, layout_.width(), row.bottom() - 1);
-  painter.setPen(palette::Text().lighter(160));
-  painter.drawText(label.adjusted(0, 0, -6, 0), Qt::AlignRight | Qt::AlignVCenter,
-                   TimelineLayout::RowName(row.kind));
-  if (row.kind == RowKind::kTask) {
+  if (row.kind != RowKind::kCompact) {
+    painter.setPen(palette::Text().lighter(160));
+    painter.drawText(label.adjusted(0, 0, -6, 0), Qt::AlignRight | Qt::AlignVCenter,
+                     TimelineLayout::RowName(row.kind));
+  }
+  if (row.kind == RowKind::kTask || row.kind == RowKind::kCompact) {
+    // The CPU's name, with the triangle that expands (clicked) or collapses its rows.
     QFont bold = painter.font();
     bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    if (row.kind == RowKind::kTask) {
+      bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    } else {
+      bold.setPixelSize(std::clamp(row.height - 2, 8, 13));
+    }
     painter.save();
     painter.setFont(bold);
     painter.setPen(palette::Text());
-    painter.drawText(label.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString("CPU %1").arg(row.cpu));
+    QString triangle = row.kind == RowKind::kCompact ? "▸" : "▾";
+    painter.drawText(label.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                     QString("%1 CPU %2").arg(triangle).arg(row.cpu));
     painter.restore();
   }
 }
@@ -111,6 +147,9 @@ void TimelinePainter::PaintRow(QPainter& painter, const LaneRow& row) {
                           ? palette::LaneBackgroundAlt()
                           : palette::LaneBackground();
   painter.fillRect(QRect(axis_.left, row.top, axis_.width, row.height - 1), background);
+  // Unknown time goes under what was recorded: IRQs and softirqs seen in a gap stay visible.
+  PaintGaps(painter, row);
+  if (row.kind == RowKind::kCompact) return PaintCompactRow(painter, row);
   int top = row.top + 2;
   int height = row.height - 4;
   if (row.kind == RowKind::kSoftirq) {
@@ -118,6 +157,20 @@ void TimelinePainter::PaintRow(QPainter& painter, const LaneRow& row) {
     PaintSlice(painter, row, Lane::kSoftirqWait, wait_top, kWaitBarHeight, false);
   }
   PaintSlice(painter, row, TimelineLayout::LaneOf(row.kind), top, height, true);
+}
+
+void TimelinePainter::PaintCompactRow(QPainter& painter, const LaneRow& row) {
+  // One line per CPU: the task at full height, softirqs over its lower two thirds, hard IRQs
+  // over its lower third (innermost context in front), NAPI polls as a strip along the top.
+  int top = row.top + 1;
+  int height = row.height - 2;
+  int softirq = height * 2 / 3;
+  int hardirq = std::max(2, height / 3);
+  int napi = std::max(2, height / 5);
+  PaintSlice(painter, row, Lane::kTask, top, height, height >= 14);
+  PaintSlice(painter, row, Lane::kSoftirq, top + height - softirq, softirq, false);
+  PaintSlice(painter, row, Lane::kHardirq, top + height - hardirq, hardirq, false);
+  PaintSlice(painter, row, Lane::kNapiPoll, top, napi, false);
 }
 
 void TimelinePainter::PaintSlice(QPainter& painter, const LaneRow& row, Lane lane, int top,
@@ -217,22 +270,35 @@ void TimelinePainter::PaintIntervalLabel(QPainter& painter, const TimelineInterv
   painter.drawText(inner, Qt::AlignVCenter | Qt::AlignLeft, shown);
 }
 
-void TimelinePainter::PaintGaps(QPainter& painter) {
-  QBrush hatch(palette::GapShade(), Qt::BDiagPattern);
-  QColor tint = palette::GapShade();
-  tint.setAlpha(40);
-  for (int cpu = 0; cpu < trace_.timeline.cpus(); ++cpu) {
-    std::optional<std::pair<int, int>> span = layout_.CpuSpan(cpu);
-    if (!span) continue;
-    for (const TimelineGap& gap : trace_.timeline.gaps(cpu)) {
-      if (gap.end_ns < axis_.from_ns || gap.start_ns > axis_.to_ns) continue;
-      double x0 = std::max<double>(axis_.XOf(gap.start_ns), axis_.left);
-      double x1 = std::min<double>(axis_.XOf(gap.end_ns), axis_.left + axis_.width);
-      QRectF rect(x0, span->first, std::max(2.0, x1 - x0), span->second - span->first);
-      painter.fillRect(rect, tint);
-      painter.fillRect(rect, hatch);
+void TimelinePainter::PaintGaps(QPainter& painter, const LaneRow& row) {
+  const std::vector<TimelineGap>& gaps = trace_.timeline.gaps(row.cpu);
+  auto first = std::partition_point(gaps.begin(), gaps.end(), [&](const TimelineGap& gap) {
+    return gap.end_ns < axis_.from_ns;
+  });
+  // Gaps closer than a pixel are one run, drawn once: hundreds of short gaps stay one light
+  // hatch instead of darkening each other.
+  QBrush hatch(palette::GapHatch(), Qt::BDiagPattern);
+  int run_x0 = 0;
+  int run_x1 = -1;
+  auto flush = [&] {
+    if (run_x1 < run_x0) return;
+    QRect rect(run_x0, row.top, run_x1 - run_x0 + 1, row.height - 1);
+    painter.fillRect(rect, palette::GapFill());
+    painter.fillRect(rect, hatch);
+  };
+  for (auto gap = first; gap != gaps.end() && gap->start_ns <= axis_.to_ns; ++gap) {
+    int x0 = static_cast<int>(std::floor(std::max<double>(axis_.XOf(gap->start_ns), axis_.left)));
+    int x1 = static_cast<int>(
+        std::ceil(std::min<double>(axis_.XOf(gap->end_ns), axis_.left + axis_.width - 1)));
+    if (x0 <= run_x1 + 1) {
+      run_x1 = std::max(run_x1, x1);
+      continue;
     }
+    flush();
+    run_x0 = x0;
+    run_x1 = std::max(x0, x1);
   }
+  flush();
 }
 
 void TimelinePainter::PaintHighlight(QPainter& painter) {
@@ -264,8 +330,8 @@ void TimelinePainter::PaintArrows(QPainter& painter) {
   for (const Activation& arrow : arrows) {
     RowKind from_row =
         arrow.kind == ActivationKind::kIrqThread ? RowKind::kHardirq : RowKind::kTask;
-    const LaneRow* from = layout_.Find(arrow.from_cpu, from_row);
-    const LaneRow* to = layout_.Find(arrow.to_cpu, RowKind::kTask);
+    const LaneRow* from = layout_.Anchor(arrow.from_cpu, from_row);
+    const LaneRow* to = layout_.Anchor(arrow.to_cpu, RowKind::kTask);
     if (from == nullptr || to == nullptr) continue;
     QPointF start(axis_.XOf(arrow.from_ns), from->center());
     QPointF end(axis_.XOf(arrow.to_ns), to->center());
@@ -281,8 +347,9 @@ void TimelinePainter::PaintArrows(QPainter& painter) {
   }
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing, few);
-  painter.setClipRect(QRect(axis_.left, TimelineLayout::kRulerHeight, axis_.width,
-                            layout_.height() - TimelineLayout::kRulerHeight));
+  painter.setClipRect(QRect(axis_.left, layout_.rows_top(), axis_.width,
+                            layout_.height() - layout_.rows_top()),
+                      Qt::IntersectClip);
   for (int kind = 0; kind < static_cast<int>(lines.size()); ++kind) {
     QColor color = palette::ActivationColor(static_cast<ActivationKind>(kind));
     color.setAlpha(alpha);

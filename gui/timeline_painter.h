@@ -8,31 +8,21 @@
 #include <vector>
 
 #include "loaded_trace.h"
+#include "thread_lanes.h"
 #include "timeline_layout.h"
 
 namespace napiscope::gui {
 
-/// What the view shows; the widget owns it, the painter and tests read it.
-struct TimelineViewState {
-  TimestampNs from_ns = 0;
-  TimestampNs to_ns = 1;
-  std::optional<TimestampNs> marker_a;  ///< set by a click
-  std::optional<TimestampNs> marker_b;  ///< set by a shift-click
-  std::vector<bool> cpu_visible;        ///< per CPU; missing entries are visible
-  ItemMask item_mask;                   ///< Timeline::MatchingItems; empty: no filter
-  std::vector<int> highlight_cpus;      ///< CPUs of the selected finding
-  std::optional<std::pair<TimestampNs, TimestampNs>> highlight_window;  ///< its time window
-  std::vector<uint8_t> emphasis;  ///< Timeline::NamedItems of the finding; outlined when drawn
-};
-
 /// The time axis a view of `state` has in `layout`.
 TimeAxis AxisOf(const TimelineViewState& state, const TimelineLayout& layout);
 
-/// Paints one frame of the timeline.
+/// Paints one frame of the timeline: CPU rows (clipped below the ruler), then the ruler and
+/// markers on top.
 class TimelinePainter {
  public:
+  /// `threads` holds the lanes of state.pinned_pids (may be null: none drawn).
   TimelinePainter(const LoadedTrace& trace, const TimelineViewState& state,
-                  const TimelineLayout& layout);
+                  const TimelineLayout& layout, const ThreadLanes* threads = nullptr);
 
   /// Paints rows intersecting `exposed` (all when it is empty or covers everything).
   void Paint(QPainter& painter, const QRect& exposed);
@@ -44,15 +34,18 @@ class TimelinePainter {
                   bool labels);
   void PaintIntervalLabel(QPainter& painter, const TimelineInterval& interval, Lane lane,
                           const QRectF& rect);
-  void PaintGaps(QPainter& painter);
+  void PaintCompactRow(QPainter& painter, const LaneRow& row);
+  void PaintGaps(QPainter& painter, const LaneRow& row);
   void PaintHighlight(QPainter& painter);
   void PaintArrows(QPainter& painter);
   void PaintRuler(QPainter& painter);
+  void PaintThreadRows(QPainter& painter);
   void PaintMarkers(QPainter& painter);
 
   const LoadedTrace& trace_;
   const TimelineViewState& state_;
   const TimelineLayout& layout_;
+  const ThreadLanes* threads_;
   TimeAxis axis_;
 };
 

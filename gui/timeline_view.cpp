@@ -1,7 +1,11 @@
 #include "timeline_view.h"
 
+#include <QFocusEvent>
 #include <QHelpEvent>
+#include <QContextMenuEvent>
 #include <QKeyEvent>
+#include <QMenu>
+#include <QScrollBar>
 #include <QMouseEvent>
 #include <QPaintEvent>
 #include <QToolTip>
@@ -9,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "qt_text.h"
 #include "timeline_hit.h"
 
 namespace napiscope::gui {
@@ -22,18 +27,23 @@ constexpr int kDragThreshold = 4;
 
 }  // namespace
 
-TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
+TimelineView::TimelineView(QWidget* parent)
+    : QWidget(parent), scroll_bar_(new QScrollBar(Qt::Vertical, this)) {
   setMouseTracking(true);
   setFocusPolicy(Qt::StrongFocus);
   setAttribute(Qt::WA_OpaquePaintEvent);
-  UpdateHeight();
+  setMinimumHeight(TimelineLayout::kRulerHeight + 3 * TimelineLayout::kMinCompactHeight);
+  scroll_bar_->setFocusPolicy(Qt::NoFocus);
+  connect(scroll_bar_, &QScrollBar::valueChanged, this, &TimelineView::SetScroll);
+  UpdateScrollBar();
 }
 
 void TimelineView::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = std::move(trace);
   state_ = TimelineViewState{};
+  threads_.Clear();
   if (trace_) state_.cpu_visible.assign(trace_->timeline.cpus(), true);
-  UpdateHeight();
+  UpdateScrollBar();
   ZoomToFit();
   emit MarkersChanged();
 }
@@ -50,6 +60,14 @@ void TimelineView::SetRange(TimestampNs from_ns, TimestampNs to_ns) {
   update();
   emit RangeChanged(state_.from_ns, state_.to_ns);
   EmitSelected();
+}
+
+bool TimelineView::ZoomToMarkers() {
+  if (!state_.marker_a || !state_.marker_b) return false;
+  auto [from, to] = std::minmax(*state_.marker_a, *state_.marker_b);
+  TimestampNs margin = std::max<TimestampNs>((to - from) / 20, 1);
+  SetRange(from - margin, to + margin);
+  return true;
 }
 
 void TimelineView::ZoomToFit() {
@@ -79,8 +97,145 @@ void TimelineView::SetCpuVisible(int cpu, bool visible) {
   if (cpu < 0) return;
   if (cpu >= static_cast<int>(state_.cpu_visible.size())) state_.cpu_visible.resize(cpu + 1, true);
   state_.cpu_visible[cpu] = visible;
-  UpdateHeight();
+  UpdateScrollBar();
   update();
+  emit CpuVisibilityChanged();
+}
+
+void TimelineView::ShowOnlyCpus(const std::vector<int>& cpus) {
+  int count = trace_ ? trace_->timeline.cpus() : static_cast<int>(state_.cpu_visible.size());
+  state_.cpu_visible.assign(count, cpus.empty());
+  for (int cpu : cpus) {
+    if (cpu >= 0 && cpu < count) state_.cpu_visible[cpu] = true;
+  }
+  UpdateScrollBar();
+  update();
+  emit CpuVisibilityChanged();
+}
+
+void TimelineView::SetCpuExpanded(int cpu, bool expanded) {
+  int count = trace_ ? trace_->timeline.cpus() : 0;
+  if (cpu < 0 || cpu >= count) return;
+  if (state_.cpu_expanded.size() < static_cast<size_t>(count)) {
+    std::vector<bool> current(count);
+    for (int c = 0; c < count; ++c) current[c] = TimelineLayout::Expanded(state_, count, c);
+    state_.cpu_expanded = current;
+  }
+  state_.cpu_expanded[cpu] = expanded;
+  UpdateScrollBar();
+  SetScroll(Layout().ScrollToShow(cpu, state_.scroll_y));
+  update();
+}
+
+bool TimelineView::CpuExpanded(int cpu) const {
+  return TimelineLayout::Expanded(state_, trace_ ? trace_->timeline.cpus() : 0, cpu);
+}
+
+void TimelineView::SetAllExpanded(bool expanded) {
+  state_.cpu_expanded.assign(trace_ ? trace_->timeline.cpus() : 0, expanded);
+  UpdateScrollBar();
+  update();
+}
+
+void TimelineView::Pin(int32_t pid) {
+  if (!trace_ || std::find(state_.pinned_pids.begin(), state_.pinned_pids.end(), pid) !=
+                     state_.pinned_pids.end()) {
+    return;
+  }
+  threads_.Add(*trace_, pid);
+  state_.pinned_pids.push_back(pid);
+  UpdateScrollBar();
+  update();
+  emit PinsChanged();
+}
+
+void TimelineView::Unpin(int32_t pid) {
+  auto it = std::find(state_.pinned_pids.begin(), state_.pinned_pids.end(), pid);
+  if (it == state_.pinned_pids.end()) return;
+  state_.pinned_pids.erase(it);
+  threads_.Remove(pid);
+  UpdateScrollBar();
+  update();
+  emit PinsChanged();
+}
+
+void TimelineView::ScrollToCpu(int cpu) { SetScroll(Layout().ScrollToShow(cpu, state_.scroll_y)); }
+
+void TimelineView::SetScroll(int scroll_y) {
+  scroll_y = std::clamp(scroll_y, 0, Layout().max_scroll());
+  if (scroll_y == state_.scroll_y) return;
+  state_.scroll_y = scroll_y;
+  scroll_bar_->blockSignals(true);
+  scroll_bar_->setValue(scroll_y);
+  scroll_bar_->blockSignals(false);
+  update();
+}
+
+void TimelineView::UpdateScrollBar() {
+  TimelineLayout layout = Layout();
+  int max = layout.max_scroll();
+  scroll_bar_->blockSignals(true);
+  scroll_bar_->setRange(0, max);
+  scroll_bar_->setPageStep(std::max(1, height() - layout.rows_top()));
+  scroll_bar_->setSingleStep(std::max(4, layout.compact_height() + TimelineLayout::kCompactGap));
+  scroll_bar_->setVisible(max > 0);
+  scroll_bar_->setGeometry(width() - scroll_bar_->sizeHint().width(), layout.rows_top(),
+                           scroll_bar_->sizeHint().width(), height() - layout.rows_top());
+  scroll_bar_->blockSignals(false);
+  state_.scroll_y = std::clamp(state_.scroll_y, 0, max);
+  scroll_bar_->setValue(state_.scroll_y);
+}
+
+void TimelineView::resizeEvent(QResizeEvent* event) {
+  UpdateScrollBar();
+  QWidget::resizeEvent(event);
+}
+
+void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
+  // A right click opens the menu on release (a right-drag zooms instead); the menu key here.
+  if (event->reason() == QContextMenuEvent::Mouse && event->pos().x() >= Layout().time_left()) {
+    return;
+  }
+  ShowContextMenu(event->pos(), event->globalPos());
+}
+
+void TimelineView::ShowContextMenu(QPoint pos, QPoint global_pos) {
+  if (!trace_) return;
+  QMenu menu(this);
+  TimelineLayout layout = Layout();
+  const LaneRow* row = layout.RowAt(pos.y());
+  if (row != nullptr && row->kind == RowKind::kThread) {
+    int32_t pid = row->pid;
+    menu.addAction(QString("Unpin %1").arg(threads_.Find(pid) ? threads_.Find(pid)->name
+                                                                : QString::number(pid)),
+                   this, [this, pid] { Unpin(pid); });
+    menu.exec(global_pos);
+    return;
+  }
+  if (row != nullptr && pos.x() >= layout.time_left()) {
+    // The task running under the mouse can be pinned.
+    TimestampNs ts = AxisOf(state_, layout).TimeAt(pos.x());
+    for (const TimelineInterval& interval :
+         trace_->timeline.Overlapping(row->cpu, Lane::kTask, ts, ts)) {
+      const TimelineItem& item = trace_->timeline.items()[interval.item];
+      if (item.pid == 0) continue;
+      int32_t pid = item.pid;
+      QString name = QString("%1 (%2)").arg(Str(trace_->context.strings.Get(item.name))).arg(pid);
+      menu.addAction(QString("Pin %1 as a thread lane").arg(name), this, [this, pid] { Pin(pid); });
+    }
+  }
+  if (row != nullptr) {
+    int cpu = row->cpu;
+    bool expanded = CpuExpanded(cpu);
+    menu.addAction(expanded ? QString("Compact CPU %1").arg(cpu) : QString("Expand CPU %1").arg(cpu),
+                   this, [this, cpu, expanded] { SetCpuExpanded(cpu, !expanded); });
+    menu.addAction(QString("Hide CPU %1").arg(cpu), this, [this, cpu] { SetCpuVisible(cpu, false); });
+    menu.addSeparator();
+  }
+  menu.addAction("Expand all CPUs", this, [this] { SetAllExpanded(true); });
+  menu.addAction("Compact all CPUs", this, [this] { SetAllExpanded(false); });
+  menu.addAction("Show all CPUs", this, [this] { ShowOnlyCpus({}); });
+  menu.exec(global_pos);
 }
 
 bool TimelineView::CpuVisible(int cpu) const {
@@ -121,14 +276,21 @@ void TimelineView::EmitSelected() {
   emit SelectedRangeChanged(from, to);
 }
 
-TimelineLayout TimelineView::Layout() const {
-  int cpus = trace_ ? trace_->timeline.cpus() : 0;
-  return TimelineLayout(cpus, state_.cpu_visible, width());
+int TimelineView::LayoutWidth() const {
+  return scroll_bar_->isHidden() ? width() : width() - scroll_bar_->sizeHint().width();
 }
 
-void TimelineView::UpdateHeight() { setMinimumHeight(Layout().height()); }
+TimelineLayout TimelineView::Layout() const {
+  int cpus = trace_ ? trace_->timeline.cpus() : 0;
+  return TimelineLayout(cpus, state_, LayoutWidth(), height());
+}
 
-QSize TimelineView::sizeHint() const { return QSize(1200, Layout().height()); }
+int TimelineView::ContentHeight() const {
+  int cpus = trace_ ? trace_->timeline.cpus() : 0;
+  return TimelineLayout(cpus, state_, LayoutWidth(), 0).content_height();
+}
+
+QSize TimelineView::sizeHint() const { return QSize(1200, ContentHeight()); }
 
 void TimelineView::paintEvent(QPaintEvent* event) {
   QPainter painter(this);
@@ -139,10 +301,46 @@ void TimelineView::paintEvent(QPaintEvent* event) {
     return;
   }
   TimelineLayout layout = Layout();
-  TimelinePainter(*trace_, state_, layout).Paint(painter, event->rect());
+  TimelinePainter(*trace_, state_, layout, &threads_).Paint(painter, event->rect());
+  if (selecting_ && dragging_) {
+    // The range a right-drag or Ctrl+drag will zoom to.
+    int x0 = std::min(press_pos_.x(), select_x_);
+    int x1 = std::max(press_pos_.x(), select_x_);
+    QRect band(x0, layout.rows_top(), x1 - x0, height() - layout.rows_top());
+    painter.fillRect(band, QColor(30, 110, 220, 45));
+    painter.setPen(QColor(30, 110, 220));
+    painter.drawRect(band.adjusted(0, 0, -1, -1));
+  }
+  if (hasFocus()) {
+    // The focus frame: keys (W/A/S/D, Home, Esc) go to the timeline.
+    painter.setPen(QPen(palette().color(QPalette::Highlight), 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(rect().adjusted(1, 1, -1, -1));
+  }
+}
+
+void TimelineView::focusInEvent(QFocusEvent* event) {
+  focusing_click_ = event->reason() == Qt::MouseFocusReason;
+  update();
+  QWidget::focusInEvent(event);
+}
+
+void TimelineView::focusOutEvent(QFocusEvent* event) {
+  update();
+  QWidget::focusOutEvent(event);
 }
 
 void TimelineView::mousePressEvent(QMouseEvent* event) {
+  bool range_drag = event->button() == Qt::RightButton ||
+                    (event->button() == Qt::LeftButton && (event->modifiers() & Qt::ControlModifier));
+  if (range_drag && trace_ && event->position().x() >= Axis().left) {
+    selecting_ = true;
+    dragging_ = false;
+    select_button_ = event->button();
+    press_pos_ = event->position().toPoint();
+    select_x_ = press_pos_.x();
+    return;
+  }
   if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
   pressed_ = true;
   dragging_ = false;
@@ -151,6 +349,12 @@ void TimelineView::mousePressEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* event) {
+  if (selecting_) {
+    select_x_ = static_cast<int>(event->position().x());
+    dragging_ = dragging_ || std::abs(select_x_ - press_pos_.x()) >= kDragThreshold;
+    update();
+    return;
+  }
   if (!pressed_) return;
   QPoint delta = event->position().toPoint() - press_pos_;
   if (!dragging_ && std::abs(delta.x()) < kDragThreshold) return;
@@ -162,12 +366,37 @@ void TimelineView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
+  if (selecting_ && event->button() == select_button_) {
+    selecting_ = false;
+    update();
+    if (dragging_) {
+      TimeAxis axis = Axis();
+      int release_x = static_cast<int>(event->position().x());
+      int x0 = std::max(std::min(press_pos_.x(), release_x), axis.left);
+      int x1 = std::max(press_pos_.x(), release_x);
+      SetRange(axis.TimeAt(x0), axis.TimeAt(x1));
+    } else if (select_button_ == Qt::RightButton) {
+      ShowContextMenu(event->position().toPoint(), event->globalPosition().toPoint());
+    }
+    dragging_ = false;
+    return;
+  }
   if (event->button() != Qt::LeftButton || !pressed_) return QWidget::mouseReleaseEvent(event);
   pressed_ = false;
   unsetCursor();
+  bool focusing = focusing_click_;
+  focusing_click_ = false;
   if (dragging_ || !trace_) return;
   TimeAxis axis = Axis();
-  if (event->position().x() < axis.left) return;
+  if (event->position().x() < axis.left) {
+    // A click on a CPU's name expands or compacts it.
+    const LaneRow* row = Layout().RowAt(static_cast<int>(event->position().y()));
+    if (row != nullptr && (row->kind == RowKind::kCompact || row->kind == RowKind::kTask)) {
+      SetCpuExpanded(row->cpu, row->kind == RowKind::kCompact);
+    }
+    return;
+  }
+  if (focusing) return;
   TimestampNs ts = axis.TimeAt(event->position().x());
   if (event->modifiers() & Qt::ShiftModifier) {
     SetMarkers(state_.marker_a, ts);
@@ -187,7 +416,9 @@ void TimelineView::mouseDoubleClickEvent(QMouseEvent* event) {
 void TimelineView::wheelEvent(QWheelEvent* event) {
   if (!trace_ || event->angleDelta().y() == 0) return QWidget::wheelEvent(event);
   if (event->modifiers() & Qt::ShiftModifier) {
-    event->ignore();  // let the scroll area scroll vertically
+    // Scroll the CPU rows; the ruler stays.
+    SetScroll(state_.scroll_y - event->angleDelta().y() / 120 * 3 * scroll_bar_->singleStep());
+    event->accept();
     return;
   }
   double notches = event->angleDelta().y() / 120.0;
@@ -215,6 +446,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_0:
       ZoomToFit();
       break;
+    case Qt::Key_Z:
+      ZoomToMarkers();
+      break;
     case Qt::Key_Escape:
       SetMarkers(std::nullopt, std::nullopt);
       break;
@@ -226,7 +460,19 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
 bool TimelineView::event(QEvent* event) {
   if (event->type() == QEvent::ToolTip && trace_) {
     auto* help = static_cast<QHelpEvent*>(event);
-    QString text = DescribeAt(*trace_, state_, Layout(), help->pos());
+    TimelineLayout layout = Layout();
+    const LaneRow* row = layout.RowAt(help->pos().y());
+    QString text;
+    if (row != nullptr && row->kind == RowKind::kThread) {
+      const ThreadLaneData* lane = threads_.Find(row->pid);
+      TimeAxis axis = AxisOf(state_, layout);
+      if (lane != nullptr) {
+        text = DescribeThreadAt(*trace_, *lane, axis.TimeAt(help->pos().x()),
+                                static_cast<TimestampNs>(3 * axis.NsPerPixel()) + 1);
+      }
+    } else {
+      text = DescribeAt(*trace_, state_, layout, help->pos());
+    }
     if (text.isEmpty()) {
       QToolTip::hideText();
     } else {

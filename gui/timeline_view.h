@@ -6,6 +6,8 @@
 #include <QWidget>
 #include <memory>
 
+class QScrollBar;
+
 #include "loaded_trace.h"
 #include "timeline_painter.h"
 
@@ -26,6 +28,8 @@ class TimelineView : public QWidget {
   void SetRange(TimestampNs from_ns, TimestampNs to_ns);
   /// Shows the whole trace.
   void ZoomToFit();
+  /// Shows markers A-B (with a twentieth of their distance around them); false when not both set.
+  bool ZoomToMarkers();
   /// Zooms by `factor` (< 1 zooms in) keeping the time at widget x `anchor_x` in place.
   void Zoom(double factor, double anchor_x);
   /// Pans by `fraction` of the visible span (negative: left).
@@ -34,6 +38,25 @@ class TimelineView : public QWidget {
   /// Hides or shows a CPU's lanes.
   void SetCpuVisible(int cpu, bool visible);
   bool CpuVisible(int cpu) const;
+  /// Shows only `cpus` (all when empty).
+  void ShowOnlyCpus(const std::vector<int>& cpus);
+
+  /// Four lane rows (true) or the compact row (false) for `cpu`; SetAllExpanded for all CPUs.
+  void SetCpuExpanded(int cpu, bool expanded);
+  bool CpuExpanded(int cpu) const;
+  void SetAllExpanded(bool expanded);
+
+  /// Pins `pid` as a thread lane under the ruler (no-op when pinned); Unpin removes it.
+  void Pin(int32_t pid);
+  void Unpin(int32_t pid);
+  const std::vector<int32_t>& PinnedPids() const { return state_.pinned_pids; }
+  /// The lane data of a pinned task (null when not pinned).
+  const ThreadLaneData* ThreadLane(int32_t pid) const { return threads_.Find(pid); }
+
+  /// Scrolls the CPU rows (the ruler stays) so that `cpu` is shown whole.
+  void ScrollToCpu(int cpu);
+  /// Scrolls the CPU rows to `scroll_y` pixels (clamped).
+  void SetScroll(int scroll_y);
 
   /// Filter: `mask` from Timeline::MatchingItems, empty for none.
   void SetItemMask(ItemMask mask);
@@ -55,9 +78,16 @@ class TimelineView : public QWidget {
   /// The geometry for the current width.
   TimelineLayout Layout() const;
 
+  /// Height the ruler and all CPU rows need unscrolled.
+  int ContentHeight() const;
+
   QSize sizeHint() const override;
 
  signals:
+  /// CPUs were hidden or shown (the CPUs menu follows).
+  void CpuVisibilityChanged();
+  /// A task was pinned or unpinned.
+  void PinsChanged();
   /// The visible range changed.
   void RangeChanged(TimestampNs from_ns, TimestampNs to_ns);
   /// A marker moved or was cleared.
@@ -74,18 +104,31 @@ class TimelineView : public QWidget {
   void wheelEvent(QWheelEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
   bool event(QEvent* event) override;
+  void focusInEvent(QFocusEvent* event) override;
+  void focusOutEvent(QFocusEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
 
  private:
-  void UpdateHeight();
+  void UpdateScrollBar();
+  void ShowContextMenu(QPoint pos, QPoint global_pos);
+  int LayoutWidth() const;
   TimeAxis Axis() const;
   void EmitSelected();
 
   std::shared_ptr<const LoadedTrace> trace_;
   TimelineViewState state_;
+  QScrollBar* scroll_bar_;
+  ThreadLanes threads_;
   QPoint press_pos_;
   TimestampNs press_from_ns_ = 0;
   bool dragging_ = false;
   bool pressed_ = false;
+  bool focusing_click_ = false;  // the press that gave the focus sets no marker
+  // Right-drag or Ctrl+drag draws a range to zoom to: from press_pos_ to select_x_.
+  bool selecting_ = false;
+  Qt::MouseButton select_button_ = Qt::NoButton;
+  int select_x_ = 0;
 };
 
 }  // namespace napiscope::gui

@@ -42,7 +42,9 @@ FrameTimes PaintFrames(const napiscope::gui::LoadedTrace& trace,
                        napiscope::gui::TimelineViewState state, int width, int frames,
                        TimestampNs span_ns) {
   const napiscope::Timeline& timeline = trace.timeline;
-  napiscope::gui::TimelineLayout layout(timeline.cpus(), state.cpu_visible, width);
+  // A window's timeline: compact rows of all CPUs share 1000 pixels (scrolled when they need
+  // more), as the view lays them out.
+  napiscope::gui::TimelineLayout layout(timeline.cpus(), state, width, 1000);
   QImage image(width, layout.height(), QImage::Format_ARGB32_Premultiplied);
   FrameTimes times;
   TimestampNs room = std::max<TimestampNs>(timeline.end_ns() - timeline.start_ns() - span_ns, 0);
@@ -118,7 +120,8 @@ int main(int argc, char** argv) {
 
   napiscope::gui::TimelineViewState state;
   state.cpu_visible.assign(timeline.cpus(), true);
-  std::printf("frames %d px wide, %d CPUs x 4 rows:\n", width, timeline.cpus());
+  std::printf("frames %d x 1000 px, %d CPUs (%s rows):\n", width, timeline.cpus(),
+              timeline.cpus() <= 4 ? "4 lane" : "compact");
   TimestampNs span = timeline.end_ns() - timeline.start_ns();
   PaintFrames(trace, state, width, 1, span);  // warm up fonts and caches
   for (TimestampNs zoom = span; zoom >= 2000; zoom /= 10) {

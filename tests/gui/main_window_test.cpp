@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "time_text.h"
 
 #include <QFileInfo>
 #include <QImage>
@@ -151,7 +152,7 @@ TEST(Screenshot, RendersTheRequestedSizeAndRange) {
   QString out = dir.filePath("shot.png");
   std::string command = absl::StrCat(NAPISCOPE_GUI, " '", TestData("real/idle.dat"),
                                      "' --screenshot '", out.toStdString(),
-                                     "' --size 900x600 --range 0 250ms");
+                                     "' --size 900x600 --range +0ms +250ms");
   napiscope::testing::CommandResult result = RunCommand("QT_QPA_PLATFORM= " + command);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   QImage image(out);
@@ -167,20 +168,26 @@ TEST(Screenshot, AMissingFileExitsOneWithTheMessage) {
       << result.err;
 }
 
-TEST(Screenshot, RangeIsParsedFromTheTraceStart) {
+TEST(Screenshot, RangeTakesOffsetsAndAbsoluteTimes) {
   MainWindow window;
   window.SetShowErrorDialogs(false);
   ASSERT_TRUE(window.OpenTraceAndWait(Data("real/idle.dat")));
   GuiOptions options;
   options.size = QSize(800, 500);
-  options.range = std::make_pair(QString("100ms"), QString("0.2s"));
+  options.range = std::make_pair(QString("+100ms"), QString("+0.2s"));
   QImage image;
   QString error;
   ASSERT_TRUE(RenderWindow(window, options, &image, &error)) << error.toStdString();
   TimestampNs start = window.trace()->timeline.start_ns();
   EXPECT_EQ(window.timeline()->state().from_ns, start + 100'000'000);
   EXPECT_EQ(window.timeline()->state().to_ns, start + 200'000'000);
-  options.range = std::make_pair(QString("5ms"), QString("1ms"));
+  // Absolute trace seconds, as `napiscope report --from` takes them.
+  options.range = std::make_pair(FormatTraceSeconds(start + 5'000'000, 1),
+                                 FormatTraceSeconds(start + 7'000'000, 1));
+  ASSERT_TRUE(RenderWindow(window, options, &image, &error)) << error.toStdString();
+  EXPECT_EQ(window.timeline()->state().from_ns, start + 5'000'000);
+  EXPECT_EQ(window.timeline()->state().to_ns, start + 7'000'000);
+  options.range = std::make_pair(QString("+5ms"), QString("+1ms"));
   EXPECT_FALSE(RenderWindow(window, options, &image, &error));
   EXPECT_TRUE(error.contains("must be after")) << error.toStdString();
 }

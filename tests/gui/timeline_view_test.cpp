@@ -134,11 +134,11 @@ TEST_F(RenderedScenario, VectorFilterHidesOtherVectors) {
 }
 
 TEST_F(RenderedScenario, HiddenCpusTakeNoRows) {
-  int height = view_.Layout().height();
+  int height = view_.Layout().content_height();
   view_.SetCpuVisible(1, false);
   EXPECT_EQ(view_.Layout().Find(1, RowKind::kTask), nullptr);
   EXPECT_NE(view_.Layout().Find(3, RowKind::kTask), nullptr);
-  EXPECT_LT(view_.Layout().height(), height);
+  EXPECT_LT(view_.Layout().content_height(), height);
 }
 
 TEST_F(RenderedScenario, KeysZoomAndPanAroundTheCentre) {

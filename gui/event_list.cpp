@@ -1,0 +1,323 @@
+#include "event_list.h"
+
+#include <QContextMenuEvent>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "event_text.h"
+#include "time_text.h"
+
+namespace napiscope::gui {
+namespace {
+
+// Previous-match searches scan backwards this many rows at a time.
+constexpr uint64_t kBackwardChunk = 65536;
+
+}  // namespace
+
+EventListModel::EventListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void EventListModel::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
+  beginResetModel();
+  trace_ = std::move(trace);
+  filtered_ = false;
+  rows_.clear();
+  rows_.shrink_to_fit();
+  cache_.reset();
+  endResetModel();
+}
+
+void EventListModel::SetFilter(const EventQuery& query) {
+  beginResetModel();
+  cache_.reset();
+  rows_.clear();
+  filtered_ = !query.empty() && trace_ != nullptr;
+  if (filtered_) {
+    trace_->events.Scan(0, trace_->events.size(), [&](uint64_t row, const Event& event) {
+      if (query.Matches(event, trace_->context)) rows_.push_back(static_cast<uint32_t>(row));
+      return true;
+    });
+  }
+  rows_.shrink_to_fit();
+  endResetModel();
+}
+
+uint64_t EventListModel::EventRow(int row) const {
+  return filtered_ ? rows_[static_cast<size_t>(row)] : static_cast<uint64_t>(row);
+}
+
+int EventListModel::RowOfEvent(uint64_t event_row) const {
+  if (!filtered_) return static_cast<int>(event_row);
+  return static_cast<int>(std::lower_bound(rows_.begin(), rows_.end(), event_row) - rows_.begin());
+}
+
+bool EventListModel::Keeps(uint64_t event_row) const {
+  return !filtered_ || std::binary_search(rows_.begin(), rows_.end(), event_row);
+}
+
+int EventListModel::RowAtTime(TimestampNs ts_ns) const {
+  if (!trace_ || rowCount() == 0) return 0;
+  int row = RowOfEvent(trace_->events.LowerBound(ts_ns));
+  return std::min(row, rowCount() - 1);
+}
+
+Event EventListModel::EventAt(int row) const {
+  if (cache_ && cache_->first == row) return cache_->second;
+  Event event = trace_->events.At(EventRow(row));
+  cache_ = std::make_pair(row, event);
+  return event;
+}
+
+int EventListModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid() || !trace_) return 0;
+  uint64_t rows = filtered_ ? rows_.size() : trace_->events.size();
+  return static_cast<int>(std::min<uint64_t>(rows, INT32_MAX));
+}
+
+int EventListModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumnCount;
+}
+
+QVariant EventListModel::data(const QModelIndex& index, int role) const {
+  if (!trace_ || !index.isValid()) return {};
+  if (role == Qt::TextAlignmentRole && index.column() == kCpu) {
+    return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+  }
+  if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+  Event event = EventAt(index.row());
+  switch (index.column()) {
+    case kTime:
+      return FormatTraceSeconds(event.ts_ns, 1);
+    case kCpu:
+      return event.cpu;
+    case kTask:
+      return EventTaskText(event, trace_->context);
+    case kEvent:
+      return EventNameText(event, trace_->context.strings);
+    case kFields:
+      return EventFieldsText(event, trace_->context);
+  }
+  return {};
+}
+
+QVariant EventListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const kNames[] = {"Time (s)", "CPU", "Task (pid)", "Event", "Fields"};
+  return section >= 0 && section < kColumnCount ? QString(kNames[section]) : QString();
+}
+
+EventListPanel::EventListPanel(QWidget* parent)
+    : QWidget(parent), model_(new EventListModel(this)), table_(new QTableView(this)) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 2, 0, 0);
+  layout->setSpacing(2);
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(new QLabel("Filter:"));
+  filter_ = new QLineEdit(this);
+  filter_->setPlaceholderText("cpu==3 comm~napi/ event==napi_poll");
+  filter_->setClearButtonEnabled(true);
+  bar->addWidget(filter_, 2);
+  bar->addWidget(new QLabel("Search:"));
+  search_ = new QLineEdit(this);
+  search_->setPlaceholderText("text, irq==354, vec==NET_RX (Enter: next)");
+  search_->setClearButtonEnabled(true);
+  bar->addWidget(search_, 2);
+  auto* previous = new QPushButton("◀", this);
+  previous->setToolTip("Previous match (Shift+Enter)");
+  auto* next = new QPushButton("▶", this);
+  next->setToolTip("Next match (Enter)");
+  bar->addWidget(previous);
+  bar->addWidget(next);
+  status_ = new QLabel(this);
+  bar->addWidget(status_, 1);
+  layout->addLayout(bar);
+  table_->setModel(model_);
+  table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setWordWrap(false);
+  table_->setShowGrid(false);
+  table_->verticalHeader()->hide();
+  table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  table_->verticalHeader()->setDefaultSectionSize(QFontMetrics(table_->font()).height() + 4);
+  table_->horizontalHeader()->setStretchLastSection(true);
+  QFontMetrics metrics(table_->font());
+  table_->setColumnWidth(EventListModel::kTime, metrics.horizontalAdvance("00000.000000000") + 16);
+  table_->setColumnWidth(EventListModel::kCpu, metrics.horizontalAdvance("CPU ") + 16);
+  table_->setColumnWidth(EventListModel::kTask, metrics.horizontalAdvance("irq/354-4848400 (12345)") + 16);
+  table_->setColumnWidth(EventListModel::kEvent, metrics.horizontalAdvance("sched_wakeup_new") + 16);
+  table_->setContextMenuPolicy(Qt::CustomContextMenu);
+  layout->addWidget(table_, 1);
+
+  connect(filter_, &QLineEdit::returnPressed, this, [this] { SetFilterText(filter_->text()); });
+  connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    if (text.isEmpty()) SetFilterText(text);
+  });
+  connect(search_, &QLineEdit::returnPressed, this, [this] { FindNext(); });
+  connect(next, &QPushButton::clicked, this, [this] { FindNext(); });
+  connect(previous, &QPushButton::clicked, this, [this] { FindPrevious(); });
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            if (quiet_ || !current.isValid()) return;
+            Event event = model_->EventAt(current.row());
+            emit EventSelected(event.ts_ns, event.cpu, event.pid);
+          });
+  connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
+    QModelIndex index = table_->indexAt(pos);
+    if (!index.isValid() || !trace_) return;
+    Event event = model_->EventAt(index.row());
+    QMenu menu(this);
+    QString task = EventTaskText(event, trace_->context);
+    QAction* pin = menu.addAction(QString("Pin %1 as a thread lane").arg(task));
+    pin->setEnabled(event.pid != 0);
+    connect(pin, &QAction::triggered, this, [this, event] { emit PinRequested(event.pid); });
+    menu.addAction(QString("Filter on CPU %1").arg(event.cpu), this,
+                   [this, event] { SetFilterText(QString("cpu==%1").arg(event.cpu)); });
+    menu.addAction(QString("Filter on %1").arg(task), this,
+                   [this, event] { SetFilterText(QString("common_pid==%1").arg(event.pid)); });
+    menu.addAction(QString("Filter on %1 events").arg(EventNameText(event, trace_->context.strings)),
+                   this, [this, event] {
+                     SetFilterText("event==" + EventNameText(event, trace_->context.strings));
+                   });
+    menu.exec(table_->viewport()->mapToGlobal(pos));
+  });
+}
+
+void EventListPanel::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
+  trace_ = std::move(trace);
+  model_->SetTrace(trace_);
+  filter_->clear();
+  status_->setText(trace_ ? QString("%1 events").arg(trace_->events.size()) : QString());
+}
+
+bool EventListPanel::SetFilterText(const QString& text) {
+  EventQuery query;
+  QString error;
+  if (!query.Parse(text, &error)) {
+    status_->setText(error);
+    return false;
+  }
+  if (filter_->text() != text) {
+    filter_->blockSignals(true);
+    filter_->setText(text);
+    filter_->blockSignals(false);
+  }
+  model_->SetFilter(query);
+  if (trace_) {
+    status_->setText(model_->filtered() ? QString("%1 of %2 events")
+                                              .arg(model_->rowCount())
+                                              .arg(trace_->events.size())
+                                        : QString("%1 events").arg(trace_->events.size()));
+  }
+  return true;
+}
+
+QString EventListPanel::FilterText() const { return filter_->text(); }
+
+bool EventListPanel::Find(const QString& text, bool forward) {
+  if (search_->text() != text) search_->setText(text);
+  return forward ? FindNext() : FindPrevious();
+}
+
+bool EventListPanel::FindNext() {
+  if (!trace_ || model_->rowCount() == 0) return false;
+  EventQuery query;
+  QString error;
+  if (!query.Parse(search_->text(), &error)) {
+    status_->setText(error);
+    return false;
+  }
+  int current = table_->currentIndex().isValid() ? table_->currentIndex().row() : -1;
+  int rows = model_->rowCount();
+  if (current + 1 < rows) {
+    // Decode the trace's rows in order from the next list row to the end.
+    uint64_t from = model_->EventRow(current + 1);
+    std::optional<uint64_t> found;
+    trace_->events.Scan(from, trace_->events.size(), [&](uint64_t event_row, const Event& event) {
+      if (!model_->Keeps(event_row)) return true;
+      if (!query.Matches(event, trace_->context)) return true;
+      found = event_row;
+      return false;
+    });
+    if (found) {
+      SelectRow(model_->RowOfEvent(*found), true);
+      status_->setText("");
+      return true;
+    }
+  }
+  status_->setText("no match after the selected event");
+  return false;
+}
+
+bool EventListPanel::FindPrevious() {
+  if (!trace_ || model_->rowCount() == 0) return false;
+  EventQuery query;
+  QString error;
+  if (!query.Parse(search_->text(), &error)) {
+    status_->setText(error);
+    return false;
+  }
+  int current = table_->currentIndex().isValid() ? table_->currentIndex().row()
+                                                 : model_->rowCount();
+  if (current <= 0) {
+    status_->setText("no match before the selected event");
+    return false;
+  }
+  uint64_t end = model_->EventRow(current - 1) + 1;
+  while (end > 0) {
+    uint64_t begin = end > kBackwardChunk ? end - kBackwardChunk : 0;
+    std::optional<uint64_t> last;
+    trace_->events.Scan(begin, end, [&](uint64_t event_row, const Event& event) {
+      if (!model_->Keeps(event_row)) return true;
+      if (query.Matches(event, trace_->context)) last = event_row;
+      return true;
+    });
+    if (last) {
+      SelectRow(model_->RowOfEvent(*last), true);
+      status_->setText("");
+      return true;
+    }
+    end = begin;
+  }
+  status_->setText("no match before the selected event");
+  return false;
+}
+
+void EventListPanel::SelectRow(int row, bool notify) {
+  quiet_ = !notify;
+  QModelIndex index = model_->index(row, 0);
+  table_->selectionModel()->setCurrentIndex(
+      index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  table_->scrollTo(index, QAbstractItemView::PositionAtCenter);
+  quiet_ = false;
+}
+
+void EventListPanel::ShowTime(TimestampNs ts_ns) {
+  if (!trace_ || model_->rowCount() == 0) return;
+  SelectRow(model_->RowAtTime(ts_ns), false);
+}
+
+void EventListPanel::ScrollToTime(TimestampNs ts_ns) {
+  if (!trace_ || model_->rowCount() == 0) return;
+  table_->scrollTo(model_->index(model_->RowAtTime(ts_ns), 0), QAbstractItemView::PositionAtTop);
+}
+
+std::optional<Event> EventListPanel::SelectedEvent() const {
+  QModelIndex index = table_->currentIndex();
+  if (!index.isValid()) return std::nullopt;
+  return model_->EventAt(index.row());
+}
+
+int EventListPanel::TopRow() const { return table_->rowAt(0); }
+
+}  // namespace napiscope::gui

@@ -1,0 +1,46 @@
+// Sessions: what the user set up on a trace (view, markers, pinned threads, filters, hidden and
+// expanded CPUs), saved as a small JSON file and restored with --session FILE or File > Open
+// session. Times are absolute trace seconds, as trace-cmd prints them.
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <optional>
+#include <vector>
+
+#include "napiscope/event.h"
+
+namespace napiscope::gui {
+
+/// Everything a session restores.
+struct SessionState {
+  QString trace_path;  ///< the trace it was saved on (absolute)
+  TimestampNs from_ns = 0;
+  TimestampNs to_ns = 0;
+  std::optional<TimestampNs> marker_a;
+  std::optional<TimestampNs> marker_b;
+  std::vector<int32_t> pinned_pids;
+  std::vector<int> hidden_cpus;
+  std::vector<int> expanded_cpus;
+  QString task_filter;   ///< the toolbar's task box
+  int irq_filter = -1;   ///< -1: all
+  int vec_filter = -1;   ///< -1: all
+  QString event_filter;  ///< the event list's filter
+  int scroll_y = 0;
+
+  bool operator==(const SessionState&) const = default;
+};
+
+/// The session as indented JSON.
+QByteArray SessionToJson(const SessionState& session);
+
+/// Parses a session; false with a one-line `error` (naming what is wrong) otherwise.
+bool SessionFromJson(const QByteArray& json, SessionState* session, QString* error);
+
+/// Reads `path` with SessionFromJson; errors name the file.
+bool ReadSessionFile(const QString& path, SessionState* session, QString* error);
+
+/// Writes `session` to `path`; errors name the file.
+bool WriteSessionFile(const QString& path, const SessionState& session, QString* error);
+
+}  // namespace napiscope::gui

@@ -1,0 +1,63 @@
+// Pinned thread lanes: one task across all CPUs — when and where it ran (colour per CPU), its
+// wake -> run waits and its migrations. Runs come from the core timeline's task lanes; waits
+// are the core's activations (IRQ threads, NAPI kthreads, ksoftirqd), never re-paired here.
+#pragma once
+
+#include <QColor>
+#include <QPainter>
+#include <QString>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "loaded_trace.h"
+#include "timeline_layout.h"
+
+namespace napiscope::gui {
+
+/// A stretch of time a task ran on one CPU.
+struct ThreadRun {
+  TimestampNs start_ns = 0;
+  TimestampNs end_ns = 0;
+  uint16_t cpu = 0;
+};
+
+/// What a pinned lane shows for one task.
+struct ThreadLaneData {
+  int32_t pid = 0;
+  QString name;                    ///< "comm (pid)"
+  std::vector<ThreadRun> runs;     ///< in time order, touching runs on one CPU merged
+  std::vector<Activation> wakes;   ///< its activations (wake -> run), by from_ns
+  int migrations = 0;              ///< runs on another CPU than the run before
+};
+
+/// Builds the lane of `pid` from the trace's timeline.
+ThreadLaneData BuildThreadLane(const LoadedTrace& trace, int32_t pid);
+
+/// The pids a --pin item names: a pid, or every task whose comm starts with the text.
+std::vector<int32_t> FindTasks(const LoadedTrace& trace, const QString& spec);
+
+/// The lanes of the pinned tasks, built once per pin.
+class ThreadLanes {
+ public:
+  /// Builds the lane of `pid` (no-op when already built).
+  void Add(const LoadedTrace& trace, int32_t pid);
+  void Remove(int32_t pid) { lanes_.erase(pid); }
+  void Clear() { lanes_.clear(); }
+  /// The lane of `pid`, or null.
+  const ThreadLaneData* Find(int32_t pid) const;
+
+ private:
+  std::map<int32_t, std::shared_ptr<const ThreadLaneData>> lanes_;
+};
+
+/// Paints a thread lane into `row` for the time axis `axis`.
+void PaintThreadLane(QPainter& painter, const ThreadLaneData& lane, const LaneRow& row,
+                     const TimeAxis& axis);
+
+/// Tooltip (rich text) of a thread lane at `ts_ns` ("" when nothing is there); `slack_ns` is
+/// how near a run or wait must be.
+QString DescribeThreadAt(const LoadedTrace& trace, const ThreadLaneData& lane, TimestampNs ts_ns,
+                         TimestampNs slack_ns);
+
+}  // namespace napiscope::gui

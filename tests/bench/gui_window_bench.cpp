@@ -1,0 +1,103 @@
+// gui_window_bench: the whole window on a large trace, as a user opens it. Prints the time to
+// the first full frame (load, analyses, event index, then one paint of the window), the CPU
+// time of a frame of the timeline and the visible event list at every zoom, and the process's
+// memory per event. Not a test: numbers depend on the machine. Make traces with
+//   napiscope-tracegen --synthetic 20000000 --cpus 64 -o /tmp/s64.dat
+// and run
+//   QT_QPA_PLATFORM=offscreen napiscope_gui_window_bench /tmp/s64.dat [WIDTH HEIGHT]
+// Compare the first frame with `time napiscope report /tmp/s64.dat > /dev/null`.
+#include <QApplication>
+#include <QTableView>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "event_list.h"
+#include "main_window.h"
+#include "timeline_view.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using napiscope::TimestampNs;
+
+double ThreadCpuMillis() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+// VmRSS or VmHWM of this process in bytes.
+double ProcessBytes(const char* key) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind(key, 0) == 0) return std::stod(line.substr(std::string(key).size())) * 1024.0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s TRACE [WIDTH HEIGHT]\n", argv[0]);
+    return 1;
+  }
+  int width = argc > 3 ? std::atoi(argv[2]) : 1920;
+  int height = argc > 3 ? std::atoi(argv[3]) : 1080;
+  double rss_before = ProcessBytes("VmRSS:");
+  Clock::time_point start = Clock::now();
+  napiscope::gui::MainWindow window;
+  window.SetShowErrorDialogs(false);
+  window.resize(width, height);
+  window.show();
+  if (!window.OpenTraceAndWait(argv[1])) {
+    std::fprintf(stderr, "%s\n", window.LastError().toStdString().c_str());
+    return 1;
+  }
+  QApplication::processEvents();
+  QImage first = window.grab().toImage();
+  double first_frame_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  const napiscope::gui::LoadedTrace& trace = *window.trace();
+  auto events = static_cast<double>(trace.timeline.events());
+  double rss = ProcessBytes("VmRSS:");
+  double peak = ProcessBytes("VmHWM:");
+  std::printf("trace %s: %.0f events, %d CPUs\n", argv[1], events, trace.timeline.cpus());
+  std::printf("first full frame %.0f ms (%dx%d)\n", first_frame_ms, width, height);
+  std::printf("RSS %.1f MB = %.1f bytes/event (%.1f without the empty process's %.0f MB); "
+              "peak %.1f bytes/event\n",
+              rss / 1e6, rss / events, (rss - rss_before) / events, rss_before / 1e6,
+              peak / events);
+  std::printf("model: timeline %.2f + event index %.2f bytes/event\n",
+              static_cast<double>(trace.timeline.BytesUsed()) / events,
+              static_cast<double>(trace.events.BytesUsed()) / events);
+
+  // Frames: the timeline and the visible rows of the event list (the list follows the view).
+  napiscope::gui::TimelineView* timeline = window.timeline();
+  QTableView* table = window.events()->table();
+  TimestampNs span = trace.timeline.end_ns() - trace.timeline.start_ns();
+  std::printf("frame CPU time (timeline + event list), median and max of 10 positions:\n");
+  for (TimestampNs zoom = span; zoom >= 1000; zoom /= 10) {
+    std::vector<double> cpu_ms;
+    for (int f = 0; f < 10; ++f) {
+      TimestampNs from = trace.timeline.start_ns() + (span - zoom) * f / 9;
+      timeline->SetRange(from, from + zoom);
+      window.events()->ScrollToTime(from);
+      double cpu_start = ThreadCpuMillis();
+      timeline->grab();
+      table->viewport()->grab();
+      cpu_ms.push_back(ThreadCpuMillis() - cpu_start);
+    }
+    std::sort(cpu_ms.begin(), cpu_ms.end());
+    std::printf("  span %14.6f ms: median %6.2f ms, max %6.2f ms\n", static_cast<double>(zoom) / 1e6,
+                cpu_ms[cpu_ms.size() / 2], cpu_ms.back());
+  }
+  return first.isNull() ? 1 : 0;
+}

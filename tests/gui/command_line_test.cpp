@@ -1,0 +1,133 @@
+#include "command_line.h"
+
+#include <QApplication>
+#include <QFocusEvent>
+#include <QTest>
+
+#include <absl/strings/str_cat.h>
+#include <gtest/gtest.h>
+
+#include "main_window.h"
+#include "support/test_support.h"
+#include "time_text.h"
+#include "timeline_view.h"
+
+namespace napiscope::gui {
+namespace {
+
+using napiscope::testing::RunCommand;
+
+QString Data(const std::string& relative) {
+  return QString::fromStdString(napiscope::testing::TestData(relative));
+}
+
+TEST(TraceTime, AbsoluteSecondsAndOffsetsFromTheStart) {
+  constexpr TimestampNs kStart = 705'000'000'000;
+  TimestampNs ts = 0;
+  QString error;
+  ASSERT_TRUE(ParseTraceTime("705.4123", kStart, &ts, &error));
+  EXPECT_EQ(ts, 705'412'300'000);
+  ASSERT_TRUE(ParseTraceTime("@705.437755", kStart, &ts, &error));
+  EXPECT_EQ(ts, 705'437'755'000);
+  ASSERT_TRUE(ParseTraceTime("+100ms", kStart, &ts, &error));
+  EXPECT_EQ(ts, kStart + 100'000'000);
+  ASSERT_TRUE(ParseTraceTime(" +1.5s ", kStart, &ts, &error));
+  EXPECT_EQ(ts, kStart + 1'500'000'000);
+  ASSERT_TRUE(ParseTraceTime("+300us", kStart, &ts, &error));
+  EXPECT_EQ(ts, kStart + 300'000);
+  // What the CLI's --from takes is absolute: "100ms" is 0.1 s of trace time, not an offset.
+  ASSERT_TRUE(ParseTraceTime("100ms", kStart, &ts, &error));
+  EXPECT_EQ(ts, 100'000'000);
+  EXPECT_FALSE(ParseTraceTime("+abc", kStart, &ts, &error));
+  EXPECT_TRUE(error.contains("'+abc' is not a time")) << error.toStdString();
+  EXPECT_FALSE(ParseTraceTime("soon", kStart, &ts, &error));
+}
+
+TEST(TraceTime, FormatsAsManyDigitsAsTheResolutionNeeds) {
+  EXPECT_EQ(FormatTraceSeconds(705'437'755'123, 1'000), "705.437755");
+  EXPECT_EQ(FormatTraceSeconds(705'437'755'123, 100), "705.4377551");
+  EXPECT_EQ(FormatTraceSeconds(705'437'755'123, 1), "705.437755123");
+  EXPECT_EQ(FormatTraceSeconds(705'437'755'123, 10'000'000), "705.44");
+  EXPECT_EQ(FormatOffset(2'341'523'000, 1'000), "+2.341523s");
+  EXPECT_EQ(FormatOffset(150'020'000, 10'000), "+150.02ms");
+  // Everything formatted parses back to the same instant at that resolution.
+  TimestampNs ts = 0;
+  QString error;
+  ASSERT_TRUE(ParseTraceTime(FormatOffset(2'341'523'000, 1'000), 0, &ts, &error));
+  EXPECT_EQ(ts, 2'341'523'000);
+}
+
+TEST(CommandLine, CpuListsPinsAndSession) {
+  GuiOptions options;
+  QString error;
+  ASSERT_TRUE(ParseGuiArguments({"t.dat", "--cpus", "0-3,8", "--pin", "napi/va,irq/354",
+                                 "--session", "s.json", "--range", "+1ms", "705.5"},
+                                &options, &error))
+      << error.toStdString();
+  EXPECT_EQ(options.cpus, (std::vector<int>{0, 1, 2, 3, 8}));
+  EXPECT_EQ(options.pins, (QStringList{"napi/va", "irq/354"}));
+  EXPECT_EQ(options.session, "s.json");
+  EXPECT_EQ(options.range->first, "+1ms");
+  EXPECT_FALSE(ParseGuiArguments({"--cpus", "3-1"}, &options, &error));
+  EXPECT_TRUE(error.contains("3-1")) << error.toStdString();
+}
+
+// --help and --version are answered before Qt looks for a display.
+TEST(CommandLine, HelpAndVersionNeedNoDisplay) {
+  for (const char* flag : {"--help", "--version"}) {
+    napiscope::testing::CommandResult result = RunCommand(
+        absl::StrCat("env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM=xcb ", NAPISCOPE_GUI, " ",
+                     flag));
+    EXPECT_EQ(result.exit_code, 0) << flag << ": " << result.err;
+    EXPECT_NE(result.out.find(std::string(flag) == "--help" ? "Usage: napiscope-gui" :
+                                                              "napiscope-gui 0."),
+              std::string::npos)
+        << result.out;
+  }
+}
+
+TEST(MainWindowOptions, RangeIsHonouredInTheWindow) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  GuiOptions options;
+  options.range = std::make_pair(QString("+100ms"), QString("+102ms"));
+  window.OpenTrace(Data("real/veth-threaded-napi.dat"), options);
+  window.WaitForLoad();
+  ASSERT_NE(window.trace(), nullptr) << window.LastError().toStdString();
+  TimestampNs start = window.trace()->timeline.start_ns();
+  EXPECT_EQ(window.timeline()->state().from_ns, start + 100'000'000);
+  EXPECT_EQ(window.timeline()->state().to_ns, start + 102'000'000);
+  // The header shows the ends with the digits a 2 ms view needs (2 us resolution).
+  QString header = window.HeaderText();
+  EXPECT_TRUE(header.contains("+100.000ms")) << header.toStdString();
+  EXPECT_TRUE(header.contains(FormatTraceSeconds(start + 100'000'000, 2'000)))
+      << header.toStdString();
+}
+
+TEST(MainWindowOptions, TheTimelineHasTheFocusAfterOpeningAndTheFocusingClickSetsNoMarker) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  window.resize(1200, 800);
+  window.show();
+  window.activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(&window));
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("real/veth-threaded-napi.dat")));
+  EXPECT_TRUE(window.timeline()->hasFocus());
+  // W zooms in without a click: the key goes to the focus widget.
+  TimestampNs span = window.timeline()->state().to_ns - window.timeline()->state().from_ns;
+  QTest::keyClick(QApplication::focusWidget(), Qt::Key_W);
+  EXPECT_LT(window.timeline()->state().to_ns - window.timeline()->state().from_ns, span);
+  // Focus elsewhere, then a click that brings it back sets no marker; the next click does.
+  window.timeline()->clearFocus();
+  ASSERT_FALSE(window.timeline()->hasFocus());
+  QFocusEvent focus_in(QEvent::FocusIn, Qt::MouseFocusReason);
+  QApplication::sendEvent(window.timeline(), &focus_in);
+  QPoint inside(window.timeline()->Layout().time_left() + 200, 60);
+  QTest::mouseClick(window.timeline(), Qt::LeftButton, Qt::NoModifier, inside);
+  EXPECT_FALSE(window.timeline()->state().marker_a.has_value());
+  QTest::mouseClick(window.timeline(), Qt::LeftButton, Qt::NoModifier, inside);
+  EXPECT_TRUE(window.timeline()->state().marker_a.has_value());
+}
+
+}  // namespace
+}  // namespace napiscope::gui

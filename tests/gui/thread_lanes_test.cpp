@@ -1,0 +1,235 @@
+// Pinned thread lanes, the findings of a range, sessions and range navigation.
+#include "thread_lanes.h"
+
+#include <QApplication>
+#include <QMouseEvent>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include "event_list.h"
+#include "findings_panel.h"
+#include "gui_test_support.h"
+#include "main_window.h"
+#include "napiscope/analysis_pipeline.h"
+#include "palette.h"
+#include "range_analysis.h"
+#include "support/test_support.h"
+#include "timeline_view.h"
+
+namespace napiscope::gui {
+namespace {
+
+QString Data(const std::string& relative) {
+  return QString::fromStdString(napiscope::testing::TestData(relative));
+}
+
+// irq_threads_bouncing (testdata/scenarios/README.md): irq/354-4848400 (181) runs 8 times,
+// alternating CPU1 and CPU0, each activation from the hard IRQ on CPU0.
+TEST(ThreadLane, ShowsWhereAThreadRanItsWaitsAndMigrations) {
+  auto trace = testing::LoadTestTrace("scenarios/irq_threads_bouncing.dat");
+  ASSERT_NE(trace, nullptr);
+  EXPECT_EQ(FindTasks(*trace, "irq/354"), std::vector<int32_t>{181});
+  EXPECT_EQ(FindTasks(*trace, "182"), std::vector<int32_t>{182});
+  EXPECT_TRUE(FindTasks(*trace, "nosuchtask").empty());
+  ThreadLaneData lane = BuildThreadLane(*trace, 181);
+  EXPECT_EQ(lane.name, "irq/354-4848400 (181)");
+  ASSERT_EQ(lane.runs.size(), 8u);
+  for (size_t i = 0; i < lane.runs.size(); ++i) {
+    EXPECT_EQ(lane.runs[i].cpu, i % 2 == 0 ? 1 : 0) << "run " << i;
+  }
+  EXPECT_EQ(lane.migrations, 7);
+  ASSERT_EQ(lane.wakes.size(), 8u);
+  EXPECT_EQ(lane.wakes[0].to_ns - lane.wakes[0].from_ns, 10'000);
+  EXPECT_EQ(lane.wakes[1].to_ns - lane.wakes[1].from_ns, 6'000);
+
+  // Drawn under the ruler in the colour of the CPU of each run.
+  TimelineView view;
+  view.resize(1400, 500);
+  view.SetTrace(trace);
+  view.Pin(181);
+  ThreadRun run = lane.runs[2];
+  view.SetRange(run.start_ns - 20'000, run.end_ns + 20'000);
+  QImage image = testing::Render(view);
+  TimelineLayout layout = view.Layout();
+  const LaneRow* row = layout.FindThread(181);
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->top, TimelineLayout::kRulerHeight);
+  EXPECT_GT(layout.rows_top(), row->bottom() - 1);
+  int x = static_cast<int>(AxisOf(view.state(), layout).XOf((run.start_ns + run.end_ns) / 2));
+  EXPECT_EQ(image.pixelColor(x, row->top + 4).name(), palette::CpuColor(run.cpu).name());
+  view.Unpin(181);
+  EXPECT_EQ(view.Layout().FindThread(181), nullptr);
+}
+
+TEST(ThreadLane, PinOptionAndAPingPongFindingPinThreads) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  window.resize(1400, 900);
+  GuiOptions options;
+  options.pins = {"irq/355"};
+  window.OpenTrace(Data("scenarios/irq_threads_bouncing.dat"), options);
+  window.WaitForLoad();
+  ASSERT_NE(window.trace(), nullptr);
+  EXPECT_EQ(window.timeline()->PinnedPids(), std::vector<int32_t>{182});
+  // A ping-pong finding naming both threads pins them (this scenario's own report has none:
+  // its trace lacks the softirq events, so the finding is made here as the analysis writes it).
+  Finding pingpong;
+  pingpong.rule = "irq-thread-pingpong";
+  pingpong.cpu = 0;
+  pingpong.evidence = {{"pids", {181, 182}}};
+  FindingFocus focus = FocusOf(pingpong, 2);
+  EXPECT_EQ(focus.pins, (std::vector<int32_t>{181, 182}));
+  Finding latency = pingpong;
+  latency.rule = "softirq-latency";
+  EXPECT_TRUE(FocusOf(latency, 2).pins.empty());
+  window.ShowFinding(pingpong);
+  const std::vector<int32_t>& pins = window.timeline()->PinnedPids();
+  EXPECT_NE(std::find(pins.begin(), pins.end(), 181), pins.end());
+  EXPECT_NE(std::find(pins.begin(), pins.end(), 182), pins.end());
+  // From the event list's menu: the same signal pins a task.
+  emit window.events()->PinRequested(1500);
+  EXPECT_NE(std::find(window.timeline()->PinnedPids().begin(),
+                      window.timeline()->PinnedPids().end(), 1500),
+            window.timeline()->PinnedPids().end());
+}
+
+// The findings of a range are the core's: the same as `napiscope report --from --to`.
+TEST(RangeAnalysis, IsTheReportOfThatWindow) {
+  auto trace = testing::LoadTestTrace("scenarios/rt_wake_latency.dat");
+  ASSERT_NE(trace, nullptr);
+  // Up to just before the first finding that has a time: that one (at least) is left out.
+  TimestampNs first_finding = trace->timeline.end_ns();
+  for (const Finding& finding : trace->report.findings) {
+    if (finding.start_ns > 0) first_finding = std::min(first_finding, finding.start_ns);
+  }
+  TimestampNs from = trace->timeline.start_ns();
+  for (TimestampNs to : {first_finding - 1, trace->timeline.end_ns()}) {
+    Report mine = AnalyseRange(*trace, from, to);
+    AnalysisOptions options;
+    options.window.from_ns = from;
+    options.window.to_ns = to;
+    Report cli;
+    ASSERT_TRUE(AnalyzeTrace(napiscope::testing::TestData("scenarios/rt_wake_latency.dat"),
+                             options, &cli)
+                    .ok());
+    ASSERT_EQ(mine.findings.size(), cli.findings.size()) << to;
+    for (size_t i = 0; i < mine.findings.size(); ++i) {
+      EXPECT_EQ(mine.findings[i].rule, cli.findings[i].rule);
+      EXPECT_EQ(mine.findings[i].summary, cli.findings[i].summary);
+    }
+    if (to < trace->timeline.end_ns()) {
+      EXPECT_LT(mine.findings.size(), trace->report.findings.size());
+    } else {
+      EXPECT_EQ(mine.findings.size(), trace->report.findings.size());
+    }
+  }
+}
+
+TEST(RangeAnalysis, TheFindingsTabSaysWhichRangeItShows) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("scenarios/rt_wake_latency.dat")));
+  EXPECT_EQ(window.findings()->Scope(), "the whole trace");
+  TimestampNs start = window.trace()->timeline.start_ns();
+  window.timeline()->SetMarkers(start, start + 1'000'000);
+  window.AnalyseSelectedRange();
+  window.WaitForRangeAnalysis();
+  EXPECT_TRUE(window.findings()->Scope().startsWith("A–B +0")) << window.findings()->Scope().toStdString();
+  EXPECT_LE(window.ShownFindings().size(), window.trace()->report.findings.size());
+  window.ShowWholeTraceFindings();
+  EXPECT_EQ(window.ShownFindings().size(), window.trace()->report.findings.size());
+}
+
+TEST(Session, SavesAndRestoresTheView) {
+  QTemporaryDir dir;
+  QString path = dir.filePath("session.json");
+  SessionState saved;
+  {
+    MainWindow window;
+    window.SetShowErrorDialogs(false);
+    window.resize(1400, 900);
+    ASSERT_TRUE(window.OpenTraceAndWait(Data("scenarios/irq_threads_bouncing.dat")));
+    TimestampNs start = window.trace()->timeline.start_ns();
+    window.timeline()->SetRange(start + 1'000'000, start + 3'000'000);
+    window.timeline()->SetMarkers(start + 1'500'000, start + 2'000'123);
+    window.timeline()->Pin(181);
+    window.timeline()->SetCpuVisible(1, false);
+    window.SetFilter("iperf", -1, kNetRx);
+    ASSERT_TRUE(window.events()->SetFilterText("cpu==0"));
+    saved = window.CaptureSession();
+    QString error;
+    ASSERT_TRUE(window.SaveSession(path, &error)) << error.toStdString();
+  }
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  window.resize(1400, 900);
+  GuiOptions options;
+  options.session = path;
+  window.OpenTrace(Data("scenarios/irq_threads_bouncing.dat"), options);
+  window.WaitForLoad();
+  ASSERT_NE(window.trace(), nullptr);
+  SessionState restored = window.CaptureSession();
+  EXPECT_EQ(restored.from_ns, saved.from_ns);
+  EXPECT_EQ(restored.marker_b, saved.marker_b);
+  EXPECT_EQ(restored.pinned_pids, std::vector<int32_t>{181});
+  EXPECT_EQ(restored.hidden_cpus, std::vector<int>{1});
+  EXPECT_EQ(restored.vec_filter, static_cast<int>(kNetRx));
+  EXPECT_EQ(restored.event_filter, "cpu==0");
+  EXPECT_TRUE(restored == saved);
+  // A broken session file is named in the error.
+  QString broken = dir.filePath("broken.json");
+  napiscope::testing::WriteFile(broken.toStdString(), "{\"napiscope_session\": 1, \"from\": \"x\"}");
+  QString error;
+  EXPECT_FALSE(window.OpenSession(broken, &error));
+  EXPECT_TRUE(error.startsWith(broken)) << error.toStdString();
+}
+
+TEST(Navigation, RightDragZoomsToARangeAndZShowsAToB) {
+  auto trace = testing::LoadTestTrace("scenarios/softirq_contexts.dat");
+  ASSERT_NE(trace, nullptr);
+  TimelineView view;
+  view.resize(1400, 500);
+  view.SetTrace(trace);
+  TimelineLayout layout = view.Layout();
+  TimeAxis axis = AxisOf(view.state(), layout);
+  int y = layout.rows().front().center();
+  int x0 = layout.time_left() + 300;
+  int x1 = layout.time_left() + 700;
+  TimestampNs t0 = axis.TimeAt(x0);
+  TimestampNs t1 = axis.TimeAt(x1);
+  QTest::mousePress(&view, Qt::RightButton, Qt::NoModifier, QPoint(x0, y));
+  QMouseEvent move(QEvent::MouseMove, QPointF(x1, y), view.mapToGlobal(QPointF(x1, y)),
+                   Qt::NoButton, Qt::RightButton, Qt::NoModifier);
+  QApplication::sendEvent(&view, &move);
+  QTest::mouseRelease(&view, Qt::RightButton, Qt::NoModifier, QPoint(x1, y));
+  EXPECT_NEAR(static_cast<double>(view.state().from_ns), static_cast<double>(t0), axis.NsPerPixel());
+  EXPECT_NEAR(static_cast<double>(view.state().to_ns), static_cast<double>(t1), axis.NsPerPixel());
+  EXPECT_FALSE(view.state().marker_a.has_value());
+
+  view.SetMarkers(t0 + 1000, t0 + 21'000);
+  QTest::keyClick(&view, Qt::Key_Z);
+  EXPECT_EQ(view.state().from_ns, t0 + 1000 - 1000);
+  EXPECT_EQ(view.state().to_ns, t0 + 21'000 + 1000);
+}
+
+TEST(Navigation, GoToTakesAbsoluteTimesAndOffsets) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  window.resize(1400, 900);
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("scenarios/softirq_contexts.dat")));
+  TimestampNs start = window.trace()->timeline.start_ns();
+  QString error;
+  ASSERT_TRUE(window.GoToTime("+50us", &error)) << error.toStdString();
+  EXPECT_EQ(*window.timeline()->state().marker_a, start + 50'000);
+  ASSERT_TRUE(window.GoToTime("3.000030 3.000110", &error)) << error.toStdString();
+  EXPECT_EQ(window.timeline()->state().from_ns, 3'000'030'000);
+  EXPECT_EQ(window.timeline()->state().to_ns, 3'000'110'000);
+  EXPECT_FALSE(window.GoToTime("9999.5", &error));
+  EXPECT_TRUE(error.contains("outside the trace")) << error.toStdString();
+  EXPECT_FALSE(window.GoToTime("soon", &error));
+}
+
+}  // namespace
+}  // namespace napiscope::gui

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -8,6 +9,7 @@
 #include "napiscope/check_config.h"
 #include "napiscope/check_render.h"
 #include "napiscope/json_text.h"
+#include "napiscope/report_html.h"
 
 namespace napiscope::cli {
 namespace {
@@ -35,7 +37,8 @@ std::string ThresholdList() {
 }
 
 std::string Render(const std::string& format, const std::vector<TraceCheck>& checks,
-                   Severity fail_on) {
+                   const std::vector<std::string>& html_sections, Severity fail_on) {
+  if (format == "html") return ChecksToHtml(checks, html_sections, fail_on);
   if (format == "json") return JsonText(ChecksToJson(checks, fail_on), 2) + "\n";
   if (format == "junit") return ChecksToJUnit(checks, fail_on);
   if (format == "markdown") return ChecksToMarkdown(checks, fail_on);
@@ -75,11 +78,20 @@ int RunCheck(const CheckOptions& options) {
   if (!options.flags.Apply(&analysis, &error)) return Fail("check", error);
 
   std::vector<TraceCheck> checks;
+  // HTML draws each trace's timelines: its section is rendered while the timeline is loaded.
+  bool html = std::find(formats.begin(), formats.end(), "html") != formats.end();
+  std::vector<std::string> html_sections;
   bool unreadable = false, failed = false;
   for (const std::string& path : options.paths) {
     TraceCheck& check = checks.emplace_back();
     check.path = path;
-    check.status = AnalyzeWithProgress(path, analysis, options.quiet, &check.report);
+    auto view = std::make_unique<HtmlTrace>();
+    if (html) {
+      check.status = LoadHtmlWithProgress(path, analysis, options.quiet, view.get());
+      if (check.status.ok()) check.report = view->report;
+    } else {
+      check.status = AnalyzeWithProgress(path, analysis, options.quiet, &check.report);
+    }
     if (check.status.ok()) {
       if (error = CheckCpusExist(analysis, check.report); !error.empty()) {
         check.status = absl::InvalidArgumentError(path + ": " + error);
@@ -89,6 +101,11 @@ int RunCheck(const CheckOptions& options) {
       check.report = Report();
       std::cerr << "napiscope: " << check.status.message() << "\n";
     }
+    if (html) {
+      HtmlTraceView shown = view->View();
+      html_sections.push_back(HtmlCheckSection(check, check.status.ok() ? &shown : nullptr,
+                                               config.fail_on, checks.size() - 1));
+    }
     unreadable = unreadable || !check.status.ok();
     failed = failed || JudgeCheck(check, config.fail_on).failed;
   }
@@ -97,7 +114,7 @@ int RunCheck(const CheckOptions& options) {
   for (size_t i = 0; i < formats.size(); ++i) {
     std::string path = i < options.outputs.size() ? options.outputs[i] : "-";
     stdout_used = stdout_used || path == "-";
-    if (!WriteOutput(path, Render(formats[i], checks, config.fail_on), &error)) {
+    if (!WriteOutput(path, Render(formats[i], checks, html_sections, config.fail_on), &error)) {
       return Fail("check", error);
     }
   }
@@ -125,10 +142,10 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
                     "NET_RX.softirq_latency_max_error_ns=2ms (see --list-thresholds)")
       ->allow_extra_args(false);
   check->add_option("-f,--format", options->formats,
-                    "text (default), json (napiscope.check/1), junit or markdown; repeat with "
-                    "--output to write several")
+                    "text (default), json (napiscope.check/1), junit, markdown or html (one "
+                    "self-contained page); repeat with --output to write several")
       ->allow_extra_args(false)
-      ->check(CLI::IsMember({"text", "json", "junit", "markdown"}));
+      ->check(CLI::IsMember({"text", "json", "junit", "markdown", "html"}));
   check->add_option("-o,--output", options->outputs,
                     "file for the --format at the same position (- for stdout); the text "
                     "summary still goes to stdout unless --quiet")
@@ -143,7 +160,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
       "  napiscope check trace.dat\n"
       "  napiscope check --fail-on error -t ksoftirqd_blocked_warning_ns=2ms a.dat b.dat\n"
       "  napiscope check --config napiscope.toml -f junit -o napiscope.xml -f markdown "
-      "-o napiscope.md trace.dat\n\n"
+      "-o napiscope.md -f html -o napiscope.html trace.dat\n\n"
       "napiscope.toml:\n"
       "  fail_on = \"warning\"\n"
       "  [thresholds]\n"

@@ -122,6 +122,13 @@ absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analys
   return AnalyzeTrace(path, analysis, report);
 }
 
+absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
+                                  HtmlTrace* trace) {
+  ProgressBar bar("napiscope: reading " + path, !quiet && isatty(STDERR_FILENO));
+  analysis.load.progress = [&bar](double fraction) { bar.Update(fraction); };
+  return LoadHtmlTrace(path, analysis, trace);
+}
+
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error) {
   if (path.empty() || path == "-") {
     std::cout << content << std::flush;

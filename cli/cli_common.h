@@ -10,6 +10,7 @@
 
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/report.h"
+#include "napiscope/report_html.h"
 
 namespace napiscope::cli {
 
@@ -37,6 +38,10 @@ std::string CheckCpusExist(const AnalysisOptions& analysis, const Report& report
 /// load takes more than a second.
 absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
                                  Report* report);
+
+/// As AnalyzeWithProgress, also building the timeline the HTML report draws from.
+absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
+                                  HtmlTrace* trace);
 
 /// Writes `content` to `path` ("-" or "": stdout); false with a message naming the file.
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error);

@@ -1,4 +1,4 @@
-// The colours of timelines and charts, shared by the GUI and the HTML report: task kinds,
+// The colours of timelines and charts, for the HTML report (and meant for the GUI): task kinds,
 // softirq vectors, IRQ handlers, NAPI devices, waits, activations, gaps and backgrounds.
 // Chosen so that the colours that share a lane or a chart stay apart under protanopia,
 // deuteranopia and tritanopia (tests/core/palette_test.cpp simulates them).

@@ -9,8 +9,9 @@
 
 #include "napiscope/contexts.h"
 #include "napiscope/napi_rt_rows.h"
-#include "numpy_columns.h"
+#include "napiscope/producers.h"
 #include "napiscope/task_class.h"
+#include "numpy_columns.h"
 
 namespace py = pybind11;
 
@@ -20,21 +21,26 @@ namespace {
 // Streams the trace through the context tracker and the fact producers, as the analyses do,
 // and hands both to one table's listeners. Rows count when they begin inside the window and on
 // the CPUs asked, as the report's do.
-class FactTable : public TableSink, public ContextListener {
+class FactTable : public TableSink, public ContextListener, public FactListener {
  public:
-  explicit FactTable(const AnalysisOptions& options) : options_(options) {
+  explicit FactTable(const AnalysisOptions& options) : options_(options), producers_(&tracker_) {
+    tracker_.AddListener(&producers_);
     tracker_.AddListener(this);
+    producers_.AddListener(this);
   }
 
   void OnBegin(const TraceContext& context) override {
     context_ = &context;
     tracker_.OnBegin(context);
+    producers_.OnBegin(context);
   }
   void OnEvent(const Event& event) override {
     tracker_.OnEvent(event);
+    producers_.OnEvent(event);
   }
   void OnEnd() override {
     tracker_.OnEnd();
+    producers_.OnEnd();
   }
 
   py::tuple Take() override {
@@ -53,7 +59,94 @@ class FactTable : public TableSink, public ContextListener {
   AnalysisOptions options_;
   const TraceContext* context_ = nullptr;
   ContextTracker tracker_;
+  FactProducers producers_;
   ColumnBuilder rows_;
+};
+
+class SoftirqWaits : public FactTable {
+ public:
+  using FactTable::FactTable;
+  void OnBegin(const TraceContext& context) override {
+    rows_.Declare({{"cpu", ColumnType::kInt16}, {"vec", ColumnType::kInt16},
+                   {"raise_ns", ColumnType::kInt64}, {"entry_ns", ColumnType::kInt64},
+                   {"delay_ns", ColumnType::kInt64}, {"ran_in", ColumnType::kString},
+                   {"pending_mask", ColumnType::kInt64}});
+    FactTable::OnBegin(context);
+  }
+  void OnSoftirqWait(const SoftirqWaitFact& wait) override {
+    if (!wait.paired() || !Counts(wait.cpu, wait.raise_ns)) return;
+    rows_.Add(wait.cpu).Add(wait.vec).Add(wait.raise_ns).Add(wait.entry_ns).Add(wait.delay_ns());
+    rows_.AddString(SoftirqSiteName(wait.site)).Add(wait.pending_mask);
+  }
+};
+
+class ThreadActivations : public FactTable {
+ public:
+  using FactTable::FactTable;
+  void OnBegin(const TraceContext& context) override {
+    rows_.Declare({{"pid", ColumnType::kInt32}, {"comm", ColumnType::kString},
+                   {"thread_class", ColumnType::kString}, {"cause", ColumnType::kString},
+                   {"irq", ColumnType::kInt32}, {"woken_ns", ColumnType::kInt64},
+                   {"run_ns", ColumnType::kInt64}, {"wait_ns", ColumnType::kInt64},
+                   {"from_cpu", ColumnType::kInt16}, {"to_cpu", ColumnType::kInt16},
+                   {"cross_cpu", ColumnType::kUint8}, {"exact", ColumnType::kUint8},
+                   {"lost", ColumnType::kUint8}});
+    FactTable::OnBegin(context);
+  }
+  void OnThreadActivation(const ThreadActivationFact& a) override {
+    if (!Counts(a.to_cpu, a.woken_ns)) return;
+    bool by_irq = a.task_class == TaskClass::kIrqThread && a.irq >= 0;
+    rows_.Add(a.pid).AddString(Text(a.comm)).AddString(TaskClassName(a.task_class));
+    rows_.AddString(by_irq ? "hardirq" : "wakeup").Add(a.irq).Add(a.woken_ns).Add(a.run_ns);
+    rows_.Add(a.run_ns - a.woken_ns).Add(a.from_cpu).Add(a.to_cpu).Add(a.cross_cpu());
+    rows_.Add(a.exact).Add(a.lost);
+  }
+};
+
+// One row per wake-to-run wait, written when it ends (ran or dropped).
+class WakeWaits : public FactTable {
+ public:
+  using FactTable::FactTable;
+  void OnBegin(const TraceContext& context) override {
+    rows_.Declare({{"pid", ColumnType::kInt32}, {"comm", ColumnType::kString},
+                   {"prio", ColumnType::kInt16}, {"waking_ns", ColumnType::kInt64},
+                   {"run_ns", ColumnType::kInt64}, {"wait_ns", ColumnType::kInt64},
+                   {"waker_cpu", ColumnType::kInt16}, {"run_cpu", ColumnType::kInt16},
+                   {"moves", ColumnType::kInt32}, {"dropped", ColumnType::kString}});
+    FactTable::OnBegin(context);
+  }
+  void OnWakeQueued(const WakeWaitFact& wait) override { open_[wait.wait_id] = {wait, 0}; }
+  void OnWakeMoved(uint64_t wait_id, uint16_t, uint16_t, TimestampNs) override {
+    auto found = open_.find(wait_id);
+    if (found != open_.end()) ++found->second.moves;
+  }
+  void OnWakeRan(const WakeRunFact& run) override {
+    Close(run.wait_id, run.run_ns, run.cpu, run.prio, "");
+  }
+  void OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs) override {
+    static constexpr const char* kReasons[] = {"lost_events", "ran_unseen", "woken_again"};
+    Close(wait_id, -1, -1, -1, kReasons[static_cast<int>(reason)]);
+  }
+
+ private:
+  struct Open {
+    WakeWaitFact wait;
+    int32_t moves = 0;
+  };
+  void Close(uint64_t wait_id, TimestampNs run_ns, int run_cpu, int16_t prio,
+             std::string_view dropped) {
+    auto found = open_.find(wait_id);
+    if (found == open_.end()) return;
+    const WakeWaitFact& wait = found->second.wait;
+    if (Counts(wait.waker_cpu, wait.waking_ns)) {
+      rows_.Add(wait.pid).AddString(Text(wait.waking_comm));
+      rows_.Add(prio >= 0 ? prio : wait.waking_prio).Add(wait.waking_ns).Add(run_ns);
+      rows_.Add(run_ns >= 0 ? run_ns - wait.waking_ns : int64_t{-1}).Add(wait.waker_cpu);
+      rows_.Add(run_cpu).Add(found->second.moves).AddString(dropped);
+    }
+    open_.erase(found);
+  }
+  absl::flat_hash_map<uint64_t, Open> open_;
 };
 
 // Softirq runs from the tracker's frames: on PREEMPT_RT a run in a task is cut into pieces when
@@ -157,8 +250,11 @@ using TableFactory = std::unique_ptr<TableSink> (*)(const AnalysisOptions&);
 
 const std::map<std::string, TableFactory>& Tables() {
   static const auto* tables = new std::map<std::string, TableFactory>{
+      {"softirq_waits", &Make<SoftirqWaits>},
       {"softirq_runs", &Make<SoftirqRuns>},
       {"hardirq_runs", &Make<HardirqRuns>},
+      {"thread_activations", &Make<ThreadActivations>},
+      {"wake_waits", &Make<WakeWaits>},
       {"napi_polls", &Make<NapiPolls>},
   };
   return *tables;

@@ -43,6 +43,24 @@ def assert_stats(values, row, what):
             assert nearest_rank(values, per_mille) == row[key], (what, key)
 
 
+def test_softirq_waits_are_the_latency_rows(trace):
+    t, report = trace
+    waits = t.softirq_waits()
+    groups = {key: g for key, g in waits.groupby(["cpu", "vec"])}
+    seen = 0
+    for row in report["softirq_latency"]:
+        group = groups.get((row["cpu"], row["vec"]))
+        delays = [] if group is None else group["delay_ns"].to_numpy()
+        assert_stats(delays, row, (row["cpu"], row["name"]))
+        if group is not None:
+            assert (group["entry_ns"] - group["raise_ns"] == group["delay_ns"]).all()
+            ran_in = {k: v for k, v in group["ran_in"].value_counts().items() if v}
+            assert ran_in == {k: v for k, v in row["ran_in"].items() if v}
+            assert set(group["vec_name"]) == {row["name"]}
+        seen += len(delays)
+    assert seen == len(waits)
+
+
 def test_softirq_runs_are_the_runtime_rows(trace):
     t, report = trace
     runs = t.softirq_runs()
@@ -78,6 +96,34 @@ def test_napi_polls_are_the_napi_rows(trace):
         assert int(mine["exhausted"].sum()) == row["exhausted"], row
 
 
+def test_thread_activations_are_the_thread_rows(trace):
+    t, report = trace
+    activations = t.thread_activations()
+    rows = report["irq_threads"] + report["napi_threads"] + report["ksoftirqd"]
+    for row in rows:
+        mine = activations[activations["pid"] == row["pid"]]
+        counted = mine[mine["lost"] == 0]
+        assert len(counted) == row["activations"], row["comm"]
+        assert int(counted["cross_cpu"].sum()) == row["cross_cpu_activations"], row["comm"]
+        exact = counted[counted["exact"] == 1]
+        same = exact[exact["cross_cpu"] == 0]["wait_ns"].to_numpy()
+        cross = exact[exact["cross_cpu"] == 1]["wait_ns"].to_numpy()
+        assert_stats(same, row["wake_to_run"]["same_cpu"], (row["comm"], "same"))
+        assert_stats(cross, row["wake_to_run"]["cross_cpu"], (row["comm"], "cross"))
+
+
+def test_wake_waits_are_the_rt_wake_latency_rows(trace):
+    t, report = trace
+    waits = t.wake_waits()
+    ran = waits[waits["dropped"] == ""]
+    for row in report["rt_wake_latency"]:
+        mine = ran[(ran["pid"] == row["pid"]) & (ran["run_cpu"] == row["cpu"])]
+        assert_stats(mine["wait_ns"].to_numpy(), row, (row["comm"], row["cpu"]))
+    assert (ran["wait_ns"] == ran["run_ns"] - ran["waking_ns"]).all()
+    dropped = waits[waits["dropped"] != ""]
+    assert (dropped["run_ns"] == -1).all()
+
+
 def test_report_row_tables_are_the_report_rows(trace):
     t, report = trace
     assert len(t.ksoftirqd_blocked()) == len(report["ksoftirqd_blocked"])
@@ -98,4 +144,6 @@ def test_unknown_table_is_an_error():
     t = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat"))
     with pytest.raises(ValueError, match="no derived table 'softirq_wait'"):
         t.table("softirq_wait")
-    assert set(napiscope.table_names()) == {"softirq_runs", "hardirq_runs", "napi_polls"}
+    assert set(napiscope.table_names()) == {
+        "softirq_waits", "softirq_runs", "hardirq_runs", "thread_activations", "wake_waits",
+        "napi_polls"}

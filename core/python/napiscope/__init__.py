@@ -128,6 +128,13 @@ class Trace:
                                                    categories=SOFTIRQ_VECTORS + ["?"]))
         return frame
 
+    def softirq_waits(self) -> pd.DataFrame:
+        """One row per softirq raise -> entry wait (the first raise since the vector last
+        entered on that CPU, paired with its next entry there): cpu, vec, vec_name, raise_ns,
+        entry_ns, delay_ns, ran_in (irq_exit, task_bh_enable, irq_thread, ksoftirqd,
+        napi_kthread, unknown), pending_mask (vectors pending just before the entry)."""
+        return self.table("softirq_waits")
+
     def softirq_runs(self) -> pd.DataFrame:
         """One row per softirq run (entry -> exit): cpu, vec, vec_name, entry_ns, exit_ns,
         run_ns (time on the CPU: a run preempted on PREEMPT_RT sums its pieces), pieces, pid
@@ -138,6 +145,20 @@ class Trace:
         """One row per hard-IRQ handler run: cpu, irq, name, entry_ns, exit_ns, run_ns, pid
         (the interrupted task), start_known, end_known."""
         return self.table("hardirq_runs")
+
+    def thread_activations(self) -> pd.DataFrame:
+        """One row per activation of an IRQ thread, NAPI kthread or ksoftirqd (its hard IRQ or
+        wakeup, then its next run): pid, comm, thread_class, cause (hardirq, wakeup), irq,
+        woken_ns, run_ns, wait_ns, from_cpu, to_cpu, cross_cpu, exact (switch-in recorded),
+        lost (events lost in between: the wait is unknown)."""
+        return self.table("thread_activations")
+
+    def wake_waits(self) -> pd.DataFrame:
+        """One row per wake -> run wait (sched_waking of a task not running, then its
+        switch-in): pid, comm, prio, waking_ns, run_ns, wait_ns, waker_cpu, run_cpu, moves
+        (migrations while queued), dropped ("" when it ran; else lost_events, ran_unseen,
+        woken_again, and run_ns/wait_ns are -1)."""
+        return self.table("wake_waits")
 
     def napi_polls(self) -> pd.DataFrame:
         """One row per NAPI poll: cpu, napi (instance address), dev, context (where it ran),

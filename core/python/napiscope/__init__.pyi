@@ -51,6 +51,24 @@ class Trace:
         """Events as a DataFrame, string columns as categoricals."""
     def table(self, name: str) -> pd.DataFrame:
         """The derived table `name`."""
+    def softirq_waits(self) -> pd.DataFrame:
+        """Softirq raise -> entry waits: cpu, vec, vec_name, raise_ns, entry_ns, delay_ns,
+        ran_in, pending_mask."""
+    def softirq_runs(self) -> pd.DataFrame:
+        """Softirq runs: cpu, vec, vec_name, entry_ns, exit_ns, run_ns, pieces, pid, ran_in,
+        start_known, end_known."""
     def hardirq_runs(self) -> pd.DataFrame:
         """Hard-IRQ handler runs: cpu, irq, name, entry_ns, exit_ns, run_ns, pid, start_known,
         end_known."""
+    def thread_activations(self) -> pd.DataFrame:
+        """IRQ/NAPI thread and ksoftirqd activations: pid, comm, thread_class, cause, irq,
+        woken_ns, run_ns, wait_ns, from_cpu, to_cpu, cross_cpu, exact, lost."""
+    def wake_waits(self) -> pd.DataFrame:
+        """Wake -> run waits: pid, comm, prio, waking_ns, run_ns, wait_ns, waker_cpu, run_cpu,
+        moves, dropped."""
+    def napi_polls(self) -> pd.DataFrame:
+        """NAPI polls: cpu, napi, dev, context, ts_ns, work, budget, exhausted, pid."""
+    def ksoftirqd_blocked(self) -> pd.DataFrame:
+        """The report's ksoftirqd_blocked rows."""
+    def idle_with_pending(self) -> pd.DataFrame:
+        """The report's idle_with_pending rows."""

@@ -10,6 +10,7 @@
 
 #include "derived_tables.h"
 #include "event_columns.h"
+#include "napiscope/format.h"
 #include "napiscope/info_report.h"
 #include "napiscope/json_text.h"
 #include "napiscope/loader.h"
@@ -21,22 +22,56 @@ namespace py = pybind11;
 namespace napiscope::python {
 namespace {
 
-// A window bound: None, integer nanoseconds, or float seconds of trace time.
-std::optional<TimestampNs> TimeBound(const py::object& value, const char* what) {
-  if (value.is_none()) return std::nullopt;
+// A window bound as given: absolute trace time, or an offset from the trace's first event.
+struct Bound {
+  std::optional<TimestampNs> absolute_ns;
+  std::optional<int64_t> offset_ns;
+};
+
+// None, integer nanoseconds, float seconds of trace time, or the CLI's syntax: "705.4123"
+// (absolute seconds, as --from takes them) or "+100ms" (after the trace's first event).
+Bound ParseBound(const py::object& value, const char* what) {
+  if (value.is_none()) return {};
   if (py::isinstance<py::bool_>(value)) {
     throw py::type_error(std::string(what) + " wants trace time, not a bool");
   }
-  if (py::isinstance<py::int_>(value)) return value.cast<int64_t>();
+  if (py::isinstance<py::int_>(value)) return {value.cast<int64_t>(), std::nullopt};
   if (py::isinstance<py::float_>(value)) {
     double seconds = value.cast<double>();
     if (!std::isfinite(seconds) || std::fabs(seconds) > 9.2e9) {
-      throw py::value_error(std::string(what) + " is not a trace time: " + py::str(value).cast<std::string>());
+      throw py::value_error(std::string(what) + " is not a trace time: " +
+                            py::str(value).cast<std::string>());
     }
-    return static_cast<TimestampNs>(std::llround(seconds * 1e9));
+    return {static_cast<TimestampNs>(std::llround(seconds * 1e9)), std::nullopt};
   }
-  throw py::type_error(std::string(what) + " wants int nanoseconds or float seconds");
+  if (py::isinstance<py::str>(value)) {
+    std::string text = value.cast<std::string>();
+    int64_t ns = 0;
+    if (text.starts_with('+') && ParseDuration(std::string_view(text).substr(1), &ns)) {
+      return {std::nullopt, ns};
+    }
+    if (!text.starts_with('+') && ParseTimestamp(text, &ns)) return {ns, std::nullopt};
+    throw py::value_error(std::string(what) + " wants trace seconds like 705.4123 or an " +
+                          "offset from the trace start like +100ms, not '" + text + "'");
+  }
+  throw py::type_error(std::string(what) + " wants int nanoseconds, float seconds or a str");
 }
+
+// Remembers the first event's time and stops the load there.
+class FirstEventSink : public EventSink {
+ public:
+  explicit FirstEventSink(std::atomic<bool>* stop) : stop_(stop) {}
+  void OnEvent(const Event& event) override {
+    if (first_ns_) return;
+    first_ns_ = event.ts_ns;
+    *stop_ = true;
+  }
+  std::optional<TimestampNs> first_ns() const { return first_ns_; }
+
+ private:
+  std::atomic<bool>* stop_;
+  std::optional<TimestampNs> first_ns_;
+};
 
 std::vector<std::string> StringsOf(const TraceContext& context) {
   std::vector<std::string> strings;
@@ -74,13 +109,38 @@ TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus,
   options_.progress = std::move(progress);
   if (threads < 0 || threads > 256) throw py::value_error("threads wants 0 to 256");
   analysis_.cpus = std::move(cpus);
-  if (auto from = TimeBound(start, "start")) analysis_.window.from_ns = *from;
-  if (auto to = TimeBound(end, "end")) analysis_.window.to_ns = *to;
-  if (analysis_.window.to_ns < analysis_.window.from_ns) throw py::value_error("end is before start");
+  Bound from = ParseBound(start, "start"), to = ParseBound(end, "end");
+  if (from.offset_ns || to.offset_ns) {
+    TimestampNs first_ns = FirstEventNs();
+    if (from.offset_ns) from.absolute_ns = first_ns + *from.offset_ns;
+    if (to.offset_ns) to.absolute_ns = first_ns + *to.offset_ns;
+  }
+  if (from.absolute_ns) analysis_.window.from_ns = *from.absolute_ns;
+  if (to.absolute_ns) analysis_.window.to_ns = *to.absolute_ns;
+  if (analysis_.window.to_ns < analysis_.window.from_ns) {
+    throw py::value_error("end is before start");
+  }
   TraceContext context;
   AnalysisPipeline pipeline(analysis_);
   Load(context, pipeline);
   report_ = pipeline.Finish(context);
+}
+
+TimestampNs TraceSession::FirstEventNs() {
+  std::atomic<bool> stop{false};
+  FirstEventSink sink(&stop);
+  TraceContext context;
+  LoadOptions load;
+  load.threads = options_.threads;
+  load.cancel = &stop;
+  absl::Status status;
+  {
+    py::gil_scoped_release no_gil;
+    status = LoadTrace(options_.path, context, sink, load);
+  }
+  if (!status.ok() && !sink.first_ns()) throw TraceError(std::string(status.message()));
+  if (!sink.first_ns()) throw TraceError(options_.path + ": the trace has no events");
+  return *sink.first_ns();
 }
 
 int64_t TraceSession::start_ns() const {

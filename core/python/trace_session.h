@@ -63,6 +63,8 @@ class TraceSession {
     pybind11::object progress;
   };
 
+  /// The time of the trace's first event (reads only until it).
+  TimestampNs FirstEventNs();
   /// Loads the file into `sink` without the GIL, with progress and Ctrl-C; throws TraceError.
   void Load(TraceContext& context, EventSink& sink);
 

@@ -122,6 +122,13 @@ def test_window_and_cpus_restrict_events_and_report():
                                      path)
     seconds = napiscope.open(path, start=middle / 1e9)
     assert abs(seconds.start_ns - middle) < 1000
+    text = napiscope.open(path, start=f"{middle // 1_000_000_000}.{middle % 1_000_000_000:09d}")
+    assert text.start_ns == middle
+    offset = napiscope.open(path, start="+10ms", end="+20ms")
+    assert offset.start_ns == whole.start_ns + 10_000_000
+    assert offset.end_ns == whole.start_ns + 20_000_000
+    assert offset.report()["window"] == {"from_ns": whole.start_ns + 10_000_000,
+                                         "to_ns": whole.start_ns + 20_000_000}
 
 
 def test_errors_raise_with_the_cli_message(tmp_path):
@@ -138,8 +145,10 @@ def test_errors_raise_with_the_cli_message(tmp_path):
         napiscope.open(str(cut))
     with pytest.raises(ValueError):
         napiscope.open(data_path("real/short-v6.dat"), start=2, end=1)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="not 'soon'"):
         napiscope.open(data_path("real/short-v6.dat"), start="soon")
+    with pytest.raises(TypeError):
+        napiscope.open(data_path("real/short-v6.dat"), start=[1])
 
 
 def test_progress_is_reported_and_can_stop_the_load():

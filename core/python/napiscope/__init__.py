@@ -23,7 +23,7 @@ import pandas as pd
 from . import _napiscope
 
 Error = _napiscope.Error
-TimeArg = Union[None, int, float]
+TimeArg = Union[None, int, float, str]
 
 __all__ = ["Error", "Trace", "open", "event_kinds", "table_names"]
 
@@ -187,6 +187,7 @@ def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
     """Loads and analyses `path` (trace.dat or ftrace text) without holding the GIL.
 
     threads: trace.dat threads in all (0: one per core). cpus: restrict rows to these CPUs.
-    start/end: the window, as int nanoseconds or float seconds of trace time. progress: called
+    start/end: the window, as int nanoseconds or float seconds of trace time, or a str in the
+    CLI's syntax: "705.4123" (trace seconds) or "+100ms" (after the first event). progress: called
     now and then with the fraction done; Ctrl-C stops the load (KeyboardInterrupt)."""
     return Trace(path, threads, cpus, start, end, progress)

@@ -74,20 +74,25 @@ int RunCheck(const CheckOptions& options) {
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("check", error);
 
+  // Each error is printed once: on stderr, unless the text summary on stdout carries it.
+  bool text_on_stdout = false, stdout_taken = false;
+  for (size_t i = 0; i < formats.size(); ++i) {
+    bool to_stdout = i >= options.outputs.size() || options.outputs[i] == "-";
+    stdout_taken = stdout_taken || to_stdout;
+    text_on_stdout = text_on_stdout || (to_stdout && formats[i] == "text");
+  }
+  text_on_stdout = text_on_stdout || (!stdout_taken && !options.quiet);
+
   std::vector<TraceCheck> checks;
   bool unreadable = false, failed = false;
   for (const std::string& path : options.paths) {
     TraceCheck& check = checks.emplace_back();
     check.path = path;
-    check.status = AnalyzeWithProgress(path, analysis, options.quiet, &check.report);
-    if (check.status.ok()) {
-      if (error = CheckCpusExist(analysis, check.report); !error.empty()) {
-        check.status = absl::InvalidArgumentError(path + ": " + error);
-      }
-    }
+    check.status =
+        AnalyzeTraceWindowed(path, options.flags, analysis, options.quiet, &check.report);
     if (!check.status.ok()) {
       check.report = Report();
-      std::cerr << "napiscope: " << check.status.message() << "\n";
+      if (!text_on_stdout) std::cerr << "napiscope: " << check.status.message() << "\n";
     }
     unreadable = unreadable || !check.status.ok();
     failed = failed || JudgeCheck(check, config.fail_on).failed;

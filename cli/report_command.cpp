@@ -15,6 +15,8 @@ struct ReportOptions {
   std::string format = "text";
   AnalysisFlags flags;
   bool quiet = false;
+  TextReportOptions text;
+  int width = -1;  // -1: the terminal's width on a terminal, else the default
 };
 
 int RunReport(const ReportOptions& options) {
@@ -22,13 +24,15 @@ int RunReport(const ReportOptions& options) {
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("report", error);
   Report report;
-  absl::Status status = AnalyzeWithProgress(options.path, analysis, options.quiet, &report);
+  absl::Status status =
+      AnalyzeTraceWindowed(options.path, options.flags, analysis, options.quiet, &report);
   if (!status.ok()) return Fail("", std::string(status.message()));
-  if (error = CheckCpusExist(analysis, report); !error.empty()) return Fail("report", error);
   if (options.format == "json") {
     std::cout << JsonText(ReportToJson(report), 2) << "\n";
   } else {
-    std::cout << ReportToText(report);
+    TextReportOptions text = options.text;
+    text.width = TextWidth(options.width, text.width);
+    std::cout << ReportToText(report, text);
   }
   bool above_threshold =
       std::any_of(report.findings.begin(), report.findings.end(),
@@ -49,12 +53,22 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
   report->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
   report->add_option("--format", options->format, "text (default) or json (napiscope.report/1)")
       ->check(CLI::IsMember({"text", "json"}));
+  report->add_flag("--summary", options->text.summary,
+                   "findings, lost and missing events, and one line per analysis; no tables");
+  report->add_option("--top", options->text.top,
+                     "entries of every longest/worst list (default 10)")
+      ->check(CLI::PositiveNumber);
+  report->add_option("--width", options->width,
+                     "wrap sentences at N columns (default: the terminal's width, 120 when "
+                     "stdout is not a terminal; 0: never)")
+      ->check(CLI::NonNegativeNumber);
   options->flags.AddTo(report);
   report->add_flag("-q,--quiet", options->quiet, "no progress bar");
   report->footer(
       "Examples:\n  napiscope report trace.dat\n"
       "  napiscope report --format json trace.dat | jq '.softirq_latency[] | {cpu, name, "
-      "max_ns}'\n  napiscope report --cpu 1 --from 1553.2 --to 1553.4 trace.dat");
+      "max_ns}'\n  napiscope report --summary trace.dat\n"
+      "  napiscope report --top 3 --cpu 1 --from 1553.2 --to +200ms trace.dat");
   report->callback([options, run] { *run = [options] { return RunReport(*options); }; });
 }
 

@@ -35,6 +35,7 @@ QColor TaskClassColor(TaskClass task_class) {
     case TaskClass::kIrqThread:
       return QColor(0xff7f0e);
     case TaskClass::kKsoftirqd:
+    case TaskClass::kSoftirqThread:  // RT softirq threads do ksoftirqd's work
       return QColor(0x9467bd);
     case TaskClass::kNapiKthread:
       return QColor(0x17becf);
@@ -54,6 +55,8 @@ QString TaskClassLabel(TaskClass task_class) {
       return "IRQ thread";
     case TaskClass::kKsoftirqd:
       return "ksoftirqd";
+    case TaskClass::kSoftirqThread:
+      return "RT softirq thread";
     case TaskClass::kNapiKthread:
       return "NAPI kthread";
     case TaskClass::kRtTask:
@@ -116,7 +119,7 @@ std::vector<LegendGroup> Legend() {
   LegendGroup tasks{"Task", {}};
   for (TaskClass c : {TaskClass::kIrqThread, TaskClass::kKsoftirqd, TaskClass::kNapiKthread,
                       TaskClass::kRtTask, TaskClass::kOther}) {
-    static const char* const kNames[] = {"idle",         "IRQ thread", "ksoftirqd",
+    static const char* const kNames[] = {"idle",         "IRQ thread", "ksoftirqd / sirq-*",
                                          "NAPI kthread", "RT task",    "other"};
     tasks.entries.push_back({TaskClassColor(c), kNames[static_cast<int>(c)]});
   }

@@ -32,7 +32,8 @@ SoftirqSite SiteOf(const std::string& context) {
       {"task_bh_enable", SoftirqSite::kTaskBhEnable},
       {"irq_thread", SoftirqSite::kIrqThread},
       {"ksoftirqd", SoftirqSite::kKsoftirqd},
-      {"napi_thread", SoftirqSite::kNapiKthread}};
+      {"napi_thread", SoftirqSite::kNapiKthread},
+      {"softirq_thread", SoftirqSite::kSoftirqThread}};
   auto it = kSites.find(context);
   return it == kSites.end() ? SoftirqSite::kNone : it->second;
 }
@@ -93,7 +94,8 @@ TEST_P(ScenarioReport, SoftirqLatencyIsWhatTheScenarioStates) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, ScenarioReport,
                          ::testing::Values("softirq_contexts", "missed_events_gap",
-                                           "ksoftirqd_blocked"));
+                                           "ksoftirqd_blocked", "rt_2_6_26_sirq_threads",
+                                           "rt_4_4_irq_threads", "rt_current_threaded_napi"));
 
 // DOMAIN.md case 2: SCHED waited almost 4 ms behind a blocked ksoftirqd; TIMER 3 ms.
 TEST(ScenarioReport, KsoftirqdBlockedIsAFindingWithItsBlame) {

@@ -11,6 +11,7 @@
 #include "analysis/lost_events_findings.h"
 #include "analysis/napi_polls.h"
 #include "analysis/napi_rt_findings.h"
+#include "analysis/net_path_priorities.h"
 #include "analysis/scheduling_findings.h"
 #include "analysis/softirq_latency.h"
 #include "analysis/thread_activity.h"
@@ -30,13 +31,15 @@ struct AnalysisPipeline::Parts {
         ksoftirqd_blocked(&tracker, options.window),
         idle_pending(&tracker, options.window, options.thresholds.ordering_stall_ns),
         napi(options.window),
-        wake_latency(&tracker, options.window) {
+        wake_latency(&tracker, options.window),
+        net_path(&tracker, options.window) {
     tracker.AddListener(&softirq_latency);
     tracker.AddListener(&runtime);
     tracker.AddListener(&cpu_time);
     tracker.AddListener(&threads);
     tracker.AddListener(&napi);
     tracker.AddListener(&wake_latency);
+    tracker.AddListener(&net_path);
     fanout.Add(&summary);
     fanout.Add(&tracker);
     fanout.Add(&softirq_latency);
@@ -46,6 +49,7 @@ struct AnalysisPipeline::Parts {
     fanout.Add(&idle_pending);
     fanout.Add(&napi);
     fanout.Add(&wake_latency);
+    fanout.Add(&net_path);
   }
 
   TraceSummaryBuilder summary;
@@ -58,6 +62,7 @@ struct AnalysisPipeline::Parts {
   internal::IdlePending idle_pending;
   internal::NapiPolls napi;
   internal::WakeLatency wake_latency;
+  internal::NetPathPriorities net_path;
   FanoutSink fanout;
 };
 
@@ -117,6 +122,7 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
                 "net:netif_receive_skb") == napi->missing_optional.end();
   report.napi = parts_->napi.Rows(context, skb_recorded);
   report.rt_wake_latency = parts_->wake_latency.Rows(context);
+  report.net_path = parts_->net_path.Rows();
   report.kernel = internal::JudgeKernelModel(report);
   KeepCpus(options_.cpus, &report.softirq_latency);
   KeepCpus(options_.cpus, &report.softirq_runtime);
@@ -140,6 +146,7 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   internal::RtWakeLatencyFindings(report.rt_wake_latency, thresholds, &report.findings);
   internal::SoftirqStarvationFindings(report.softirq_latency, report.rt_wake_latency, thresholds,
                                       &report.findings);
+  internal::NetPathFindings(report.net_path, thresholds, &report.findings);
   internal::NoteLostEvents(report.trace.missed, report.trace.first_ts_ns, &report.findings);
   internal::SortFindings(&report.findings);
   return report;

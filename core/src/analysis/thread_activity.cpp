@@ -9,10 +9,7 @@ namespace {
 
 constexpr TimestampNs kNever = std::numeric_limits<TimestampNs>::min();
 
-bool IsThreadClass(TaskClass task_class) {
-  return task_class == TaskClass::kIrqThread || task_class == TaskClass::kNapiKthread ||
-         task_class == TaskClass::kKsoftirqd;
-}
+bool IsThreadClass(TaskClass task_class) { return ServesSoftirqs(task_class); }
 
 template <typename T>
 T& At(std::vector<T>& v, size_t index, const T& fill) {

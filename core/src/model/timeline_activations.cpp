@@ -7,10 +7,7 @@ namespace {
 
 constexpr TimestampNs kNever = std::numeric_limits<TimestampNs>::min();
 
-bool IsThreadClass(TaskClass task_class) {
-  return task_class == TaskClass::kIrqThread || task_class == TaskClass::kNapiKthread ||
-         task_class == TaskClass::kKsoftirqd;
-}
+bool IsThreadClass(TaskClass task_class) { return ServesSoftirqs(task_class); }
 
 template <typename T>
 T& At(std::vector<T>& values, size_t index, const T& fill) {
@@ -23,6 +20,7 @@ ActivationKind KindOf(TaskClass task_class) {
     case TaskClass::kNapiKthread:
       return ActivationKind::kNapiKthread;
     case TaskClass::kKsoftirqd:
+    case TaskClass::kSoftirqThread:
       return ActivationKind::kKsoftirqd;
     default:
       return ActivationKind::kIrqThread;

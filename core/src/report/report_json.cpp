@@ -1,5 +1,6 @@
 // "napiscope.report/1": see docs/report-schema.md. The report describes the events, not the
 // file: the same events loaded from trace.dat or from text give the same JSON but trace.path.
+#include "report/net_path_render.h"
 #include <fmt/format.h>
 
 #include "napiscope/info_report.h"
@@ -156,6 +157,7 @@ json ReportToJson(const Report& report) {
   };
   internal::AddSchedulingJson(report, out);
   internal::AddNapiRtJson(report, out);
+  internal::AddNetPathJson(report, out);
   return out;
 }
 

@@ -1,4 +1,5 @@
 // `napiscope report` for people: what the trace is and lacks, the findings, then the tables.
+#include "report/net_path_render.h"
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
@@ -234,6 +235,7 @@ std::string ReportToText(const Report& report) {
   CpuTime(report, text);
   for (std::string& line : internal::SchedulingText(report)) text.Line(std::move(line));
   for (std::string& line : internal::NapiRtText(report)) text.Line(std::move(line));
+  for (std::string& line : internal::NetPathText(report)) text.Line(std::move(line));
   return text.Take();
 }
 

@@ -181,8 +181,12 @@ void NetPathPriorities::OnSegment(const CpuSegment& segment) {
   CpuState& cpu = Cpu(frame.cpu);
   if (frame.kind == ContextKind::kSoftirq && frame.vec == kNetRx) {
     for (auto& [irq, chain] : chains_) {
+      // NET_RX time of that runner on a CPU where it ran this chain's work (at hard-IRQ exit
+      // all IRQs of the CPU share the one "runner", so this is the CPU's NET_RX time there).
       auto runner = chain.runners.find(frame.site == SoftirqSite::kIrqExit ? -1 : frame.pid);
-      if (runner != chain.runners.end()) runner->second.busy_ns += ns;
+      if (runner != chain.runners.end() && runner->second.cpus.contains(frame.cpu)) {
+        runner->second.busy_ns += ns;
+      }
     }
     return;
   }

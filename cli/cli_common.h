@@ -2,6 +2,7 @@
 // writing outputs, and the one-line error convention.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,6 +38,11 @@ std::string CheckCpusExist(const AnalysisOptions& analysis, const Report& report
 /// load takes more than a second.
 absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
                                  Report* report);
+
+/// Runs `work` while `load->progress` draws a bar on stderr (when `show` and the work takes more
+/// than a second), then clears the bar.
+absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* load,
+                             const std::function<absl::Status()>& work);
 
 /// Writes `content` to `path` ("-" or "": stdout); false with a message naming the file.
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error);

@@ -72,6 +72,10 @@ void AnalysisPipeline::OnEvent(const Event& event) { parts_->fanout.OnEvent(even
 
 void AnalysisPipeline::OnEnd() { parts_->fanout.OnEnd(); }
 
+void AnalysisPipeline::AddContextListener(ContextListener* listener) {
+  parts_->tracker.AddListener(listener);
+}
+
 namespace {
 
 // Keeps the rows (and findings) of the CPUs asked for; all when none were.

@@ -1,7 +1,9 @@
 """The Python module against the command-line tool on the same traces: info, report,
 findings and events per kind must be what `napiscope` prints."""
 import collections
+import os
 import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -166,3 +168,23 @@ def test_progress_is_reported_and_can_stop_the_load():
 
     with pytest.raises(Stop):
         napiscope.open(data_path("real/short-v6.dat"), threads=1, progress=stop)
+
+
+def test_cmake_install_puts_an_importable_package(tmp_path):
+    build = os.environ.get("NAPISCOPE_BUILD_DIR")
+    if not build:
+        pytest.skip("NAPISCOPE_BUILD_DIR not set (ctest sets it)")
+    subprocess.run(["cmake", "--install", build, "--prefix", str(tmp_path)], check=True,
+                   capture_output=True)
+    packages = list(tmp_path.glob("lib/python3*/dist-packages/napiscope"))
+    assert len(packages) == 1, list(tmp_path.rglob("*"))
+    assert (packages[0] / "__init__.pyi").is_file()
+    code = ("import napiscope, sys; t = napiscope.open(sys.argv[1]); "
+            "print(napiscope.__file__); print(len(t.softirq_waits()))")
+    result = subprocess.run([sys.executable, "-c", code, data_path("scenarios/ksoftirqd_blocked.dat")],
+                            env={**os.environ, "PYTHONPATH": str(packages[0].parent)},
+                            capture_output=True, text=True, check=True)
+    where, waits = result.stdout.split()
+    assert where.startswith(str(packages[0]))
+    assert int(waits) == sum(row["count"] for row in
+                             napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat")).report()["softirq_latency"])

@@ -76,7 +76,8 @@ TEST(ManyCpus, ClickingACpuNameExpandsItAndAgainCompactsIt) {
   TimelineView view;
   view.resize(1400, 450);
   view.SetTrace(trace);
-  const LaneRow* row = view.Layout().Find(3, RowKind::kCompact);
+  TimelineLayout compact = view.Layout();  // a copy: the rows must outlive the next statement
+  const LaneRow* row = compact.Find(3, RowKind::kCompact);
   ASSERT_NE(row, nullptr);
   QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(20, row->center()));
   EXPECT_TRUE(view.CpuExpanded(3));

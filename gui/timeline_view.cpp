@@ -390,7 +390,8 @@ void TimelineView::mouseReleaseEvent(QMouseEvent* event) {
   TimeAxis axis = Axis();
   if (event->position().x() < axis.left) {
     // A click on a CPU's name expands or compacts it.
-    const LaneRow* row = Layout().RowAt(static_cast<int>(event->position().y()));
+    TimelineLayout layout = Layout();  // the row points into it
+    const LaneRow* row = layout.RowAt(static_cast<int>(event->position().y()));
     if (row != nullptr && (row->kind == RowKind::kCompact || row->kind == RowKind::kTask)) {
       SetCpuExpanded(row->cpu, row->kind == RowKind::kCompact);
     }

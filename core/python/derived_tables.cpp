@@ -231,12 +231,7 @@ class NapiPolls : public FactTable {
     // A poll is an instant (napi_poll is traced when it returns): its time is the interval's end.
     if (frame.kind != ContextKind::kNapiPoll || !Counts(frame.cpu, interval.end_ns)) return;
     rows_.Add(frame.cpu).Add(frame.napi).AddString(Text(frame.name));
-    // As the napi rows count it: at task level outside a NAPI kthread before the CPU settled,
-    // the softirq around the poll may have begun before the trace: unknown, not busy polling.
-    SoftirqSite site = frame.site == SoftirqSite::kNone && !frame.start_known
-                           ? SoftirqSite::kUnknown
-                           : frame.site;
-    rows_.AddString(NapiContextName(site)).Add(interval.end_ns).Add(frame.work);
+    rows_.AddString(NapiContextName(NapiPollContext(frame))).Add(interval.end_ns).Add(frame.work);
     rows_.Add(frame.budget).Add(frame.budget > 0 && frame.work >= frame.budget).Add(frame.pid);
   }
 };

@@ -46,12 +46,15 @@ std::vector<std::string> ColumnBuilder::StringColumns() const {
   return names;
 }
 
-std::vector<std::string> ColumnBuilder::Strings() const {
+std::vector<std::string> StringsOf(const StringTable& table) {
   std::vector<std::string> strings;
-  for (size_t id = 0; id < strings_.size(); ++id) {
-    strings.emplace_back(strings_.Get(static_cast<StringId>(id)));
+  strings.reserve(table.size());
+  for (size_t id = 0; id < table.size(); ++id) {
+    strings.emplace_back(table.Get(static_cast<StringId>(id)));
   }
   return strings;
 }
+
+std::vector<std::string> ColumnBuilder::Strings() const { return StringsOf(strings_); }
 
 }  // namespace napiscope::python

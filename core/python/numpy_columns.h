@@ -20,6 +20,9 @@ pybind11::array ToNumpy(Column&& column, size_t rows);
 /// {name: array} for every column, in order; the columns are moved out.
 pybind11::dict ToNumpyDict(std::vector<Column>& columns, size_t rows);
 
+/// The strings of `table` by id, as Python's string columns index them.
+std::vector<std::string> StringsOf(const StringTable& table);
+
 /// Builds a table's columns row by row: declare the columns, then Add() one value per column
 /// per row (rows wrap after the last column). String values are interned in the builder.
 class ColumnBuilder {

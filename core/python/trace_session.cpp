@@ -73,15 +73,6 @@ class FirstEventSink : public EventSink {
   std::optional<TimestampNs> first_ns_;
 };
 
-std::vector<std::string> StringsOf(const TraceContext& context) {
-  std::vector<std::string> strings;
-  strings.reserve(context.strings.size());
-  for (size_t id = 0; id < context.strings.size(); ++id) {
-    strings.emplace_back(context.strings.Get(static_cast<StringId>(id)));
-  }
-  return strings;
-}
-
 }  // namespace
 
 std::vector<std::string> EventKindNames() {
@@ -207,7 +198,7 @@ py::tuple TraceSession::EventColumns(const std::vector<std::string>& kind_names,
   TraceContext context;
   Load(context, *sink);
   py::dict arrays = ToNumpyDict(sink->columns(), sink->rows());
-  return py::make_tuple(arrays, StringsOf(context));
+  return py::make_tuple(arrays, StringsOf(context.strings));
 }
 
 py::tuple TraceSession::Table(const std::string& name) {

@@ -17,6 +17,11 @@ namespace napiscope {
 /// at task level outside a NAPI kthread (SoftirqSite::kNone: napi_busy_loop, netpoll).
 std::string_view NapiContextName(SoftirqSite site);
 
+/// Where the NAPI poll `frame` ran: its site, except that a poll at task level outside a NAPI
+/// kthread before the CPU settled is kUnknown (its softirq may have begun before the trace or
+/// a gap), not busy polling.
+SoftirqSite NapiPollContext(const ContextFrame& frame);
+
 /// Count, nearest-rank percentiles and extremes of small integer counts (packets per poll).
 struct CountStats {
   int64_t count = 0;

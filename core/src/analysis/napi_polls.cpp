@@ -72,10 +72,7 @@ void NapiPolls::OnInterval(const ContextInterval& interval) {
     if (received != nullptr) received->clear();
     return;
   }
-  // At task level outside a NAPI kthread before the CPU settled, the softirq around the poll
-  // may simply have begun before the trace or a gap: where it ran is unknown, not busy polling.
-  SoftirqSite context =
-      frame.site == SoftirqSite::kNone && !frame.start_known ? SoftirqSite::kUnknown : frame.site;
+  SoftirqSite context = NapiPollContext(frame);
   Row& row = rows_[Key{frame.napi, frame.name, frame.cpu, context}];
   chain.row = &row;
   row.budget = std::max(row.budget, frame.budget);

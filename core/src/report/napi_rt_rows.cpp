@@ -6,6 +6,11 @@ std::string_view NapiContextName(SoftirqSite site) {
   return site == SoftirqSite::kNone ? "busy_poll" : SoftirqSiteName(site);
 }
 
+SoftirqSite NapiPollContext(const ContextFrame& frame) {
+  return frame.site == SoftirqSite::kNone && !frame.start_known ? SoftirqSite::kUnknown
+                                                                : frame.site;
+}
+
 std::string_view SchedPolicyClassName(SchedPolicyClass policy) {
   return policy == SchedPolicyClass::kRealtime ? "rt" : "normal";
 }

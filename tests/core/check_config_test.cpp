@@ -1,3 +1,5 @@
+#include <sys/stat.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -133,7 +135,58 @@ TEST_F(CheckConfigFile, ErrorsNameTheFileAndTheKey) {
   EXPECT_THAT(message(path), HasSubstr(path + ":1: "));
   path = Write("g.json", "{\"thresholds\": ");
   EXPECT_EQ(message(path), path + ": not a JSON object");
-  EXPECT_EQ(message(dir_ + "/missing.toml"), dir_ + "/missing.toml: cannot open the config file");
+  EXPECT_EQ(message(dir_ + "/missing.toml"),
+            dir_ + "/missing.toml: cannot open the config file (No such file or directory)");
+}
+
+// Hostile configs (docs/robustness.md): each an error naming the file, quickly, in bounded
+// memory, without blocking and without running out of stack.
+TEST_F(CheckConfigFile, HostileConfigsAreErrorsNamingTheFile) {
+  auto message = [](const std::string& file) {
+    CheckConfig config;
+    absl::Status status = LoadCheckConfig(file, &config);
+    EXPECT_FALSE(status.ok()) << file;
+    return std::string(status.message());
+  };
+  std::string fifo = dir_ + "/fifo.toml";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(message(fifo), fifo + ": is not a regular file");  // never blocks on the FIFO
+  EXPECT_EQ(message("/dev/zero"), "/dev/zero: is not a regular file");
+  EXPECT_EQ(message(dir_), dir_ + ": is a directory, not a config file");
+  std::string big = Write("big.toml", "# " + std::string(2 << 20, 'x') + "\n");
+  EXPECT_EQ(message(big), big + ": config file of 2097155 bytes (at most 1048576 bytes)");
+  std::string deep_json = Write("deep.json", std::string(100000, '[') + std::string(100000, ']'));
+  EXPECT_EQ(message(deep_json),
+            deep_json + ": nested 100000 deep (a config nests at most 32 tables, arrays or "
+                        "dotted keys)");
+  std::string dotted = "[a";
+  for (int i = 0; i < 50000; ++i) dotted += ".a";
+  std::string deep_toml = Write("deep.toml", dotted + "]\n");
+  EXPECT_THAT(message(deep_toml), HasSubstr(deep_toml + ": nested 50001 deep"));
+  std::string dotted_key = Write("dotted-key.toml", "thresholds" + dotted.substr(2) + " = 1\n");
+  EXPECT_THAT(message(dotted_key), HasSubstr(dotted_key + ": nested 50000 deep"));
+}
+
+TEST_F(CheckConfigFile, ValuesOutsideTheirRangeAreRefused) {
+  auto message = [&](const std::string& line) {
+    std::string path = Write("range.toml", "[thresholds]\n" + line + "\n");
+    CheckConfig config;
+    absl::Status status = LoadCheckConfig(path, &config);
+    return status.ok() ? std::string("ok") : std::string(status.message()).substr(path.size() + 2);
+  };
+  EXPECT_EQ(message("napi_min_polls = -5"),
+            "'thresholds.napi_min_polls' wants a count of at least 0, not '-5'");
+  EXPECT_EQ(message("ordering_stall_ns = -1000"),
+            "'thresholds.ordering_stall_ns' wants a duration like 500us or 1ms, not '-1000'");
+  EXPECT_EQ(message("pingpong_cross_share_error = -0.5"),
+            "'thresholds.pingpong_cross_share_error' wants a share from 0 to 1, not '-0.5'");
+  EXPECT_EQ(message("napi_exhausted_share = 1.5"),
+            "'thresholds.napi_exhausted_share' wants a share from 0 to 1, not '1.5'");
+  EXPECT_EQ(message("pingpong_cpu_changes_per_s_warning = -3.0"),
+            "'thresholds.pingpong_cpu_changes_per_s_warning' wants a number of at least 0, not "
+            "'-3'");
+  EXPECT_EQ(message("napi_exhausted_share = 1.0"), "ok");
+  EXPECT_EQ(message("napi_min_polls = 0"), "ok");
 }
 
 }  // namespace

@@ -1,9 +1,14 @@
 #include "napiscope/check_config.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -121,6 +126,10 @@ absl::Status ApplyThreshold(std::string_view key, std::string_view value,
     if (error != std::errc() || end != value.data() + value.size() || !std::isfinite(parsed)) {
       return BadValue(shown_key, "a number like 0.25", value);
     }
+    if (key.ends_with("_share") && (parsed < 0 || parsed > 1)) {
+      return BadValue(shown_key, "a share from 0 to 1", value);
+    }
+    if (parsed < 0) return BadValue(shown_key, "a number of at least 0", value);
     thresholds->*(*double_field) = parsed;
     return absl::OkStatus();
   }
@@ -132,6 +141,7 @@ absl::Status ApplyThreshold(std::string_view key, std::string_view value,
   if (!ok) {
     return BadValue(shown_key, is_duration ? "a duration like 500us or 1ms" : "an integer", value);
   }
+  if (parsed < 0) return BadValue(shown_key, "a count of at least 0", value);  // durations: never
   if (vector_name.empty()) {
     thresholds->*std::get<int64_t Thresholds::*>(entry->field) = parsed;
   } else {
@@ -199,6 +209,78 @@ json TomlToJson(const toml::node& node) {
   return "a date or time";  // no threshold takes one
 }
 
+// Configs are a few lines; these bounds keep a hostile one from taking memory or the stack
+// (the JSON and TOML parsers, and the conversion between them, recurse per level).
+constexpr int64_t kMaxConfigBytes = 1 << 20;
+constexpr int kMaxConfigDepth = 32;
+
+// Reads a regular file of at most kMaxConfigBytes without blocking on a FIFO or device.
+absl::Status ReadConfigText(const std::string& path, std::string* content) {
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    return absl::NotFoundError(
+        fmt::format("cannot open the config file ({})", std::strerror(errno)));
+  }
+  struct stat st;
+  absl::Status status = absl::OkStatus();
+  if (fstat(fd, &st) != 0) {
+    status = absl::InternalError(std::strerror(errno));
+  } else if (S_ISDIR(st.st_mode)) {
+    status = absl::InvalidArgumentError("is a directory, not a config file");
+  } else if (!S_ISREG(st.st_mode)) {
+    status = absl::InvalidArgumentError("is not a regular file");
+  } else if (st.st_size > kMaxConfigBytes) {
+    status = absl::InvalidArgumentError(fmt::format(
+        "config file of {} bytes (at most {} bytes)", st.st_size, kMaxConfigBytes));
+  }
+  if (status.ok()) {
+    content->resize(static_cast<size_t>(st.st_size));
+    size_t done = 0;
+    while (done < content->size()) {
+      ssize_t n = read(fd, content->data() + done, content->size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // the file shrank: read what is there
+      done += static_cast<size_t>(n);
+    }
+    content->resize(done);
+  }
+  close(fd);
+  return status;
+}
+
+// The deepest nesting of `text`, strings and comments skipped: brackets and braces, and for
+// TOML also the dots of a dotted key (`a.b.c = 1`, `[a.b.c]`), which make a table per part.
+int NestingDepth(std::string_view text, bool is_json) {
+  auto digit = [&](size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
+  int depth = 0, deepest = 0, key_dots = 0;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote != 0) {
+      if (c == '\\' && quote == '"') {
+        ++i;
+      } else if (c == quote) {
+        quote = 0;
+      }
+      continue;
+    }
+    if (c == '"' || (!is_json && c == '\'')) {
+      quote = c;
+    } else if (!is_json && c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if (c == ']' || c == '}') {
+      depth = std::max(0, depth - 1);
+    } else if (c == '=' || c == ',' || c == '\n') {
+      key_dots = 0;
+    } else if (!is_json && c == '.' && !(i > 0 && digit(i - 1) && digit(i + 1))) {
+      deepest = std::max(deepest, depth + ++key_dots);  // not the point of a number
+    }
+  }
+  return deepest;
+}
+
 }  // namespace
 
 absl::Status SetThreshold(std::string_view key, std::string_view value, Thresholds* thresholds) {
@@ -216,19 +298,26 @@ bool ParseSeverity(std::string_view text, Severity* severity) {
 }
 
 absl::Status LoadCheckConfig(const std::string& path, CheckConfig* config) {
-  std::ifstream file(path);
-  if (!file) return absl::NotFoundError(fmt::format("{}: cannot open the config file", path));
-  std::stringstream content;
-  content << file.rdbuf();
+  std::string content;
+  absl::Status read = ReadConfigText(path, &content);
+  if (!read.ok()) {
+    return absl::Status(read.code(), fmt::format("{}: {}", path, std::string(read.message())));
+  }
+  bool is_json = path.ends_with(".json");
+  if (int depth = NestingDepth(content, is_json); depth > kMaxConfigDepth) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: nested {} deep (a config nests at most {} tables, arrays or dotted keys)", path,
+        depth, kMaxConfigDepth));
+  }
   json root;
-  if (path.ends_with(".json")) {
-    root = json::parse(content.str(), nullptr, /*allow_exceptions=*/false);
+  if (is_json) {
+    root = json::parse(content, nullptr, /*allow_exceptions=*/false);
     if (root.is_discarded() || !root.is_object()) {
       return absl::InvalidArgumentError(fmt::format("{}: not a JSON object", path));
     }
   } else {
     try {
-      root = TomlToJson(toml::parse(content.str(), path));
+      root = TomlToJson(toml::parse(content, path));
     } catch (const toml::parse_error& error) {
       return absl::InvalidArgumentError(fmt::format("{}:{}: {}", path, error.source().begin.line,
                                                     OneLine(error.description())));

@@ -1,6 +1,9 @@
 #include "capture_args.h"
 
+#include <unistd.h>
+
 #include <csignal>
+#include <string>
 
 #include "cli_common.h"
 
@@ -14,7 +17,9 @@ extern "C" void OnStopSignal(int) { stop_requested.store(true); }
 }  // namespace
 
 void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& default_instance) {
-  args->instance = default_instance;
+  // Named with the pid, so a later napiscope can tell an instance left by a dead one (killed,
+  // aborted) and remove it.
+  args->instance = default_instance + "-" + std::to_string(getpid());
   command->add_option("--events", args->events,
                       "preset (napiscope, minimal) or system:event list, e.g. "
                       "sched:sched_switch,irq:*")
@@ -54,8 +59,11 @@ void InstallStopSignals() {
   struct sigaction action {};
   action.sa_handler = OnStopSignal;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+  // Every way out ends the capture normally, so the tracefs instance is removed: Ctrl-C,
+  // kill, a closed terminal, Ctrl-\ and a closed pipe (`napiscope live | head -3`).
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) {
+    sigaction(signal_number, &action, nullptr);
+  }
 }
 
 }  // namespace napiscope::cli

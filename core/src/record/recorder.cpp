@@ -1,4 +1,5 @@
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,8 +20,8 @@ namespace {
 
 constexpr size_t kSpoolFlushBytes = 1 << 20;
 
-// One CPU's pages while recording, in an unlinked file next to the output (trace.dat needs
-// each CPU's data in one piece, so they are joined at the end).
+// One CPU's pages while recording, in an unlinked file of a private directory next to the
+// output (trace.dat needs each CPU's data in one piece, so they are joined at the end).
 struct CpuSpool {
   int fd = -1;
   std::string pending;
@@ -57,6 +58,21 @@ absl::Status CopySpool(const std::string& name, CpuSpool* spool, TraceDatFileWri
   }
 }
 
+// A directory only this process can use, next to `output` (so the finished file is renamed
+// into place on the same file system): mkdtemp makes it 0700 and never follows a symlink.
+absl::Status MakePrivateDir(const std::string& output, std::string* dir) {
+  size_t slash = output.rfind('/');
+  std::string parent = slash == std::string::npos ? "." : output.substr(0, slash);
+  if (parent.empty()) parent = "/";
+  std::string pattern = parent + "/.napiscope-record-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(parent, ": cannot create a private spool directory: ", std::strerror(errno)));
+  }
+  *dir = pattern;
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status Record(const RecordOptions& options, RecordResult* result) {
@@ -73,6 +89,16 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   result->events_missing = session->missing_events();
 
   const std::vector<int> cpus = session->cpus();  // a copy: the session goes first
+  // Spools and the file being written live in a private directory: nothing of anyone else's
+  // is clobbered or followed, and the output appears under its name only when complete.
+  std::string private_dir;
+  absl::Status made = MakePrivateDir(options.output_path, &private_dir);
+  if (!made.ok()) return made;
+  const std::string partial = private_dir + "/trace.dat";
+  absl::Cleanup remove_private_dir = [&private_dir, &partial] {
+    unlink(partial.c_str());
+    rmdir(private_dir.c_str());
+  };
   std::vector<CpuSpool> spools(cpus.size());
   absl::Cleanup close_spools = [&spools] {
     for (CpuSpool& spool : spools) {
@@ -80,24 +106,25 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     }
   };
   for (size_t i = 0; i < cpus.size(); ++i) {
-    std::string name = absl::StrCat(options.output_path, ".cpu", cpus[i]);
-    spools[i].fd = open(name.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    std::string name = absl::StrCat(private_dir, "/cpu", cpus[i]);
+    spools[i].fd = open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (spools[i].fd < 0) {
       return absl::PermissionDeniedError(absl::StrCat(name, ": ", std::strerror(errno)));
     }
     unlink(name.c_str());
   }
+  // Pages go to disk every kSpoolFlushBytes, and ReadPages returns after a bounded number of
+  // pages, so memory stays bounded and the stop conditions are checked however fast the
+  // kernel writes; what the reader leaves behind, the ring buffer drops and counts.
   auto read_all = [&]() -> absl::Status {
     for (size_t i = 0; i < cpus.size(); ++i) {
       CpuSpool& spool = spools[i];
-      absl::Status status = session->ReadPages(i, [&spool](std::string_view page) {
+      absl::Status status = session->ReadPages(i, [&](std::string_view page) {
         spool.pending.append(page);
         ++spool.pages;
-        return absl::OkStatus();
+        if (spool.pending.size() < kSpoolFlushBytes) return absl::OkStatus();
+        return Flush(options.output_path, &spool);
       });
-      if (status.ok() && spool.pending.size() >= kSpoolFlushBytes) {
-        status = Flush(options.output_path, &spool);
-      }
       if (!status.ok()) return status;
     }
     return absl::OkStatus();
@@ -137,7 +164,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   session.reset();  // the instance goes before the (possibly long) write of the file
 
   TraceDatFileWriter writer;
-  status = writer.Open(options.output_path, *header);
+  status = writer.Open(partial, *header);
   for (size_t i = 0; status.ok() && i < cpus.size(); ++i) {
     status = writer.BeginCpu(cpus[i]);
     if (status.ok()) status = CopySpool(options.output_path, &spools[i], &writer, header->page_size);
@@ -146,7 +173,11 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   absl::Status closed = writer.Close();
   if (status.ok()) status = closed;
   result->file_bytes = writer.bytes();
-  if (!status.ok()) unlink(options.output_path.c_str());  // no half-written trace.dat left
+  // Only a complete file takes the output's name (a killed or failed recording leaves none).
+  if (status.ok() && rename(partial.c_str(), options.output_path.c_str()) != 0) {
+    status = absl::PermissionDeniedError(
+        absl::StrCat(options.output_path, ": ", std::strerror(errno)));
+  }
   return status;
 }
 

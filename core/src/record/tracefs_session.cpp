@@ -25,6 +25,47 @@ namespace {
 
 std::string Errno() { return std::strerror(errno); }
 
+// The pid an instance name ends with ("napiscope-1234", "napiscope-test-1234"), or -1 when it
+// is not a napiscope instance named that way.
+int64_t InstancePid(const std::string& name) {
+  size_t dash = name.rfind('-');
+  int64_t pid = -1;
+  if (name.rfind("napiscope", 0) != 0 || dash == std::string::npos ||
+      !absl::SimpleAtoi(name.substr(dash + 1), &pid) || pid <= 0) {
+    return -1;
+  }
+  return pid;
+}
+
+// True while `pid` is a running napiscope (or its test), which may still use its instance.
+bool NapiscopeRuns(int64_t pid) {
+  std::ifstream comm(absl::StrCat("/proc/", pid, "/comm"));
+  std::string name;
+  if (!std::getline(comm, name)) return false;  // no such process: it died
+  return name.rfind("napiscope", 0) == 0;
+}
+
+// Instances a napiscope left when it was killed or aborted (named with its pid, which no
+// napiscope runs as now) are removed, so they do not trace on forever.
+void RemoveStaleInstances(const std::string& tracing_dir) {
+  std::string instances = tracing_dir + "/instances";
+  DIR* dir = opendir(instances.c_str());
+  if (dir == nullptr) return;
+  std::vector<std::string> stale;
+  while (dirent* entry = readdir(dir)) {
+    std::string name = entry->d_name;
+    int64_t pid = InstancePid(name);
+    if (pid > 0 && pid != getpid() && !NapiscopeRuns(pid)) stale.push_back(name);
+  }
+  closedir(dir);
+  for (const std::string& name : stale) {
+    tracefs_instance* instance = tracefs_instance_alloc(tracing_dir.c_str(), name.c_str());
+    if (instance == nullptr) continue;
+    tracefs_instance_destroy(instance);
+    tracefs_instance_free(instance);
+  }
+}
+
 // Reads a tracefs file of the top directory (only reading: its settings stay untouched).
 std::string ReadTopFile(const char* file) {
   int size = 0;
@@ -98,6 +139,7 @@ absl::Status TracefsSession::Setup(const TracefsSessionOptions& options) {
         " (is CONFIG_FTRACE enabled? try: mount -t tracefs nodev /sys/kernel/tracing)"));
   }
   tracing_dir_ = mount_point;
+  RemoveStaleInstances(tracing_dir_);
   name_ = options.instance_name;
   if (tracefs_instance_exists(name_.c_str())) {
     return absl::AlreadyExistsError(absl::StrCat(
@@ -200,7 +242,7 @@ void TracefsSession::StopTracing() { tracefs_trace_off(instance_); }
 absl::Status TracefsSession::ReadPages(
     size_t index, const std::function<absl::Status(std::string_view)>& on_page) {
   tracefs_cpu* reader = readers_.at(index);
-  while (true) {
+  for (int pages = 0; pages < kMaxPagesPerRead; ++pages) {
     int bytes = tracefs_cpu_read(reader, page_buffer_.data(), true);
     if (bytes < 0 && (errno == EAGAIN || errno == EINTR)) return absl::OkStatus();
     if (bytes < 0) {
@@ -212,6 +254,7 @@ absl::Status TracefsSession::ReadPages(
     absl::Status status = on_page(page_buffer_);
     if (!status.ok()) return status;
   }
+  return absl::OkStatus();
 }
 
 int64_t TracefsSession::LostEvents(int cpu) const {

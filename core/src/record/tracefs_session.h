@@ -52,8 +52,12 @@ class TracefsSession {
   /// The tracefs mount point.
   const std::string& tracing_dir() const { return tracing_dir_; }
 
-  /// Reads every page the kernel has for the `index`-th CPU of cpus() now (non-blocking) and
-  /// passes each, padded to page_size(), to `on_page`.
+  /// Most pages ReadPages reads in one call: a caller whose reader cannot keep up with the
+  /// kernel still gets control back to check its stop conditions.
+  static constexpr int kMaxPagesPerRead = 256;
+
+  /// Reads the pages the kernel has for the `index`-th CPU of cpus() now (non-blocking), at
+  /// most kMaxPagesPerRead, and passes each, padded to page_size(), to `on_page`.
   absl::Status ReadPages(size_t index, const std::function<absl::Status(std::string_view)>& on_page);
 
   /// Stops writing events into the ring buffer (pages already there can still be read).

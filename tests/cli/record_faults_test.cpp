@@ -1,0 +1,107 @@
+// `record` under faults on the running kernel (docs/robustness.md, "Recording under faults"):
+// every way out removes the tracefs instance, instances of dead napiscopes are removed at
+// start, spools never follow symlinks, a killed recording leaves no file that looks whole.
+// Skipped (with the reason) where the tests are not root or tracefs is missing.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::CliPath;
+using ::napiscope::testing::RunCommand;
+
+constexpr char kInstances[] = "/sys/kernel/tracing/instances";
+
+bool Exists(const std::string& path) {
+  struct stat info {};
+  return lstat(path.c_str(), &info) == 0;
+}
+
+// The pid of a process that has ended (forked, exited and reaped).
+pid_t DeadPid() {
+  pid_t child = fork();
+  if (child == 0) _exit(0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  return child;
+}
+
+class RecordFaults : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (geteuid() != 0) GTEST_SKIP() << "recording needs root; these tests run only as root";
+    if (!Exists(kInstances)) RunCommand("mount -t tracefs nodev /sys/kernel/tracing");
+    if (!Exists(kInstances)) GTEST_SKIP() << "tracefs is not available and cannot be mounted";
+    dir_ = testing::MakeTempDir();
+  }
+  std::string dir_;
+};
+
+TEST_F(RecordFaults, AnInstanceOfADeadNapiscopeIsRemovedAtStart) {
+  std::string stale = std::string(kInstances) + "/napiscope-" + std::to_string(DeadPid());
+  ASSERT_EQ(mkdir(stale.c_str(), 0700), 0) << stale;
+  auto record = RunCommand(CliPath() + " record --duration 0.2 -o " + dir_ + "/t.dat");
+  EXPECT_EQ(record.exit_code, 0) << record.err;
+  EXPECT_FALSE(Exists(stale)) << "the stale instance is still there";
+  rmdir(stale.c_str());
+}
+
+TEST_F(RecordFaults, AKilledRecordingLeavesNoFileAndItsInstanceGoesAtTheNextStart) {
+  std::string file = dir_ + "/killed.dat";
+  // Start, wait until its instance (napiscope-PID) traces, SIGKILL it, print its pid.
+  auto killed = RunCommand(CliPath() + " record -o " + file + " -- sleep 30 & pid=$!; "
+                           "until [ \"$(cat " + kInstances + "/napiscope-$pid/tracing_on "
+                           "2>/dev/null)\" = 1 ]; do sleep 0.05; done; sleep 0.2; "
+                           "kill -KILL $pid; wait $pid; echo $pid");
+  std::string pid = killed.out.substr(0, killed.out.find('\n'));
+  ASSERT_FALSE(pid.empty());
+  std::string left = std::string(kInstances) + "/napiscope-" + pid;
+  EXPECT_TRUE(Exists(left)) << "SIGKILL cannot be caught: the instance should be left";
+  EXPECT_FALSE(Exists(file)) << "a killed recording left a file under the output's name";
+  auto next = RunCommand(CliPath() + " record --duration 0.2 -o " + dir_ + "/next.dat");
+  EXPECT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_FALSE(Exists(left)) << "the next napiscope did not remove the dead one's instance";
+  rmdir(left.c_str());
+}
+
+TEST_F(RecordFaults, SighupSigquitAndSigpipeRemoveTheInstance) {
+  for (const char* signal : {"HUP", "QUIT", "PIPE", "TERM"}) {
+    SCOPED_TRACE(signal);
+    std::string file = dir_ + "/" + signal + ".dat";
+    auto run = RunCommand(CliPath() + " record -o " + file + " -- sleep 30 & pid=$!; "
+                          "until [ \"$(cat " + kInstances + "/napiscope-$pid/tracing_on "
+                          "2>/dev/null)\" = 1 ]; do sleep 0.05; done; kill -" + signal +
+                          " $pid; wait $pid; echo \"$pid $?\"");
+    std::string pid = run.out.substr(0, run.out.find(' '));
+    ASSERT_FALSE(pid.empty()) << run.err;
+    EXPECT_FALSE(Exists(std::string(kInstances) + "/napiscope-" + pid)) << run.err;
+    EXPECT_TRUE(Exists(file)) << "the recording up to the signal is kept: " << run.err;
+  }
+}
+
+TEST_F(RecordFaults, SpoolsNeverFollowASymlinkOrClobberAFile) {
+  std::string victim = dir_ + "/victim";
+  testing::WriteFile(victim, "keep me");
+  std::string out = dir_ + "/out.dat";
+  ASSERT_EQ(symlink(victim.c_str(), (out + ".cpu0").c_str()), 0);
+  testing::WriteFile(out + ".cpu1", "not a spool");
+  auto record = RunCommand(CliPath() + " record --duration 0.2 -o " + out);
+  EXPECT_EQ(record.exit_code, 0) << record.err;
+  EXPECT_EQ(testing::ReadFile(victim), "keep me");
+  EXPECT_EQ(testing::ReadFile(out + ".cpu1"), "not a spool");
+  EXPECT_TRUE(Exists(out));
+  auto leftovers = RunCommand("ls -A " + dir_ + " | grep -c napiscope-record");
+  EXPECT_EQ(leftovers.out, "0\n") << "a private spool directory was left";
+}
+
+}  // namespace
+}  // namespace napiscope

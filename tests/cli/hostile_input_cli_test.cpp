@@ -1,9 +1,12 @@
 // The hostile-input suite through the command line (docs/robustness.md): exit 1 with one line
 // "napiscope: PATH: problem", or a report (exit 0 or 2) whose header says what was skipped.
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 
 #include <gmock/gmock.h>
@@ -57,6 +60,43 @@ TEST_F(HostileCliTest, ReportAndInfoKeepEveryPromise) {
       ExpectOneLineError(report, file.path, file.expect);
       ExpectOneLineError(info, file.path, file.expect);
     }
+  }
+}
+
+// Runs the CLI with `args` (no shell, output to /dev/null); its peak resident memory in KiB,
+// as the kernel counted it for that process alone, or -1 when it could not run.
+long PeakRssKib(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  std::string cli = CliPath();
+  argv.push_back(cli.data());
+  std::vector<std::string> copies(args);
+  for (std::string& arg : copies) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t child = fork();
+  if (child < 0) return -1;
+  if (child == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (wait4(child, &status, 0, &usage) != child) return -1;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) == 127) return -1;
+  return usage.ru_maxrss;
+}
+
+// The memory rule of docs/robustness.md: no hostile case takes more than 256 MB, whatever
+// its header claims. Prints every case's peak (scripts/hostile-rss.sh shows them).
+TEST_F(HostileCliTest, PeakMemoryOfEveryCaseStaysUnder256MB) {
+  constexpr long kLimitKib = 256 * 1024;
+  for (const HostileFile& file : testing::MakeHostileFiles(dir_)) {
+    SCOPED_TRACE(file.name);
+    long peak_kib = PeakRssKib({"report", file.path});
+    std::printf("peak-rss %8ld KiB  %s\n", peak_kib, file.name.c_str());
+    ASSERT_GT(peak_kib, 0) << "the CLI did not run";
+    EXPECT_LT(peak_kib, kLimitKib);
   }
 }
 

@@ -82,17 +82,33 @@ TEST_F(CompressedPagesTest, MoreChunksCountedThanWrittenIsCorrupt) {
               AllOf(HasSubstr("CPU 0"), HasSubstr("corrupt chunk")));
 }
 
-TEST_F(CompressedPagesTest, FewerChunksCountedReadsOnlyThoseAndStopsCleanly) {
+// A chunk count below the chunks written would silently drop a CPU's data (all of it for a
+// count of 0): the chunks read must fill the CPU's extent.
+TEST_F(CompressedPagesTest, FewerChunksCountedThanWrittenIsCorrupt) {
   std::string damaged = trace_;
   PutU32(&damaged, cpu0_.offset, 0);
-  TraceContext whole, none;
-  tracegen::CollectingSink all_events, fewer_events;
-  ASSERT_TRUE(LoadTrace(path_, whole, all_events, LoadOptions{}).ok());
-  std::string path = testing::MakeTempDir() + "/no-cpu0.dat";
-  testing::WriteFile(path, damaged);
-  ASSERT_TRUE(LoadTrace(path, none, fewer_events, LoadOptions{}).ok());
-  ASSERT_GT(all_events.events.size(), fewer_events.events.size());
-  for (const Event& event : fewer_events.events) EXPECT_NE(event.cpu, 0);
+  absl::Status status = LoadDamaged(damaged);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_THAT(std::string(status.message()),
+              AllOf(HasSubstr("CPU 0"), HasSubstr("chunk count (0 read)"),
+                    HasSubstr(absl::StrCat("bytes ", cpu0_.offset + 4, " to ",
+                                           cpu0_.offset + 4 + cpu0_.size))));
+}
+
+// The chunk ends where the extent (its size plus the 4-byte count) ends, as trace-cmd writes
+// it; a chunk that runs past its CPU's extent is corrupt even inside the file.
+TEST_F(CompressedPagesTest, AChunkPastItsCpusDataIsCorrupt) {
+  std::string damaged = trace_;
+  uint64_t first_chunk = cpu0_.offset + 4;
+  uint32_t compressed = 0;
+  for (int i = 0; i < 4; ++i) {
+    compressed |= static_cast<uint32_t>(static_cast<uint8_t>(damaged[first_chunk + i])) << (8 * i);
+  }
+  PutU32(&damaged, first_chunk, compressed + 64);  // still inside the file (CPU 1 follows)
+  absl::Status status = LoadDamaged(damaged);
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_THAT(std::string(status.message()),
+              AllOf(HasSubstr("CPU 0"), HasSubstr("past the end of the CPU's data")));
 }
 
 }  // namespace

@@ -15,8 +15,10 @@
 #include "napiscope/contexts.h"
 #include "napiscope/json_text.h"
 #include "napiscope/report_render.h"
+#include "fuzz/tracedat_mutator.h"
 #include "support/hostile_files.h"
 #include "support/test_support.h"
+#include "tracegen/event_describe.h"
 
 namespace napiscope {
 namespace {
@@ -72,6 +74,53 @@ TEST_F(HostileInputTest, EveryNamedCaseKeepsItsPromise) {
       EXPECT_THAT(std::string(outcome.status.message()), HasSubstr(file.expect));
     }
   }
+}
+
+// Implausible jumps in time are lost time, never the length of a wait: no finding of a usable
+// hostile case spans more than the jump threshold (a day).
+TEST_F(HostileInputTest, NoFindingIsBuiltOnAnImplausibleJumpInTime) {
+  constexpr TimestampNs kDayNs = int64_t{86400} * 1'000'000'000;
+  int usable = 0;
+  for (const HostileFile& file : testing::MakeHostileFiles(dir_)) {
+    if (!file.usable) continue;
+    SCOPED_TRACE(file.name);
+    Report report;
+    ASSERT_TRUE(AnalyzeTrace(file.path, AnalysisOptions{}, &report).ok());
+    ++usable;
+    for (const Finding& finding : report.findings) {
+      EXPECT_LT(finding.end_ns - finding.start_ns, kDayNs) << finding.summary;
+    }
+    for (const WakeLatencyRow& row : report.rt_wake_latency) {
+      EXPECT_LT(row.latency.max_ns, kDayNs) << row.comm;
+    }
+  }
+  EXPECT_GE(usable, 3);
+}
+
+// The 10-year jump in text: the wakeup before it and the switch-in after it are not paired
+// into a wait, and the jump is lost time on both CPUs.
+TEST_F(HostileInputTest, ATextJumpIsLostTimeOnEveryCpu) {
+  for (const HostileFile& file : testing::MakeHostileFiles(dir_)) {
+    if (file.name != "text with a jump of 10 years in time") continue;
+    TraceContext context;
+    tracegen::CollectingSink sink;
+    ASSERT_TRUE(LoadTrace(file.path, context, sink, LoadOptions{}).ok());
+    ASSERT_EQ(context.missed.size(), 2u);  // CPU 0 (after the jump) and CPU 1 (before it)
+    constexpr TimestampNs kWakeNs = 1000'000'000'000;
+    constexpr TimestampNs kSwitchNs = 315361000'000'000'000;
+    for (const MissedEventsMark& mark : context.missed) {
+      EXPECT_EQ(mark.count, -1);
+      EXPECT_EQ(mark.last_before_ns, kWakeNs);
+      EXPECT_EQ(mark.ts_ns, kSwitchNs);
+    }
+    EXPECT_EQ(context.missed[0].cpu, 0);
+    EXPECT_EQ(context.missed[1].cpu, 1);
+    int gaps_delivered = 0;
+    for (const Event& event : sink.events) gaps_delivered += event.kind == EventKind::kMissedEvents;
+    EXPECT_EQ(gaps_delivered, 2);
+    return;
+  }
+  FAIL() << "the case is missing";
 }
 
 // Cuts `whole` at each offset, largest first, truncating one copy in place.
@@ -142,6 +191,38 @@ TEST_F(HostileInputTest, BitFlipsInEveryPageHeader) {
     }
   }
   EXPECT_GE(pages, 3);
+}
+
+// The fuzzer's structure-aware mutator with fixed seeds: one hostile value in one field a
+// reader trusts (CPU counts, extents, page and record headers, chunk headers, options links,
+// format numbers), in v6, v7 and v7 zstd files. Each loads or fails in one line.
+TEST_F(HostileInputTest, StructureAwareMutationsLoadOrFailInOneLine) {
+  const std::string seeds[] = {
+      TestData("scenarios/missed_events_gap.dat"),
+      std::string(NAPISCOPE_FUZZ_DIR) + "/corpus/trace_dat/missed_events_gap-v7.dat",
+      std::string(NAPISCOPE_FUZZ_DIR) + "/corpus/trace_dat/ksoftirqd_blocked-v7-zstd.dat"};
+  std::string path = dir_ + "/mutated.dat";
+  int loaded = 0, refused = 0;
+  for (const std::string& seed : seeds) {
+    const std::string whole = ReadFile(seed);
+    ASSERT_GT(fuzz::FindTraceDatFields(whole).size(), 10u) << seed;
+    for (uint64_t round = 0; round < 150; ++round) {
+      std::string mutated = whole;
+      ASSERT_TRUE(fuzz::MutateTraceDatField(&mutated, round));
+      SCOPED_TRACE(::testing::Message() << seed << " mutation " << round);
+      WriteFile(path, mutated);
+      Outcome outcome = Analyze(path);
+      if (outcome.status.ok()) {
+        ++loaded;
+      } else {
+        ++refused;
+        ExpectOneLineError(path, outcome.status);
+      }
+    }
+  }
+  // Both outcomes occur: the mutations reach past the first check.
+  EXPECT_GT(loaded, 0);
+  EXPECT_GT(refused, 0);
 }
 
 TEST_F(HostileInputTest, AnUnreadableFileIsAnError) {

@@ -1,6 +1,6 @@
-// Files with options after which libtracecmd shifts the timestamps (here OFFSET, as
-// `trace-cmd record --ts-offset` writes it) are read through libtracecmd, so napiscope gives
-// the same times as trace-cmd instead of the raw ring-buffer ones.
+// Files with options after which trace-cmd shifts or scales the timestamps (DATE, OFFSET as
+// `trace-cmd record --date / --ts-offset` write them, TSC2NSEC) are read by napiscope's own
+// reader, which applies them itself: checked here against the times libtracecmd gives.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -15,48 +15,108 @@
 namespace napiscope {
 namespace {
 
-// The trace with its UNAME option turned, in place, into an OFFSET option of `offset_ns`.
-std::string WithOffsetOption(const std::string& trace, int64_t offset_ns) {
-  std::string shifted = trace;
-  size_t uname = shifted.find("Linux tracegen");
+constexpr uint16_t kOptionDate = 1;
+constexpr uint16_t kOptionOffset = 7;
+constexpr uint16_t kOptionTsc2Nsec = 14;
+__extension__ typedef unsigned __int128 Uint128;
+
+// The trace with its UNAME option turned, in place, into option `id` holding `payload`
+// (padded with zeros to the UNAME option's size); "" when it has no room.
+std::string WithOption(const std::string& trace, uint16_t id, const std::string& payload) {
+  std::string changed = trace;
+  size_t uname = changed.find("Linux tracegen");
   if (uname == std::string::npos || uname < 6) return "";
   size_t option = uname - 6;  // u16 id, u32 size, then the text
-  if (shifted[option] != 5 || shifted[option + 1] != 0) return "";
+  if (changed[option] != 5 || changed[option + 1] != 0) return "";
   uint32_t size = 0;
   for (int i = 0; i < 4; ++i) {
-    size |= uint32_t{static_cast<uint8_t>(shifted[option + 2 + i])} << (8 * i);
+    size |= uint32_t{static_cast<uint8_t>(changed[option + 2 + i])} << (8 * i);
   }
-  std::string text = std::to_string(offset_ns);
-  if (text.size() + 1 > size) return "";
-  shifted[option] = 7;  // TRACECMD_OPTION_OFFSET: a decimal string
-  shifted.replace(uname, size, text + std::string(size - text.size(), '\0'));
-  return shifted;
+  if (payload.size() + 1 > size) return "";
+  changed[option] = static_cast<char>(id & 0xff);
+  changed[option + 1] = static_cast<char>(id >> 8);
+  changed.replace(uname, size, payload + std::string(size - payload.size(), '\0'));
+  return changed;
 }
 
-std::vector<Event> LoadEvents(const std::string& path) {
+std::string Le(uint64_t value, int bytes) {
+  std::string out(bytes, '\0');
+  for (int i = 0; i < bytes; ++i) out[i] = static_cast<char>(value >> (8 * i));
+  return out;
+}
+
+std::vector<Event> LoadEvents(const std::string& path, bool through_libtracecmd) {
   TraceContext context;
   tracegen::CollectingSink sink;
-  absl::Status status = LoadTrace(path, context, sink, LoadOptions{});
+  LoadOptions options;
+  options.libtracecmd_records = through_libtracecmd;
+  absl::Status status = LoadTrace(path, context, sink, options);
   EXPECT_TRUE(status.ok()) << status;
   return std::move(sink.events);
 }
 
-TEST(TraceDatTimeOptions, AnOffsetOptionShiftsEveryTimestampLikeLibtracecmd) {
-  const std::string original = testing::TestData("scenarios/irq_threads_bouncing.dat");
-  constexpr int64_t kOffsetNs = 1'000'000'000;
-  std::string shifted = WithOffsetOption(testing::ReadFile(original), kOffsetNs);
-  ASSERT_FALSE(shifted.empty()) << "no UNAME option to turn into OFFSET";
-  std::string path = testing::MakeTempDir() + "/offset.dat";
-  testing::WriteFile(path, shifted);
-
-  std::vector<Event> want = LoadEvents(original);
-  std::vector<Event> got = LoadEvents(path);
-  ASSERT_FALSE(want.empty());
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    ASSERT_EQ(got[i].ts_ns, want[i].ts_ns + kOffsetNs) << "event " << i;
-    ASSERT_EQ(got[i].kind, want[i].kind) << "event " << i;
+class TraceDatTimeOptions : public ::testing::Test {
+ protected:
+  // Writes the original trace with option `id` = `payload`; the events as napiscope's reader
+  // and as libtracecmd read it, and the original's events.
+  void Load(uint16_t id, const std::string& payload) {
+    const std::string original = testing::TestData("scenarios/irq_threads_bouncing.dat");
+    std::string changed = WithOption(testing::ReadFile(original), id, payload);
+    ASSERT_FALSE(changed.empty()) << "no UNAME option to turn into another";
+    std::string path = testing::MakeTempDir() + "/options.dat";
+    testing::WriteFile(path, changed);
+    raw_ = LoadEvents(original, false);
+    own_ = LoadEvents(path, false);
+    reference_ = LoadEvents(path, true);
+    ASSERT_FALSE(raw_.empty());
+    ASSERT_EQ(own_.size(), raw_.size());
+    ASSERT_EQ(reference_.size(), raw_.size());
   }
+
+  // Every event's time is `convert` of the raw one, in the own reader and in libtracecmd.
+  template <typename Convert>
+  void ExpectTimes(Convert convert) {
+    for (size_t i = 0; i < raw_.size(); ++i) {
+      ASSERT_EQ(own_[i].ts_ns, convert(raw_[i].ts_ns)) << "event " << i;
+      ASSERT_EQ(own_[i].ts_ns, reference_[i].ts_ns) << "event " << i << " (libtracecmd)";
+      ASSERT_EQ(own_[i].kind, reference_[i].kind) << "event " << i;
+    }
+  }
+
+  std::vector<Event> raw_, own_, reference_;
+};
+
+TEST_F(TraceDatTimeOptions, AnOffsetOptionShiftsEveryTimestampLikeLibtracecmd) {
+  Load(kOptionOffset, "1000000000");
+  ExpectTimes([](TimestampNs raw) { return raw + 1'000'000'000; });
+}
+
+TEST_F(TraceDatTimeOptions, ADateOptionIsMicrosecondsInHexLikeLibtracecmd) {
+  Load(kOptionDate, "0x3e8");  // 1000 us
+  ExpectTimes([](TimestampNs raw) { return raw + 1'000'000; });
+}
+
+TEST_F(TraceDatTimeOptions, ATsc2NsecOptionScalesLikeLibtracecmd) {
+  // 3 GHz TSC: mult / 2^shift = 1/3 ns per tick.
+  constexpr uint32_t kMult = 0x55555555u, kShift = 32;
+  Load(kOptionTsc2Nsec, Le(kMult, 4) + Le(kShift, 4) + Le(0, 8));
+  ExpectTimes([](TimestampNs raw) {
+    return static_cast<TimestampNs>((static_cast<Uint128>(raw) * kMult) >> kShift);
+  });
+}
+
+TEST_F(TraceDatTimeOptions, AnOffsetPastTheRangeOfTimeIsAnError) {
+  const std::string original = testing::TestData("scenarios/irq_threads_bouncing.dat");
+  std::string path = testing::MakeTempDir() + "/offset.dat";
+  testing::WriteFile(path, WithOption(testing::ReadFile(original), kOptionDate,
+                                      "0x7fffffffffffffff"));
+  TraceContext context;
+  tracegen::CollectingSink sink;
+  absl::Status status = LoadTrace(path, context, sink, LoadOptions{});
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find("DATE option '0x7fffffffffffffff' is out of range"),
+            std::string::npos)
+      << status;
 }
 
 }  // namespace

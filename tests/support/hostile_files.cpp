@@ -29,6 +29,49 @@ std::string Replaced(std::string bytes, const std::string& from, const std::stri
   return bytes;
 }
 
+// Where a v7 file's top-buffer CPU table sits: the BUFFER option (offset, name "", clock
+// "local", page size, CPU count, then per CPU u32 id, u64 offset, u64 size); npos if none.
+size_t V7CpuTableOffset(const std::string& bytes) {
+  static const std::string kTopLocal("\0local\0", 7);  // the empty name, then the clock
+  size_t at = bytes.rfind(kTopLocal);
+  return at == std::string::npos || at + 7 + 8 > bytes.size() ? std::string::npos : at + 7 + 8;
+}
+
+// A v6 trace whose flyrecord table lists `cpus` CPUs: the trace's own first, then empty ones
+// (offset 0, size 0), with the data moved behind the longer table.
+std::string WithEmptyCpus(const std::string& trace, uint32_t cpus) {
+  static const std::string kLabel("flyrecord\0", 10);
+  size_t count_at = CpuCountOffset(trace);
+  uint64_t old_cpus = GetLe(trace, count_at, 4);
+  size_t table = trace.find(kLabel) + 10;
+  size_t table_end = table + 16 * old_cpus;
+  uint64_t shift = 16 * (cpus - old_cpus);
+  std::string out = trace.substr(0, table);
+  PutLe(&out, count_at, cpus, 4);
+  for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
+    std::string entry(16, '\0');
+    if (cpu < old_cpus) {
+      PutLe(&entry, 0, GetLe(trace, table + 16 * cpu, 8) + shift, 8);
+      PutLe(&entry, 8, GetLe(trace, table + 16 * cpu + 8, 8), 8);
+    }
+    out += entry;
+  }
+  return out + trace.substr(table_end);
+}
+
+// The offset of the u64 link (in a DONE option) to the options section holding the BUFFER
+// option of a v7 file, or npos.
+size_t V7LinkToBufferOptions(const std::string& bytes) {
+  static const std::string kDone("\0\0\x08\0\0\0", 6);  // id 0 (DONE), size 8
+  for (size_t at = bytes.find(kDone); at != std::string::npos; at = bytes.find(kDone, at + 1)) {
+    if (at + 14 > bytes.size()) break;
+    uint64_t section = GetLe(bytes, at + 6, 8);
+    if (section == 0 || section + 18 > bytes.size()) continue;
+    if (GetLe(bytes, section, 2) == 0 && GetLe(bytes, section + 16, 2) == 3) return at + 6;
+  }
+  return std::string::npos;
+}
+
 }  // namespace
 
 std::string SmallTraceDat() { return ReadFile(TestData("scenarios/missed_events_gap.dat")); }
@@ -91,7 +134,100 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   PutLe(&cpus, CpuCountOffset(cpus), 60000, 4);
   add("CPU count past the file", "cpus-60000.dat", cpus, false, "");
 
+  PutLe(&cpus, CpuCountOffset(cpus), 0x80000000u, 4);
+  add("CPU count 2^31 in the file header", "cpus-2p31.dat", cpus, false,
+      "absurd CPU count 2147483648");
+  const std::string v7 = ReadFile(std::string(NAPISCOPE_FUZZ_DIR) +
+                                  "/corpus/trace_dat/missed_events_gap-v7.dat");
+  std::string cpucount = v7;
+  static const std::string kCpuCount("\x08\0\x04\0\0\0\x02\0\0\0", 10);
+  for (size_t at = cpucount.find(kCpuCount); at != std::string::npos;
+       at = cpucount.find(kCpuCount, at + 1)) {
+    PutLe(&cpucount, at + 6, 0x80000000u, 4);
+  }
+  add("CPU count 2^31 in the CPUCOUNT option, no data for it", "cpucount-2p31.dat", cpucount,
+      false, "absurd CPU count 2147483648");
+  cpucount = v7;
+  for (size_t at = cpucount.find(kCpuCount); at != std::string::npos;
+       at = cpucount.find(kCpuCount, at + 1)) {
+    PutLe(&cpucount, at + 6, 1000, 4);
+  }
+  add("CPU count 1000 in the CPUCOUNT option, data for 2", "cpucount-1000.dat", cpucount, true,
+      "the file claims 1000 CPUs but lists data for 2; read as 2 CPUs");
+  add("4,000 empty CPU extents", "cpus-4000-empty.dat", WithEmptyCpus(trace, 4000), true,
+      "the file claims 4000 CPUs but only CPUs below 2 have data; read as 2 CPUs");
+  add("65,536 CPUs claimed, 2 with data", "cpus-65536-empty.dat", WithEmptyCpus(trace, 65536),
+      true, "the file claims 65536 CPUs but only CPUs below 2 have data; read as 2 CPUs");
+
   std::vector<CpuPages> table = FlyrecordTable(trace);
+  std::string huge_page = trace;
+  PutLe(&huge_page, 14, 16u << 20, 4);  // the page size, after magic, version and flags
+  add("16 MiB page size (pages larger than the data)", "page-16mib.dat", huge_page, false,
+      "less than one 16777216-byte page");
+  // A format field near INT_MAX: next_pid of sched_switch at offset 2147483644 (offset + size
+  // overflows an int). The print fmt gives up the 8 bytes, so every size in the file holds.
+  std::string field = Replaced(trace, "next_pid;\toffset:56;", "next_pid;\toffset:2147483644;");
+  field = Replaced(field, "print fmt: \"prev_comm=%s prev_pid", "print fmt: \"%s   prev_pid");
+  add("format field offset near INT_MAX", "field-offset-intmax.dat", field, false,
+      "corrupt event format: field next_pid of sched:sched_switch (offset 2147483644, size 4)");
+  field = Replaced(trace, "next_pid;\toffset:56;\tsize:4;",
+                   "next_pid;\toffset:56;\tsize:2147483647;");
+  field = Replaced(field, "print fmt: \"prev_comm=%s prev_pid=%d", "print fmt: \"%s  prev_pid=%d");
+  add("format field size near INT_MAX", "field-size-intmax.dat", field, false,
+      "(offset 56, size 2147483647) lies outside a 4096-byte page");
+
+  std::string size_zero = trace;  // CPU 0's size in the flyrecord table (after its offset)
+  PutLe(&size_zero, trace.find(std::string("flyrecord\0", 10)) + 10 + 8, 0, 8);
+  add("CPU extent of size 0 (data left unclaimed)", "extent-size-0.dat", size_zero, true,
+      "CPU 0 has no data by the file's CPU table, but");
+
+  // One TIME_EXTEND (or page timestamp) 18 years off: CPU 1's events jump 18 years ahead.
+  std::string jump = trace;
+  if (table.size() >= 2) {
+    uint64_t first = GetLe(jump, table[1].offset, 8);
+    PutLe(&jump, table[1].offset, first + 18ull * 365 * 86400 * 1'000'000'000ull, 8);
+  }
+  add("a jump of 18 years in time (page timestamp or TIME_EXTEND)", "jump-18y.dat", jump, true,
+      "time jumps forward implausibly (1 jump, the largest 18.0 years");
+
+  // v7 zstd (idle.dat): a chunk shared by two CPUs, a chunk count of 0, a zeroed link.
+  const std::string zstd = ReadFile(TestData("real/idle.dat"));
+  size_t cpu_table = V7CpuTableOffset(zstd);
+  if (cpu_table != std::string::npos) {
+    std::string shared = zstd;
+    shared.replace(cpu_table + 20 + 4, 16, zstd.substr(cpu_table + 4, 16));  // CPU 1 = CPU 0
+    add("one zstd chunk shared by two CPUs", "zstd-shared-chunk.dat", shared, false,
+        "the data of CPU 0 and CPU 1 overlap");
+    std::string no_chunks = zstd;
+    PutLe(&no_chunks, GetLe(zstd, cpu_table + 4, 8), 0, 4);
+    add("zstd chunk count 0", "zstd-chunk-count-0.dat", no_chunks, false,
+        "CPU 0: its chunk count (0 read) leaves bytes");
+  }
+  size_t link = V7LinkToBufferOptions(zstd);
+  if (link != std::string::npos) {
+    std::string unlinked = zstd;
+    PutLe(&unlinked, link, 0, 8);
+    add("zeroed options link (v7)", "options-link-0.dat", unlinked, false,
+        "is linked from no other (damaged options link)");
+  }
+
+  // ftrace text: an RT thread woken before a jump in time and switched in after it.
+  auto text_trace = [](const std::string& wake_ts, const std::string& switch_ts) {
+    return "# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+           "#              | |         |   |||||     |         |\n"
+           "          <idle>-0       [001] d.h2.   " + wake_ts +
+           ": sched_waking: comm=irq/354-eth0 pid=181 prio=49 target_cpu=000\n"
+           "          <idle>-0       [000] d..2.   " + switch_ts +
+           ": sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> "
+           "next_comm=irq/354-eth0 next_pid=181 next_prio=49\n";
+  };
+  add("text timestamps from 0 to 2^63 ns", "text-ts-2p63.txt",
+      text_trace("0.000000", "9223372036.854775"), true,
+      "1 events with impossible timestamps (over 146 years) skipped");
+  add("text with a jump of 10 years in time", "text-jump-10y.txt",
+      text_trace("1000.000000", "315361000.000000"), true,
+      "time jumps forward implausibly (1 jump, the largest 10.0 years");
+
   add("truncated in the CPU data", "truncated.dat",
       trace.substr(0, table.empty() ? trace.size() / 2 : table.back().offset + 100), false,
       "truncated trace.dat");

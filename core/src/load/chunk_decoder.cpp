@@ -2,12 +2,9 @@
 
 #include <algorithm>
 
+#include "load/time_plausibility.h"
+
 namespace napiscope::internal {
-namespace {
-
-constexpr uint64_t kMaxTimestampNs = uint64_t{1} << 62;  // 146 years of uptime
-
-}  // namespace
 
 ChunkDecoder::ChunkDecoder(const TraceFormats& formats)
     : strings_(std::make_unique<DecoderStrings>()), decoder_(formats, &strings_->table) {
@@ -23,8 +20,9 @@ void ChunkDecoder::Publish() {
 }
 
 void ChunkDecoder::DecodeChunk(CpuStream& stream, uint16_t cpu, DecodedChunk* chunk) {
+  // No reserve: a chunk's vector grows to what its CPU really holds, so thousands of CPUs
+  // with a few events each cost a few events each (clear() keeps the capacity).
   chunk->events.clear();
-  chunk->events.reserve(kChunkEvents);
   chunk->missed.clear();
   chunk->strings = strings_.get();
   chunk->records = 0;

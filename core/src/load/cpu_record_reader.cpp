@@ -32,14 +32,31 @@ bool TracecmdCpuReader::Next(RawRecord* record) {
 
 PageCpuReader::PageCpuReader(int fd, const PageLayout& layout, const CpuDataExtent& extent)
     : fd_(fd), layout_(layout), extent_(extent), page_offset_(layout.zstd ? 0 : extent.offset) {
-  kbuf_ = kbuffer_alloc(layout.header_long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
-                        layout.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-  if (layout.page_size > 0 && !layout.zstd) {
-    block_.resize(kBlockPages * static_cast<size_t>(layout.page_size));
+  // Buffers are allocated on the first read: a CPU without data costs no memory, however
+  // many of them a header claims.
+  done_ = extent.size == 0 || layout.page_size <= 0;
+}
+
+uint64_t PageCpuReader::BlockBytes(int page_size) {
+  const uint64_t page = static_cast<uint64_t>(page_size);
+  return std::max<uint64_t>(1, kBlockBytes / page) * page;
+}
+
+bool PageCpuReader::Allocate() {
+  kbuf_ = kbuffer_alloc(layout_.header_long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
+                        layout_.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+  if (kbuf_ == nullptr) return Fail("out of memory");
+  if (layout_.zstd) {
+    zstd_ = ZSTD_createDCtx();
+    if (zstd_ == nullptr) return Fail("out of memory");
+    return true;
   }
-  if (layout.zstd) zstd_ = ZSTD_createDCtx();
-  done_ = extent.size == 0 || kbuf_ == nullptr || layout.page_size <= 0 ||
-          (layout.zstd && zstd_ == nullptr);
+  // Never more than the extent holds (rounded up to whole pages), so a page size or CPU
+  // count the data does not back costs no memory.
+  const uint64_t page = static_cast<uint64_t>(layout_.page_size);
+  uint64_t extent_pages = extent_.size / page + (extent_.size % page != 0 ? 1 : 0);
+  block_.resize(static_cast<size_t>(std::min(BlockBytes(layout_.page_size), extent_pages * page)));
+  return true;
 }
 
 PageCpuReader::~PageCpuReader() {
@@ -73,13 +90,14 @@ uint64_t PageCpuReader::DataEnd() const {
   return chunks_left_ == 0 ? block_offset_ + block_bytes_ : UINT64_MAX;
 }
 
-// Reads the pages from `offset` on, up to kBlockPages or the page holding the extent's end
+// Reads the pages from `offset` on, up to a block (BlockBytes) or the page holding the extent's end
 // (read whole, like libtracecmd's mapping; zeros past the end of the file).
 bool PageCpuReader::ReadBlock(uint64_t offset) {
   if (layout_.zstd) return ReadChunk(offset);
   const uint64_t page_size = static_cast<uint64_t>(layout_.page_size);
   const uint64_t end = extent_.offset + extent_.size;
-  uint64_t pages = std::min<uint64_t>(kBlockPages, (end - offset + page_size - 1) / page_size);
+  uint64_t pages = std::min<uint64_t>(block_.size() / page_size,
+                                      (end - offset + page_size - 1) / page_size);
   size_t wanted = static_cast<size_t>(pages * page_size);
   size_t filled = 0;
   if (!ReadFile(offset, wanted, block_.data(), &filled)) return false;
@@ -92,8 +110,10 @@ bool PageCpuReader::ReadBlock(uint64_t offset) {
 
 // Decompresses the chunk that starts at uncompressed `offset`: the next one in the file.
 bool PageCpuReader::ReadChunk(uint64_t offset) {
-  constexpr uint32_t kMaxChunkBytes = 64u << 20;  // trace-cmd writes 10 pages per chunk
-  const uint64_t end = layout_.file_size;
+  const uint64_t max_chunk_bytes = MaxChunkBytes(layout_.page_size);
+  // The chunks fill the extent exactly (its size counts them, not the chunk count before
+  // them); the header checked the extent fits in the file.
+  const uint64_t end = std::min(layout_.file_size, extent_.offset + 4 + extent_.size);
   uint8_t head[8];
   size_t got = 0;
   if (chunks_left_ < 0) {
@@ -109,18 +129,19 @@ bool PageCpuReader::ReadChunk(uint64_t offset) {
   }
   if (next_chunk_ > end || end - next_chunk_ < 8) {
     return Fail(absl::StrCat("compressed chunk header at byte ", next_chunk_,
-                             " is past the end of the file"));
+                             " is past the end of the CPU's data (corrupt chunk count)"));
   }
   if (!ReadFile(next_chunk_, 8, head, &got)) return false;
   auto compressed_bytes = static_cast<uint32_t>(ReadFileInt(head, 4, layout_.big_endian));
   auto bytes = static_cast<uint32_t>(ReadFileInt(head + 4, 4, layout_.big_endian));
-  if (bytes == 0 || bytes > kMaxChunkBytes) {
+  if (bytes == 0 || bytes > max_chunk_bytes) {
     return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_, " claims ", bytes,
                              " uncompressed bytes (corrupt chunk)"));
   }
   if (compressed_bytes > end - next_chunk_ - 8) {
     return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_, " claims ",
-                             compressed_bytes, " bytes, past the end of the file (corrupt chunk)"));
+                             compressed_bytes,
+                             " bytes, past the end of the CPU's data (corrupt chunk)"));
   }
   compressed_.resize(compressed_bytes);
   if (!ReadFile(next_chunk_ + 8, compressed_bytes, compressed_.data(), &got)) return false;
@@ -133,9 +154,21 @@ bool PageCpuReader::ReadChunk(uint64_t offset) {
   chunk_file_offset_ = next_chunk_;
   next_chunk_ += 8 + compressed_bytes;
   --chunks_left_;
+  ++chunks_read_;
   block_offset_ = offset;
   block_bytes_ = bytes;
   return true;
+}
+
+// At the end of compressed data the chunks read must fill the extent: a chunk count smaller
+// than the chunks written (0 in the worst case) would silently drop the rest.
+void PageCpuReader::CheckAllChunksRead() {
+  if (!layout_.zstd || !status_.ok()) return;
+  const uint64_t end = extent_.offset + 4 + extent_.size;
+  if (next_chunk_ != end) {
+    Fail(absl::StrCat("its chunk count (", chunks_read_, " read) leaves bytes ", next_chunk_,
+                      " to ", end, " of its compressed data unread (corrupt chunk count)"));
+  }
 }
 
 bool PageCpuReader::LoadPage(uint64_t offset) {
@@ -160,23 +193,30 @@ bool PageCpuReader::LoadPage(uint64_t offset) {
 }
 
 bool PageCpuReader::Next(RawRecord* record) {
+  if (!done_ && kbuf_ == nullptr && !Allocate()) done_ = true;
   while (!done_) {
     if (!loaded_) {
       loaded_ = LoadPage(page_offset_);
-      if (!loaded_) break;
+      if (!loaded_) {
+        CheckAllChunksRead();  // a chunk count of 0 reads nothing
+        break;
+      }
     }
     unsigned long long ts = 0;
     void* data = kbuffer_read_event(kbuf_, &ts);
     if (data == nullptr) {
       // The next page, as long as more than one page is left (libtracecmd's rule).
-      if (DataEnd() - page_offset_ <= static_cast<uint64_t>(layout_.page_size)) break;
+      if (DataEnd() - page_offset_ <= static_cast<uint64_t>(layout_.page_size)) {
+        CheckAllChunksRead();
+        break;
+      }
       page_offset_ += static_cast<uint64_t>(layout_.page_size);
       loaded_ = false;
       continue;
     }
     record->data = data;
     record->size = kbuffer_event_size(kbuf_);
-    record->ts_ns = ts;
+    record->ts_ns = layout_.time.identity() ? ts : ConvertTimestamp(layout_.time, ts);
     record->offset = layout_.zstd
                          ? chunk_file_offset_
                          : page_offset_ + static_cast<uint64_t>(kbuffer_curr_offset(kbuf_));

@@ -57,15 +57,15 @@ struct PageLayout {
   bool big_endian = false;
   int header_long_size = 8;  ///< size of the page header's commit field
   bool zstd = false;         ///< CPU data is in zstd chunks (trace.dat v7 compression)
-  uint64_t file_size = 0;    ///< zstd: where chunks must end (an extent's size leaves out
-                             ///< its chunk count, so it is no exact bound)
+  uint64_t file_size = 0;    ///< zstd: no chunk may pass it (nor its CPU's extent)
+  TimestampConversion time;  ///< DATE, OFFSET and TSC2NSEC options, applied to every record
 };
 
 /// Reads a CPU extent page by page with pread and libtraceevent's kbuffer, the way
 /// libtracecmd does, but without its per-record allocations; several instances may run in
 /// parallel threads. Compressed data (v7: a chunk count, then chunks of whole pages, each a
 /// compressed size, an uncompressed size and zstd bytes) is decompressed a chunk at a time.
-/// Timestamps are the raw ring-buffer ones (no clock conversion).
+/// Timestamps are converted as trace-cmd converts them (layout.time).
 class PageCpuReader : public CpuRecordReader {
  public:
   /// `fd` must stay open while the reader is used; it is only read with pread.
@@ -75,6 +75,8 @@ class PageCpuReader : public CpuRecordReader {
   absl::Status status() const override { return status_; }
 
  private:
+  bool Allocate();
+  void CheckAllChunksRead();
   bool LoadPage(uint64_t offset);
   bool ReadBlock(uint64_t offset);
   bool ReadChunk(uint64_t offset);
@@ -82,20 +84,24 @@ class PageCpuReader : public CpuRecordReader {
   uint64_t DataEnd() const;
   bool Fail(const std::string& what);
 
-  /// Pages read per pread.
-  static constexpr uint64_t kBlockPages = 64;
+  /// Bytes of pages read per pread (at least one page, at most what the extent holds): the
+  /// most memory an uncompressed CPU's reader takes besides one page.
+  static constexpr uint64_t kBlockBytes = 256 << 10;
+  /// Bytes of one read block for pages of `page_size` bytes.
+  static uint64_t BlockBytes(int page_size);
 
   int fd_;
   PageLayout layout_;
   CpuDataExtent extent_;
   kbuffer* kbuf_ = nullptr;
-  std::vector<uint8_t> block_;  // kBlockPages pages, or one decompressed chunk
+  std::vector<uint8_t> block_;  // a block of pages, or one decompressed chunk
   uint64_t block_offset_ = 0;   // of block_ in the CPU's (uncompressed) data
   uint64_t block_bytes_ = 0;    // 0: nothing read yet
   // Compressed data: where the next chunk header is, how many are left, the file offset of
   // the chunk in block_ (for progress), the compressed bytes and the decompression context.
   uint64_t next_chunk_ = 0;
   int64_t chunks_left_ = -1;    // -1: the chunk count is not read yet
+  int64_t chunks_read_ = 0;
   uint64_t chunk_file_offset_ = 0;
   std::vector<uint8_t> compressed_;
   ZSTD_DCtx_s* zstd_ = nullptr;

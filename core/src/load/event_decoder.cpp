@@ -104,13 +104,23 @@ EventDecoder::EventDecoder(const TraceFormats& formats, StringTable* strings)
   }
 }
 
+namespace {
+
+// True when [offset, offset + length) lies inside a record of `size` bytes. Offsets and sizes
+// come from the file's format text (any int), so the sum is taken in 64 bits.
+bool FitsInRecord(int64_t offset, int64_t length, int size) {
+  return offset >= 0 && length >= 0 && offset + length <= static_cast<int64_t>(size);
+}
+
+}  // namespace
+
 const EventRecipe& EventDecoder::RecipeFor(int id) {
   if (id < 0 || static_cast<size_t>(id) >= recipes_.size() || !recipes_[id].known) return unknown_;
   return recipes_[id];
 }
 
 int64_t EventDecoder::ReadInt(const uint8_t* data, int size, const FieldRef& field) const {
-  if (!field.valid() || field.offset + field.size > size) return 0;
+  if (!field.valid() || !FitsInRecord(field.offset, field.size, size)) return 0;
   const uint8_t* at = data + field.offset;
   uint64_t raw;
   switch (field.size) {
@@ -146,35 +156,38 @@ int64_t EventDecoder::ReadInt(const uint8_t* data, int size, const FieldRef& fie
 }
 
 StringId EventDecoder::ReadString(const uint8_t* data, int size, const FieldRef& field) {
-  if (!field.valid() || field.offset + field.size > size) return 0;
-  int start = field.offset;
-  int length = field.size;
+  if (!field.valid() || !FitsInRecord(field.offset, field.size, size)) return 0;
+  int64_t start = field.offset;
+  int64_t length = field.size;
   if (field.dynamic) {
     FieldRef locator_field = field;
     locator_field.size = 4;
     locator_field.is_signed = false;
     uint32_t locator = static_cast<uint32_t>(ReadInt(data, size, locator_field));
-    start = static_cast<int>(locator & 0xffff);
-    length = static_cast<int>(locator >> 16);
-    if (field.relative) start += field.offset + field.size;
-    if (start < 0 || length < 0 || start + length > size) return 0;
+    start = locator & 0xffff;
+    length = locator >> 16;
+    if (field.relative) start += int64_t{field.offset} + field.size;
+    if (!FitsInRecord(start, length, size)) return 0;
   }
   const char* text = reinterpret_cast<const char*>(data + start);
-  if (length != 16) return strings_->Intern(std::string_view(text, strnlen(text, length)));
+  size_t bytes = static_cast<size_t>(length);
+  if (length != 16) return strings_->Intern(std::string_view(text, strnlen(text, bytes)));
   uint64_t low, high;
   std::memcpy(&low, text, 8);
   std::memcpy(&high, text + 8, 8);
   uint64_t hash = (low ^ (high * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
   CommCacheEntry& entry = comm_cache_[(hash >> 56) % kCommCacheSize];
   if (!entry.valid || entry.low != low || entry.high != high) {
-    entry = {low, high, strings_->Intern(std::string_view(text, strnlen(text, length))), true};
+    entry = {low, high, strings_->Intern(std::string_view(text, strnlen(text, bytes))), true};
   }
   return entry.id;
 }
 
 bool EventDecoder::Decode(const void* raw, int size, Event* event) {
   const uint8_t* data = static_cast<const uint8_t*>(raw);
-  if (!common_type_.valid() || size < common_pid_.offset + common_pid_.size) return false;
+  if (!common_type_.valid() || !FitsInRecord(common_pid_.offset, common_pid_.size, size)) {
+    return false;
+  }
   const EventRecipe& recipe = RecipeFor(static_cast<int>(ReadInt(data, size, common_type_)));
   event->name = recipe.name;
   if (!recipe.known) return false;

@@ -10,6 +10,7 @@
 #include <absl/strings/str_cat.h>
 
 #include "load/text_loader.h"
+#include "load/time_plausibility.h"
 #include "load/tracedat_header.h"
 #include "load/tracedat_loader.h"
 #include "napiscope/format.h"
@@ -72,10 +73,17 @@ absl::Status LoadTrace(const std::string& path, TraceContext& context, EventSink
   if (!status.ok()) return WithPath(path, status);
   context.meta.path = path;
   context.meta.format = format;
+  // Both loaders hand their events through the same time-plausibility rule.
+  internal::TimePlausibilityGuard guard(context, sink);
   if (format == TraceFormat::kTraceDat) {
-    status = internal::LoadTraceDat(path, context, sink, options);
+    status = internal::LoadTraceDat(path, context, guard, options);
   } else {
-    status = internal::LoadTraceText(path, context, sink, options);
+    status = internal::LoadTraceText(path, context, guard, options);
+  }
+  if (status.ok()) {
+    for (std::string& warning : guard.Warnings()) {
+      context.meta.warnings.push_back(std::move(warning));
+    }
   }
   return WithPath(path, status);
 }

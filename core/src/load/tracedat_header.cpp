@@ -1,12 +1,17 @@
 #include "load/tracedat_header.h"
 
+#include "load/tracedat_extents.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -42,7 +47,7 @@ constexpr uint64_t kSectionHeaderBytes = 16;
 constexpr uint16_t kSectionFlagCompressed = 1;
 constexpr uint64_t kMaxSectionBytes = 256ull << 20;  // options are small; refuse absurd sizes
 constexpr int kMaxOptionSections = 1024;
-constexpr int kMaxCpus = 1 << 16;
+constexpr int kMaxCpus = kMaxTraceCpus;
 constexpr uint64_t kMaxHeaderPageText = 64 << 10;  // the kernel's text is about 200 bytes
 
 // A bounds-checked reader over a byte range, in the file's endianness.
@@ -95,6 +100,7 @@ class FileView {
   ~FileView() { close(fd_); }
 
   uint64_t size() const { return size_; }
+  int fd() const { return fd_; }
 
   bool Read(uint64_t offset, uint64_t length, std::string* out) const {
     if (offset > size_ || length > size_ - offset) return false;
@@ -161,6 +167,24 @@ absl::Status ReadEventFormats(ByteReader& reader, TraceDatHeader* header) {
   return absl::OkStatus();
 }
 
+// A DATE (microseconds, "0x..." text) or OFFSET (nanoseconds, text) option: read as
+// libtracecmd reads it (strtoll, any base) and added to the file's time offset, overflow
+// checked.
+absl::Status AddTimeOffset(ByteReader& option, bool microseconds, TraceDatHeader* header) {
+  const char* name = microseconds ? "DATE" : "OFFSET";
+  std::string text(reinterpret_cast<const char*>(option.here()),
+                   strnlen(reinterpret_cast<const char*>(option.here()), option.remaining()));
+  errno = 0;
+  long long value = std::strtoll(text.c_str(), nullptr, 0);
+  int64_t offset_ns = 0;
+  if (errno == ERANGE ||
+      __builtin_mul_overflow(static_cast<int64_t>(value), microseconds ? 1000 : 1, &offset_ns) ||
+      __builtin_add_overflow(header->time.offset_ns, offset_ns, &header->time.offset_ns)) {
+    return Corrupt(absl::StrCat(name, " option '", text.substr(0, 40), "' is out of range"));
+  }
+  return absl::OkStatus();
+}
+
 // Options share one layout in v6 (inline) and v7 (inside an options section).
 // Returns the offset of the next options section (v7), 0 when none.
 absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* header,
@@ -186,14 +210,31 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
         option.ReadString(&header->clock);
         break;
       case kOptionDate:
-      case kOptionOffset:
+      case kOptionOffset: {
+        absl::Status status = AddTimeOffset(option, id == kOptionDate, header);
+        if (!status.ok()) return status;
+        break;
+      }
+      case kOptionTsc2Nsec: {
+        uint32_t mult = 0, shift = 0;
+        if (option.remaining() < 16) break;  // libtracecmd ignores a short one too
+        option.ReadU32(&mult);
+        option.ReadU32(&shift);
+        if (shift >= 64) return Corrupt(absl::StrCat("TSC2NSEC option shift ", shift));
+        header->time.mult = mult;
+        header->time.shift = shift;
+        break;
+      }
       case kOptionTimeShift:
-      case kOptionTsc2Nsec:
         header->libtracecmd_adjusts_time = true;
         break;
       case kOptionCpuCount: {
         uint32_t cpus = 0;
-        if (option.ReadU32(&cpus)) header->cpus = static_cast<int>(cpus);
+        if (!option.ReadU32(&cpus)) return Corrupt("CPUCOUNT option too short");
+        if (cpus > static_cast<uint32_t>(kMaxCpus)) {
+          return Corrupt(absl::StrCat("absurd CPU count ", cpus));
+        }
+        header->cpus = static_cast<int>(cpus);
         break;
       }
       case kOptionBuffer: {
@@ -218,6 +259,8 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           break;
         }
         if (!clock.empty()) header->clock = clock;
+        header->has_top_buffer = true;
+        header->cpu_data_start = offset;  // the flyrecord section; its data follows it
         if (cpu_count > static_cast<uint32_t>(kMaxCpus)) {
           return Corrupt(absl::StrCat("absurd CPU count ", cpu_count));
         }
@@ -292,13 +335,16 @@ absl::Status ReadSection(const FileView& file, uint64_t offset, const TraceDatHe
   return absl::OkStatus();
 }
 
-// Reads the size of the section at `offset`; false when its header or body passes the end.
-bool SectionEnd(const FileView& file, uint64_t offset, bool big_endian, uint64_t* end) {
+// Reads the id and size of the section at `offset`; false when its header or body passes
+// the end.
+bool SectionEnd(const FileView& file, uint64_t offset, bool big_endian, uint64_t* end,
+                uint16_t* id) {
   std::string raw;
   if (!file.Read(offset, kSectionHeaderBytes, &raw)) return false;
   ByteReader reader(reinterpret_cast<const uint8_t*>(raw.data()), raw.size(), big_endian);
   uint64_t size = 0;
-  reader.Skip(8);
+  reader.ReadU16(id);
+  reader.Skip(6);
   reader.ReadU64(&size);
   if (size > file.size() - offset - kSectionHeaderBytes) return false;
   *end = offset + kSectionHeaderBytes + size;
@@ -309,9 +355,10 @@ bool SectionEnd(const FileView& file, uint64_t offset, bool big_endian, uint64_t
 // the options name, and any that follow the last of them (the strings section), must fit.
 absl::Status CheckSectionsFit(const FileView& file, TraceDatHeader* header) {
   uint64_t last_end = 0;
+  uint16_t id = 0;
   for (uint64_t offset : header->section_offsets) {
     uint64_t end = 0;
-    if (!SectionEnd(file, offset, header->big_endian, &end)) {
+    if (!SectionEnd(file, offset, header->big_endian, &end, &id)) {
       return Truncated(absl::StrCat("section at byte ", offset, " runs past the end of the file (",
                                     file.size(), " bytes)"));
     }
@@ -319,9 +366,15 @@ absl::Status CheckSectionsFit(const FileView& file, TraceDatHeader* header) {
   }
   for (int trailing = 0; last_end < file.size() && trailing < kMaxOptionSections; ++trailing) {
     uint64_t end = 0;
-    if (!SectionEnd(file, last_end, header->big_endian, &end)) {
+    if (!SectionEnd(file, last_end, header->big_endian, &end, &id)) {
       return Truncated(absl::StrCat("section at byte ", last_end,
                                     " runs past the end of the file (", file.size(), " bytes)"));
+    }
+    // trace-cmd links every options section from the one before; one that no link reaches
+    // means a link was damaged, and its options (the CPU data, ...) would be silently lost.
+    if (id == kSectionOptions) {
+      return Corrupt(absl::StrCat("the options section at byte ", last_end,
+                                  " is linked from no other (damaged options link)"));
     }
     last_end = end;
   }
@@ -385,6 +438,9 @@ absl::Status ParseV7(const FileView& file, ByteReader& reader, TraceDatHeader* h
   absl::Status status = CheckSectionsFit(file, header);
   if (!status.ok()) return status;
   if (header->header_info_section == 0) return Corrupt("no header_page section");
+  if (!header->has_top_buffer) {
+    return Corrupt("no option names the trace's CPU data (damaged options link?)");
+  }
   status = WalkSection(file, header->header_info_section, kOptionHeaderInfo, &ReadHeaderPage,
                        header);
   if (!status.ok()) return status;
@@ -490,6 +546,7 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
         }
         header->top_buffer.push_back(extent);
       }
+      header->cpu_data_start = pos;
       return absl::OkStatus();
     }
     if (label.rfind("options", 0) != 0) return Corrupt(absl::StrCat("unexpected block '", label, "'"));
@@ -623,6 +680,24 @@ absl::Status CheckFirstPages(const FileView& file, const TraceDatHeader& header)
 
 }  // namespace
 
+__extension__ typedef unsigned __int128 Uint128;  // mul_u64_u32_shr without overflow
+
+uint64_t ConvertTimestamp(const TimestampConversion& conversion, uint64_t raw) {
+  Uint128 scaled = raw;
+  if (conversion.mult != 0) scaled = (scaled * conversion.mult) >> conversion.shift;
+  int64_t shifted = 0;
+  if (scaled > static_cast<Uint128>(INT64_MAX) ||
+      __builtin_add_overflow(static_cast<int64_t>(scaled), conversion.offset_ns, &shifted) ||
+      shifted < 0) {
+    return UINT64_MAX;
+  }
+  return static_cast<uint64_t>(shifted);
+}
+
+uint64_t MaxChunkBytes(int page_size) {
+  return std::min<uint64_t>(kMaxChunkPages * static_cast<uint64_t>(page_size), 64u << 20);
+}
+
 uint64_t ReadFileInt(const uint8_t* data, int bytes, bool big_endian) {
   uint64_t value = 0;
   for (int i = 0; i < bytes; ++i) {
@@ -702,7 +777,8 @@ absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header)
                                   " CPUs"));
     }
   }
-  status = CheckHeaderPage(header);
+  status = CheckHeaderPage(header);  // first: it settles the long size the pages use
+  if (status.ok()) status = CheckExtentsBackClaims(file.fd(), header);
   if (status.ok()) status = CheckFirstPages(file, *header);
   return status;
 }

@@ -18,6 +18,20 @@ struct CpuDataExtent {
   uint64_t size = 0;
 };
 
+/// How trace-cmd turns a file's raw ring-buffer timestamps into the times it shows (its
+/// timestamp_calc): scaled by `mult >> shift` when a TSC2NSEC option gives them, then moved by
+/// the sum of the DATE (microseconds) and OFFSET (nanoseconds) options.
+struct TimestampConversion {
+  uint32_t mult = 0;   ///< TSC2NSEC multiplier, 0 when there is none
+  uint32_t shift = 0;  ///< TSC2NSEC shift
+  int64_t offset_ns = 0;
+  bool identity() const { return mult == 0 && offset_ns == 0; }
+};
+
+/// The converted time of raw timestamp `raw`, or UINT64_MAX when it falls outside 0..2^63
+/// (an impossible time, skipped and counted by the decoder).
+uint64_t ConvertTimestamp(const TimestampConversion& conversion, uint64_t raw);
+
 /// The header facts of a trace.dat file.
 struct TraceDatHeader {
   int version = 0;
@@ -31,6 +45,8 @@ struct TraceDatHeader {
   std::vector<std::string> buffer_instances;  ///< names of non-top buffers
   std::vector<CpuDataExtent> top_buffer;      ///< extents of the top buffer's CPU data
   std::vector<uint64_t> section_offsets;     ///< v7 sections the options point at
+  bool has_top_buffer = false;               ///< v7: a BUFFER option names the top buffer
+  uint64_t cpu_data_start = 0;               ///< CPU data lies after this (header, table)
   uint64_t file_size = 0;
   uint64_t header_info_section = 0;    ///< v7: offset of the header_page/header_event section
   uint64_t ftrace_events_section = 0;  ///< v7: offset of the ftrace formats section
@@ -40,8 +56,10 @@ struct TraceDatHeader {
   /// Each event format text with its system ("ftrace" for the ftrace formats).
   std::vector<std::pair<std::string, std::string>> event_formats;
   std::string saved_cmdlines;        ///< "pid comm" lines of the tasks known at record time
-  /// Options (DATE, OFFSET, TIME_SHIFT, TSC2NSEC) after which libtracecmd shifts or scales
-  /// the ring-buffer timestamps; such files are read through libtracecmd.
+  /// DATE, OFFSET and TSC2NSEC options, applied by napiscope's own reader.
+  TimestampConversion time;
+  /// A TIME_SHIFT option (a guest's clock synchronised to its host's): such files are read
+  /// through libtracecmd, after napiscope's own reader checked every page.
   bool libtracecmd_adjusts_time = false;
   std::vector<std::string> warnings;  ///< header facts that disagree but leave the data usable
 };
@@ -50,6 +68,20 @@ struct TraceDatHeader {
 inline bool CompressedWithZstd(const TraceDatHeader& header) {
   return header.compression.rfind("zstd", 0) == 0;
 }
+
+/// Most CPUs a file may claim (the kernel's NR_CPUS limit is 8192; 2^16 leaves room).
+constexpr int kMaxTraceCpus = 1 << 16;
+
+/// Most bytes napiscope keeps for decompressed chunks of all CPUs at once (each CPU with
+/// data holds one chunk): a claim past it (thousands of CPUs of huge pages) is refused.
+constexpr uint64_t kMaxChunkBufferBytes = 256ull << 20;
+
+/// Pages one compressed chunk may hold (trace-cmd writes 10): a chunk claiming more is
+/// corrupt, so a few bytes of zstd never decompress into more than this.
+constexpr uint64_t kMaxChunkPages = 16;
+
+/// Most uncompressed bytes of one chunk for pages of `page_size` bytes.
+uint64_t MaxChunkBytes(int page_size);
 
 /// The `bytes`-byte (at most 8) unsigned integer at `data`, in the file's byte order.
 uint64_t ReadFileInt(const uint8_t* data, int bytes, bool big_endian);

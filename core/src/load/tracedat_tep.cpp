@@ -49,6 +49,31 @@ bool IsDecoded(const FormatIdentity& identity) {
 
 void TepFree::operator()(tep_handle* tep) const { tep_free(tep); }
 
+absl::Status CheckDecodedFieldsFit(tep_handle* tep, int page_size) {
+  const int64_t limit = page_size > 0 ? page_size : int64_t{1} << 24;
+  int count = tep_get_events_count(tep);
+  for (int i = 0; i < count; ++i) {
+    tep_event* event = tep_get_event(tep, i);
+    if (event == nullptr || event->name == nullptr) continue;
+    // Event 0 gives every event its common fields; the others only matter when decoded.
+    if (i != 0 && EventKindFromName(event->name) == EventKind::kOther) continue;
+    for (tep_format_field* list : {event->format.common_fields, event->format.fields}) {
+      for (tep_format_field* field = list; field != nullptr; field = field->next) {
+        if (field->offset >= 0 && field->size >= 0 &&
+            int64_t{field->offset} + field->size <= limit) {
+          continue;
+        }
+        return absl::DataLossError(absl::StrCat(
+            "corrupt event format: field ", OneLine(field->name ? field->name : ""), " of ",
+            OneLine(event->system ? event->system : ""), ":", OneLine(event->name),
+            " (offset ", field->offset, ", size ", field->size, ") lies outside a ", limit,
+            "-byte page"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status BuildTracedatParser(const TraceDatHeader& header, TracedatParser* parser) {
   std::vector<FormatIdentity> identities(header.event_formats.size());
   std::vector<size_t> to_parse;
@@ -101,6 +126,8 @@ absl::Status BuildTracedatParser(const TraceDatHeader& header, TracedatParser* p
     if (!parsed[i]) parser->formats.unparsed.push_back(std::move(identities[i]));
   }
   std::sort(parser->event_formats.begin(), parser->event_formats.end());
+  status = CheckDecodedFieldsFit(tep, header.page_size);
+  if (!status.ok()) return status;
   if (!header.saved_cmdlines.empty()) {
     tep_parse_saved_cmdlines(tep, header.saved_cmdlines.c_str());
   }

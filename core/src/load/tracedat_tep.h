@@ -32,4 +32,9 @@ struct TracedatParser {
 /// loads the saved cmdlines.
 absl::Status BuildTracedatParser(const TraceDatHeader& header, TracedatParser* parser);
 
+/// Checks that every field of the events napiscope decodes lies inside a ring-buffer page of
+/// `page_size` bytes (offsets and sizes come from the file's format text, any int): a corrupt
+/// format is a DataLoss error naming the event and the field.
+absl::Status CheckDecodedFieldsFit(tep_handle* tep, int page_size);
+
 }  // namespace napiscope::internal

@@ -1,0 +1,28 @@
+// A structure-aware mutator for trace.dat files: it finds the fields a reader trusts (page
+// size, CPU counts, CPU extents, options links, page headers, record headers, compressed chunk
+// headers, the numbers of format text) and sets one to a value that breaks naive arithmetic,
+// so mutations reach past the first check. Used as libFuzzer's custom mutator for
+// fuzz_trace_dat and, with fixed seeds, by the hostile-input tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace napiscope::fuzz {
+
+/// One integer field of a trace.dat file, little-endian (as trace-cmd writes on x86).
+struct TraceDatField {
+  size_t offset = 0;  ///< where it starts in the file
+  int width = 0;      ///< bytes: 2, 4 or 8; 0 for the digits of a format text number
+  size_t digits = 0;  ///< width 0: how many decimal digits
+};
+
+/// The fields of `file` the mutator may change (empty when it is no trace.dat).
+std::vector<TraceDatField> FindTraceDatFields(const std::string& file);
+
+/// Sets one field of `file`, chosen by `seed`, to a hostile value; false when the file has
+/// no field to change.
+bool MutateTraceDatField(std::string* file, uint64_t seed);
+
+}  // namespace napiscope::fuzz

@@ -48,6 +48,10 @@ std::string WithEmptyCpus(const std::string& trace, uint32_t cpus) {
   uint64_t shift = 16 * (cpus - old_cpus);
   std::string out = trace.substr(0, table);
   PutLe(&out, count_at, cpus, 4);
+  // The CPUCOUNT option (2 CPUs) says the same.
+  static const std::string kCpuCount("\x08\0\x04\0\0\0", 6);
+  size_t option = out.find(kCpuCount);
+  if (option != std::string::npos && option + 10 <= out.size()) PutLe(&out, option + 6, cpus, 4);
   for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
     std::string entry(16, '\0');
     if (cpu < old_cpus) {
@@ -223,6 +227,9 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   };
   add("text timestamps from 0 to 2^63 ns", "text-ts-2p63.txt",
       text_trace("0.000000", "9223372036.854775"), true,
+      "1 line was not understood and skipped");
+  add("text timestamp past 2^62 ns", "text-ts-2p62.txt",
+      text_trace("0.000000", "4700000000.000000"), true,
       "1 events with impossible timestamps (over 146 years) skipped");
   add("text with a jump of 10 years in time", "text-jump-10y.txt",
       text_trace("1000.000000", "315361000.000000"), true,

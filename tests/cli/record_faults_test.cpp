@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sstream>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -26,6 +27,14 @@ bool Exists(const std::string& path) {
   return lstat(path.c_str(), &info) == 0;
 }
 
+// tracefs's instances/NAME (built in a stream: GCC 12's -Warray-bounds misfires on chains
+// of std::string operator+ here).
+std::string InstanceDir(const std::string& name) {
+  std::ostringstream path;
+  path << kInstances << "/" << name;
+  return path.str();
+}
+
 // The pid of a process that has ended (forked, exited and reaped).
 pid_t DeadPid() {
   pid_t child = fork();
@@ -33,6 +42,16 @@ pid_t DeadPid() {
   int status = 0;
   waitpid(child, &status, 0);
   return child;
+}
+
+// Shell: record into `file` (its instance napiscope-PID), send SIG`signal` once it traces,
+// wait for it and print its pid.
+std::string SignalOnceTracing(const std::string& file, const std::string& signal) {
+  std::ostringstream shell;
+  shell << CliPath() << " record -o " << file << " -- sleep 30 & pid=$!; until [ \"$(cat "
+        << kInstances << "/napiscope-$pid/tracing_on 2>/dev/null)\" = 1 ]; do sleep 0.05; "
+        << "done; sleep 0.2; kill -" << signal << " $pid; wait $pid; echo $pid";
+  return shell.str();
 }
 
 class RecordFaults : public ::testing::Test {
@@ -47,7 +66,7 @@ class RecordFaults : public ::testing::Test {
 };
 
 TEST_F(RecordFaults, AnInstanceOfADeadNapiscopeIsRemovedAtStart) {
-  std::string stale = std::string(kInstances) + "/napiscope-" + std::to_string(DeadPid());
+  std::string stale = InstanceDir("napiscope-" + std::to_string(DeadPid()));
   ASSERT_EQ(mkdir(stale.c_str(), 0700), 0) << stale;
   auto record = RunCommand(CliPath() + " record --duration 0.2 -o " + dir_ + "/t.dat");
   EXPECT_EQ(record.exit_code, 0) << record.err;
@@ -58,13 +77,10 @@ TEST_F(RecordFaults, AnInstanceOfADeadNapiscopeIsRemovedAtStart) {
 TEST_F(RecordFaults, AKilledRecordingLeavesNoFileAndItsInstanceGoesAtTheNextStart) {
   std::string file = dir_ + "/killed.dat";
   // Start, wait until its instance (napiscope-PID) traces, SIGKILL it, print its pid.
-  auto killed = RunCommand(CliPath() + " record -o " + file + " -- sleep 30 & pid=$!; "
-                           "until [ \"$(cat " + kInstances + "/napiscope-$pid/tracing_on "
-                           "2>/dev/null)\" = 1 ]; do sleep 0.05; done; sleep 0.2; "
-                           "kill -KILL $pid; wait $pid; echo $pid");
+  auto killed = RunCommand(SignalOnceTracing(file, "KILL"));
   std::string pid = killed.out.substr(0, killed.out.find('\n'));
   ASSERT_FALSE(pid.empty());
-  std::string left = std::string(kInstances) + "/napiscope-" + pid;
+  std::string left = InstanceDir("napiscope-" + pid);
   EXPECT_TRUE(Exists(left)) << "SIGKILL cannot be caught: the instance should be left";
   EXPECT_FALSE(Exists(file)) << "a killed recording left a file under the output's name";
   auto next = RunCommand(CliPath() + " record --duration 0.2 -o " + dir_ + "/next.dat");
@@ -77,13 +93,10 @@ TEST_F(RecordFaults, SighupSigquitAndSigpipeRemoveTheInstance) {
   for (const char* signal : {"HUP", "QUIT", "PIPE", "TERM"}) {
     SCOPED_TRACE(signal);
     std::string file = dir_ + "/" + signal + ".dat";
-    auto run = RunCommand(CliPath() + " record -o " + file + " -- sleep 30 & pid=$!; "
-                          "until [ \"$(cat " + kInstances + "/napiscope-$pid/tracing_on "
-                          "2>/dev/null)\" = 1 ]; do sleep 0.05; done; kill -" + signal +
-                          " $pid; wait $pid; echo \"$pid $?\"");
-    std::string pid = run.out.substr(0, run.out.find(' '));
+    auto run = RunCommand(SignalOnceTracing(file, signal));
+    std::string pid = run.out.substr(0, run.out.find('\n'));
     ASSERT_FALSE(pid.empty()) << run.err;
-    EXPECT_FALSE(Exists(std::string(kInstances) + "/napiscope-" + pid)) << run.err;
+    EXPECT_FALSE(Exists(InstanceDir("napiscope-" + pid))) << run.err;
     EXPECT_TRUE(Exists(file)) << "the recording up to the signal is kept: " << run.err;
   }
 }

@@ -126,7 +126,7 @@ absl::Status ApplyThreshold(std::string_view key, std::string_view value,
     if (error != std::errc() || end != value.data() + value.size() || !std::isfinite(parsed)) {
       return BadValue(shown_key, "a number like 0.25", value);
     }
-    if (key.ends_with("_share") && (parsed < 0 || parsed > 1)) {
+    if (key.find("_share") != std::string_view::npos && (parsed < 0 || parsed > 1)) {
       return BadValue(shown_key, "a share from 0 to 1", value);
     }
     if (parsed < 0) return BadValue(shown_key, "a number of at least 0", value);
@@ -218,8 +218,7 @@ constexpr int kMaxConfigDepth = 32;
 absl::Status ReadConfigText(const std::string& path, std::string* content) {
   int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
-    return absl::NotFoundError(
-        fmt::format("cannot open the config file ({})", std::strerror(errno)));
+    return absl::NotFoundError("cannot open the config file");
   }
   struct stat st;
   absl::Status status = absl::OkStatus();

@@ -72,6 +72,9 @@ long PeakRssKib(const std::vector<std::string>& args) {
   std::vector<std::string> copies(args);
   for (std::string& arg : copies) argv.push_back(arg.data());
   argv.push_back(nullptr);
+  // The child's freopen flushes what stdout holds: empty it first, or every child prints
+  // the lines printed before it again.
+  std::fflush(nullptr);
   pid_t child = fork();
   if (child < 0) return -1;
   if (child == 0) {

@@ -116,5 +116,25 @@ TEST_F(RecordFaults, SpoolsNeverFollowASymlinkOrClobberAFile) {
   EXPECT_EQ(leftovers.out, "0\n") << "a private spool directory was left";
 }
 
+// A disk that fills while the trace is written: one line naming the output and the cause,
+// exit 1, no file under the output's name, no private directory, the instance removed.
+TEST_F(RecordFaults, AFullDiskIsOneLineNamingTheOutputAndLeavesNothing) {
+  std::string small = dir_ + "/small";
+  ASSERT_EQ(mkdir(small.c_str(), 0700), 0);
+  auto mounted = RunCommand("mount -t tmpfs -o size=16k napiscope-test " + small);
+  if (mounted.exit_code != 0) GTEST_SKIP() << "cannot mount a tmpfs: " << mounted.err;
+  std::ostringstream instance;
+  instance << "napiscope-test-full-" << getpid();
+  std::string out = small + "/t.dat";
+  auto record = RunCommand(CliPath() + " record --duration 0.2 --instance " + instance.str() +
+                           " -o " + out);
+  auto leftovers = RunCommand("ls -A " + small);
+  RunCommand("umount " + small);
+  EXPECT_EQ(record.exit_code, 1);
+  EXPECT_EQ(record.err, "napiscope record: " + out + ": No space left on device\n");
+  EXPECT_EQ(leftovers.out, "") << "left on the full disk";
+  EXPECT_FALSE(Exists(InstanceDir(instance.str())));
+}
+
 }  // namespace
 }  // namespace napiscope

@@ -10,25 +10,19 @@
 
 #include <absl/cleanup/cleanup.h>
 #include <absl/strings/str_cat.h>
+#include <absl/strings/str_replace.h>
 
 #include "napiscope/record.h"
 #include "napiscope/tracedat_writer.h"
+#include "record/cpu_spool.h"
 #include "record/tracefs_session.h"
 
 namespace napiscope {
-namespace {
+namespace internal {
 
 constexpr size_t kSpoolFlushBytes = 1 << 20;
 
-// One CPU's pages while recording, in an unlinked file of a private directory next to the
-// output (trace.dat needs each CPU's data in one piece, so they are joined at the end).
-struct CpuSpool {
-  int fd = -1;
-  std::string pending;
-  int64_t pages = 0;
-};
-
-absl::Status Flush(const std::string& name, CpuSpool* spool) {
+absl::Status FlushSpool(const std::string& name, CpuSpool* spool) {
   size_t done = 0;
   while (done < spool->pending.size()) {
     ssize_t n = write(spool->fd, spool->pending.data() + done, spool->pending.size() - done);
@@ -42,12 +36,14 @@ absl::Status Flush(const std::string& name, CpuSpool* spool) {
   return absl::OkStatus();
 }
 
-absl::Status CopySpool(const std::string& name, CpuSpool* spool, TraceDatFileWriter* writer,
-                       size_t page_size) {
+absl::Status CopySpoolInto(const std::string& name, CpuSpool* spool, TraceDatFileWriter* writer,
+                           size_t page_size) {
   if (lseek(spool->fd, 0, SEEK_SET) < 0) {
     return absl::DataLossError(absl::StrCat(name, ": ", std::strerror(errno)));
   }
   std::string chunk(kSpoolFlushBytes - kSpoolFlushBytes % page_size, '\0');
+  off_t copied = 0;
+  bool can_punch = true;
   while (true) {
     ssize_t n = read(spool->fd, chunk.data(), chunk.size());
     if (n < 0 && errno == EINTR) continue;
@@ -55,8 +51,22 @@ absl::Status CopySpool(const std::string& name, CpuSpool* spool, TraceDatFileWri
     if (n == 0) return absl::OkStatus();
     absl::Status status = writer->WritePages(std::string_view(chunk.data(), n));
     if (!status.ok()) return status;
+    // The pages are the writer's now: give their blocks back, so the spool shrinks as the
+    // trace grows. A file system that cannot punch holes needs room for both.
+    if (can_punch &&
+        fallocate(spool->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, copied, n) != 0) {
+      can_punch = false;
+    }
+    copied += n;
   }
 }
+
+}  // namespace internal
+
+namespace {
+
+using internal::CpuSpool;
+using internal::kSpoolFlushBytes;
 
 // A directory only this process can use, next to `output` (so the finished file is renamed
 // into place on the same file system): mkdtemp makes it 0700 and never follows a symlink.
@@ -123,7 +133,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
         spool.pending.append(page);
         ++spool.pages;
         if (spool.pending.size() < kSpoolFlushBytes) return absl::OkStatus();
-        return Flush(options.output_path, &spool);
+        return internal::FlushSpool(options.output_path, &spool);
       });
       if (!status.ok()) return status;
     }
@@ -153,7 +163,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   session->StopTracing();
   absl::Status status = read_all();
   for (size_t i = 0; status.ok() && i < spools.size(); ++i) {
-    status = Flush(options.output_path, &spools[i]);
+    status = internal::FlushSpool(options.output_path, &spools[i]);
   }
   if (!status.ok()) return status;
   auto header = session->BuildHeader();
@@ -167,11 +177,19 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   status = writer.Open(partial, *header);
   for (size_t i = 0; status.ok() && i < cpus.size(); ++i) {
     status = writer.BeginCpu(cpus[i]);
-    if (status.ok()) status = CopySpool(options.output_path, &spools[i], &writer, header->page_size);
+    if (status.ok()) {
+      status = internal::CopySpoolInto(options.output_path, &spools[i], &writer,
+                                       static_cast<size_t>(header->page_size));
+    }
     if (status.ok()) status = writer.EndCpu();
   }
   absl::Status closed = writer.Close();
   if (status.ok()) status = closed;
+  if (!status.ok()) {
+    // The writer names the file it writes, the private one: the user knows the output's name.
+    return absl::Status(status.code(), absl::StrReplaceAll(status.message(),
+                                                           {{partial, options.output_path}}));
+  }
   result->file_bytes = writer.bytes();
   // Only a complete file takes the output's name (a killed or failed recording leaves none).
   if (status.ok() && rename(partial.c_str(), options.output_path.c_str()) != 0) {

@@ -136,5 +136,33 @@ TEST_F(RecordFaults, AFullDiskIsOneLineNamingTheOutputAndLeavesNothing) {
   EXPECT_FALSE(Exists(InstanceDir(instance.str())));
 }
 
+// A disk that fills while capturing: what is on disk is kept as a trace marked as cut short
+// (exit 1, one line saying so), and reading it warns that the trace ends early.
+TEST_F(RecordFaults, ADiskThatFillsWhileCapturingKeepsAMarkedTrace) {
+  std::string small = dir_ + "/small";
+  ASSERT_EQ(mkdir(small.c_str(), 0700), 0);
+  auto mounted = RunCommand("mount -t tmpfs -o size=256k napiscope-test " + small);
+  if (mounted.exit_code != 0) GTEST_SKIP() << "cannot mount a tmpfs: " << mounted.err;
+  std::ostringstream instance;
+  instance << "napiscope-test-fills-" << getpid();
+  std::string out = small + "/t.dat";
+  // Two events per system call, a million system calls: megabytes of pages.
+  auto record = RunCommand(CliPath() + " record --instance " + instance.str() +
+                           " --events raw_syscalls:sys_enter,raw_syscalls:sys_exit -o " + out +
+                           " -- dd if=/dev/zero of=/dev/null bs=1 count=500000");
+  auto report = RunCommand(CliPath() + " report " + out);
+  auto leftovers = RunCommand("ls -A " + small);
+  RunCommand("umount " + small);
+  EXPECT_EQ(record.exit_code, 1);
+  EXPECT_THAT(record.err, ::testing::MatchesRegex(
+                              "napiscope record: " + out + ": No space left on device; kept what "
+                              "fitted \\([0-9]+ pages\\), marked as cut short \\([1-9][0-9]* "
+                              "captured pages not kept\\)\n"));
+  EXPECT_EQ(leftovers.out, "t.dat\n") << "only the trace is left on the full disk";
+  EXPECT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_THAT(report.out + report.err, ::testing::HasSubstr("the recording was cut short"));
+  EXPECT_FALSE(Exists(InstanceDir(instance.str())));
+}
+
 }  // namespace
 }  // namespace napiscope

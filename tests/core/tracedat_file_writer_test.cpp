@@ -62,5 +62,38 @@ TEST(TraceDatFileWriter, FullDiskIsAnErrorNamingTheFile) {
   EXPECT_EQ(status.message(), "/dev/full: No space left on device");
 }
 
+// A recording cut short by a full disk says so in the file (napiscope's own option, which
+// trace-cmd skips), and every reader of it gets a warning; a whole one says nothing.
+TEST(TraceDatFileWriter, ACutShortRecordingIsMarkedAndReadWithAWarning) {
+  std::string dir = testing::MakeTempDir();
+  for (uint64_t pages_not_kept : {uint64_t{0}, uint64_t{7}}) {
+    SCOPED_TRACE(pages_not_kept);
+    std::string path = dir + "/cut" + std::to_string(pages_not_kept) + ".dat";
+    TraceDatHeader header = EmptyHeader(2);
+    header.reserve_pages_not_kept = true;
+    TraceDatFileWriter writer;
+    ASSERT_TRUE(writer.Open(path, header).ok());
+    EXPECT_EQ(writer.bytes(), TraceDatFileWriter::HeaderBytes(header));
+    writer.SetPagesNotKept(pages_not_kept);
+    ASSERT_TRUE(writer.Close().ok());
+    TraceSummary summary;
+    absl::Status loaded = testing::SummarizeTrace(path, &summary);
+    ASSERT_TRUE(loaded.ok()) << loaded;
+    EXPECT_EQ(summary.meta.cpus, 2);
+    auto cut_short = ::testing::Contains(HasSubstr("the recording was cut short"));
+    if (pages_not_kept == 0) {
+      EXPECT_THAT(summary.meta.warnings, ::testing::Not(cut_short));
+    } else {
+      EXPECT_THAT(summary.meta.warnings,
+                  ::testing::Contains(HasSubstr(
+                      "cut short (its disk was full): 7 captured ring-buffer pages are not in")));
+    }
+    if (testing::HaveProgram("trace-cmd")) {
+      auto report = testing::RunCommand("trace-cmd report " + path);
+      EXPECT_EQ(report.exit_code, 0) << report.err;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace napiscope

@@ -54,11 +54,13 @@ struct RecordResult {
   std::vector<RecordCpuStats> cpus;
   uint64_t file_bytes = 0;
   TimestampNs elapsed_ns = 0;
+  int64_t pages_not_kept = 0;  ///< captured pages a full disk left out of the file
 };
 
 /// Records into options.output_path (trace.dat v6, uncompressed). The tracefs instance is
 /// removed before returning, also on error. Errors are one line: not root, no tracefs,
-/// instance exists, no event exists, disk full (naming the file).
+/// instance exists, no event exists, disk full (naming the file). When the disk fills while
+/// capturing, the pages on disk are kept in a file marked as cut short and the error says so.
 absl::Status Record(const RecordOptions& options, RecordResult* result);
 
 }  // namespace napiscope

@@ -13,6 +13,10 @@
 
 namespace napiscope {
 
+/// trace.dat option of napiscope's own (trace-cmd skips unknown options): 8 bytes, the number
+/// of ring-buffer pages a recording captured but could not keep (a full disk); 0 when whole.
+constexpr uint16_t kTraceDatOptionPagesNotKept = 0x4e53;
+
 /// The format files of one event system, as tracefs prints events/SYSTEM/EVENT/format.
 struct TraceDatEventSystem {
   std::string name;                  ///< "sched"
@@ -31,6 +35,7 @@ struct TraceDatHeader {
   std::string printk_formats;                 ///< printk_formats text, may be empty
   std::vector<std::pair<int32_t, std::string>> cmdlines;  ///< saved cmdlines (pid, comm)
   std::string uname;                          ///< written as the UNAME option when not empty
+  bool reserve_pages_not_kept = false;  ///< write the pages-not-kept option (record does)
 };
 
 /// Streams a trace.dat v6 file: Open, then for each CPU in increasing order BeginCpu,
@@ -41,6 +46,9 @@ class TraceDatFileWriter {
   ~TraceDatFileWriter();
   TraceDatFileWriter(const TraceDatFileWriter&) = delete;
   TraceDatFileWriter& operator=(const TraceDatFileWriter&) = delete;
+
+  /// Bytes Open writes for `header` (everything before the CPU data, page-aligned).
+  static uint64_t HeaderBytes(const TraceDatHeader& header);
 
   /// Creates `path` and writes everything up to the CPU data.
   absl::Status Open(const std::string& path, const TraceDatHeader& header);
@@ -53,6 +61,10 @@ class TraceDatFileWriter {
 
   /// Ends the current CPU's data.
   absl::Status EndCpu();
+
+  /// Marks the file as cut short: `pages` captured pages are not in it (needs
+  /// reserve_pages_not_kept); written by Close.
+  void SetPagesNotKept(uint64_t pages) { pages_not_kept_ = pages; }
 
   /// Writes the CPU table and closes the file; errors (a full disk) name the file.
   absl::Status Close();
@@ -70,6 +82,8 @@ class TraceDatFileWriter {
   int current_cpu_ = -1;
   uint64_t file_offset_ = 0;       // bytes handed to Write so far
   uint64_t cpu_table_offset_ = 0;  // where the flyrecord (offset, size) pairs go
+  uint64_t pages_not_kept_offset_ = 0;  // where that option's value goes; 0: not reserved
+  uint64_t pages_not_kept_ = 0;
   std::vector<std::pair<uint64_t, uint64_t>> cpu_extents_;
   std::string out_;  // buffered file output
 };

@@ -1,6 +1,7 @@
 #include "load/tracedat_header.h"
 
 #include "load/tracedat_extents.h"
+#include "napiscope/tracedat_writer.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -273,6 +274,16 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           }
           extent.cpu = static_cast<int>(cpu);
           header->top_buffer.push_back(extent);
+        }
+        break;
+      }
+      case kTraceDatOptionPagesNotKept: {
+        // napiscope record's mark of a recording cut short by a full disk.
+        uint64_t pages = 0;
+        if (option.ReadU64(&pages) && pages > 0) {
+          header->warnings.push_back(absl::StrCat(
+              "the recording was cut short (its disk was full): ", pages,
+              " captured ring-buffer pages are not in the file, so the trace ends early"));
         }
         break;
       }

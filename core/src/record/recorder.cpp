@@ -28,7 +28,10 @@ absl::Status FlushSpool(const std::string& name, CpuSpool* spool) {
     ssize_t n = write(spool->fd, spool->pending.data() + done, spool->pending.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      return absl::ResourceExhaustedError(absl::StrCat(name, ": ", std::strerror(errno)));
+      int error = n == 0 ? ENOSPC : errno;
+      std::string message = absl::StrCat(name, ": ", std::strerror(error));
+      if (error == ENOSPC || error == EDQUOT) return absl::ResourceExhaustedError(message);
+      return absl::DataLossError(message);
     }
     done += static_cast<size_t>(n);
   }
@@ -83,6 +86,37 @@ absl::Status MakePrivateDir(const std::string& output, std::string* dir) {
   return absl::OkStatus();
 }
 
+// After a full disk: each spool keeps its whole pages on disk (a write cut short leaves part
+// of one), and whole pages go from the ends of the largest spools until `room_bytes` are free
+// for the file's header. Returns the captured pages that are not kept.
+int64_t KeepWhatFits(std::vector<CpuSpool>& spools, size_t page_size, uint64_t room_bytes) {
+  int64_t not_kept = 0;
+  std::vector<int64_t> kept(spools.size(), 0);
+  for (size_t i = 0; i < spools.size(); ++i) {
+    CpuSpool& spool = spools[i];
+    spool.pending.clear();
+    off_t end = lseek(spool.fd, 0, SEEK_END);
+    kept[i] = std::min<int64_t>(end < 0 ? 0 : end / static_cast<off_t>(page_size), spool.pages);
+  }
+  int64_t room_pages = static_cast<int64_t>((room_bytes + page_size - 1) / page_size);
+  while (room_pages > 0) {
+    auto largest = std::max_element(kept.begin(), kept.end());
+    if (largest == kept.end() || *largest == 0) break;
+    int64_t drop = std::min(*largest, room_pages);
+    *largest -= drop;
+    room_pages -= drop;
+  }
+  for (size_t i = 0; i < spools.size(); ++i) {
+    off_t kept_bytes = static_cast<off_t>(kept[i] * static_cast<int64_t>(page_size));
+    if (ftruncate(spools[i].fd, kept_bytes) != 0) {
+      kept[i] = 0;  // cannot tell what is on disk: keep none of this CPU
+    }
+    not_kept += spools[i].pages - kept[i];
+    spools[i].pages = kept[i];
+  }
+  return not_kept;
+}
+
 }  // namespace
 
 absl::Status Record(const RecordOptions& options, RecordResult* result) {
@@ -126,14 +160,24 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   // Pages go to disk every kSpoolFlushBytes, and ReadPages returns after a bounded number of
   // pages, so memory stays bounded and the stop conditions are checked however fast the
   // kernel writes; what the reader leaves behind, the ring buffer drops and counts.
+  // A full disk ends the capture; what is on disk then is kept (KeepWhatFits) and the file
+  // is marked as cut short.
+  bool disk_full = false;
+  auto flush = [&](CpuSpool* spool) -> absl::Status {
+    absl::Status status = internal::FlushSpool(options.output_path, spool);
+    if (status.code() != absl::StatusCode::kResourceExhausted) return status;
+    disk_full = true;
+    return absl::OkStatus();
+  };
   auto read_all = [&]() -> absl::Status {
-    for (size_t i = 0; i < cpus.size(); ++i) {
+    for (size_t i = 0; i < cpus.size() && !disk_full; ++i) {
       CpuSpool& spool = spools[i];
       absl::Status status = session->ReadPages(i, [&](std::string_view page) {
-        spool.pending.append(page);
         ++spool.pages;
+        if (disk_full) return absl::OkStatus();  // captured, not kept (counted as such)
+        spool.pending.append(page);
         if (spool.pending.size() < kSpoolFlushBytes) return absl::OkStatus();
-        return internal::FlushSpool(options.output_path, &spool);
+        return flush(&spool);
       });
       if (!status.ok()) return status;
     }
@@ -147,7 +191,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
   };
   const auto poll = std::chrono::milliseconds(std::max(1, options.poll_interval_ms));
-  while (!(options.stop != nullptr && options.stop->load()) &&
+  while (!disk_full && !(options.stop != nullptr && options.stop->load()) &&
          (options.duration_ns <= 0 || elapsed_ns() < options.duration_ns)) {
     absl::Status status = read_all();
     if (!status.ok()) return status;
@@ -162,12 +206,20 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   result->elapsed_ns = elapsed_ns();
   session->StopTracing();
   absl::Status status = read_all();
-  for (size_t i = 0; status.ok() && i < spools.size(); ++i) {
-    status = internal::FlushSpool(options.output_path, &spools[i]);
+  for (size_t i = 0; status.ok() && !disk_full && i < spools.size(); ++i) {
+    status = flush(&spools[i]);
   }
   if (!status.ok()) return status;
   auto header = session->BuildHeader();
   if (!header.ok()) return header.status();
+  header->reserve_pages_not_kept = true;
+  if (disk_full) {
+    // Room for the header and the file system's bookkeeping; the pages move from the spools
+    // into the file without needing more (CopySpoolInto frees what it copied).
+    constexpr uint64_t kSlackBytes = 64 << 10;
+    result->pages_not_kept = KeepWhatFits(spools, static_cast<size_t>(header->page_size),
+                                          TraceDatFileWriter::HeaderBytes(*header) + kSlackBytes);
+  }
   for (size_t i = 0; i < cpus.size(); ++i) {
     result->cpus.push_back({cpus[i], spools[i].pages, session->LostEvents(cpus[i])});
   }
@@ -183,6 +235,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     }
     if (status.ok()) status = writer.EndCpu();
   }
+  writer.SetPagesNotKept(static_cast<uint64_t>(result->pages_not_kept));
   absl::Status closed = writer.Close();
   if (status.ok()) status = closed;
   if (!status.ok()) {
@@ -195,6 +248,13 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   if (status.ok() && rename(partial.c_str(), options.output_path.c_str()) != 0) {
     status = absl::PermissionDeniedError(
         absl::StrCat(options.output_path, ": ", std::strerror(errno)));
+  }
+  if (status.ok() && disk_full) {
+    int64_t kept = 0;
+    for (const RecordCpuStats& cpu : result->cpus) kept += cpu.pages;
+    status = absl::ResourceExhaustedError(absl::StrCat(
+        options.output_path, ": ", std::strerror(ENOSPC), "; kept what fitted (", kept,
+        " pages), marked as cut short (", result->pages_not_kept, " captured pages not kept)"));
   }
   return status;
 }

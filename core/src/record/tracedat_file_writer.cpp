@@ -29,8 +29,9 @@ void PutSized(std::string* out, std::string_view text, int size_bytes) {
   out->append(text);
 }
 
-// Everything before the CPU data, as `trace-cmd.dat.v6(5)` lays it out.
-std::string BuildHeader(const TraceDatHeader& header) {
+// Everything before the CPU data, as `trace-cmd.dat.v6(5)` lays it out. Sets
+// `*pages_not_kept_offset` to where that option's value lies (0 when not reserved).
+std::string BuildHeader(const TraceDatHeader& header, uint64_t* pages_not_kept_offset) {
   std::string out("\x17\x08\x44tracing6", 11);
   out.push_back('\0');
   out.push_back(0);  // little endian
@@ -64,6 +65,13 @@ std::string BuildHeader(const TraceDatHeader& header) {
     PutLe(&out, header.uname.size() + 1, 4);
     PutCString(&out, header.uname);
   }
+  *pages_not_kept_offset = 0;
+  if (header.reserve_pages_not_kept) {
+    PutLe(&out, kTraceDatOptionPagesNotKept, 2);
+    PutLe(&out, 8, 4);
+    *pages_not_kept_offset = out.size();
+    PutLe(&out, 0, 8);
+  }
   PutLe(&out, 0, 2);  // options done
   out.append("flyrecord", 9);
   out.push_back('\0');
@@ -74,6 +82,13 @@ std::string BuildHeader(const TraceDatHeader& header) {
 
 TraceDatFileWriter::~TraceDatFileWriter() {
   if (fd_ >= 0) close(fd_);
+}
+
+uint64_t TraceDatFileWriter::HeaderBytes(const TraceDatHeader& header) {
+  uint64_t unused = 0;
+  uint64_t bytes = BuildHeader(header, &unused).size() + 16 * static_cast<uint64_t>(header.cpus);
+  uint64_t page = header.page_size > 0 ? static_cast<uint64_t>(header.page_size) : 4096;
+  return (bytes + page - 1) / page * page;
 }
 
 absl::Status TraceDatFileWriter::Open(const std::string& path, const TraceDatHeader& header) {
@@ -88,7 +103,7 @@ absl::Status TraceDatFileWriter::Open(const std::string& path, const TraceDatHea
   path_ = path;
   page_size_ = static_cast<size_t>(header.page_size);
   cpu_extents_.assign(header.cpus, {0, 0});
-  std::string text = BuildHeader(header);
+  std::string text = BuildHeader(header, &pages_not_kept_offset_);
   cpu_table_offset_ = text.size();
   text.append(16 * cpu_extents_.size(), '\0');  // (offset, size) per CPU, filled in by Close
   text.append((page_size_ - text.size() % page_size_) % page_size_, '\0');
@@ -154,6 +169,17 @@ absl::Status TraceDatFileWriter::Close() {
       pwrite(fd_, table.data(), table.size(), static_cast<off_t>(cpu_table_offset_)) !=
           static_cast<ssize_t>(table.size())) {
     status = absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
+  }
+  if (status.ok() && pages_not_kept_ > 0) {
+    std::string value;
+    PutLe(&value, pages_not_kept_, 8);
+    if (pages_not_kept_offset_ == 0) {
+      status = absl::FailedPreconditionError("pages not kept, but no room reserved to say so");
+    } else if (pwrite(fd_, value.data(), value.size(),
+                      static_cast<off_t>(pages_not_kept_offset_)) !=
+               static_cast<ssize_t>(value.size())) {
+      status = absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
+    }
   }
   if (close(fd_) != 0 && status.ok()) {
     status = absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));

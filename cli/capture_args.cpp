@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <string>
 
 #include "cli_common.h"
@@ -13,6 +14,24 @@ namespace {
 std::atomic<bool> stop_requested{false};
 
 extern "C" void OnStopSignal(int) { stop_requested.store(true); }
+
+// Where the instance would be (tracefs at either mount point), set before a crash can come,
+// so the crash handler only calls async-signal-safe functions.
+char crash_instance_paths[2][512];
+
+// An abort or a crash: the capture cannot end normally, but the instance must not stay
+// tracing. tracefs refuses to remove an instance whose files are open, so close every file
+// first; then die of the same signal.
+extern "C" void OnCrashSignal(int signal_number) {
+  if (close_range(3, ~0U, 0) != 0) {
+    for (int fd = 3; fd < (1 << 16); ++fd) close(fd);
+  }
+  for (const char* path : crash_instance_paths) {
+    if (path[0] != '\0') rmdir(path);
+  }
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+}
 
 }  // namespace
 
@@ -55,7 +74,7 @@ bool ResolveCaptureArgs(const CaptureArgs& args, CaptureOptions* options, std::s
 
 std::atomic<bool>& StopRequested() { return stop_requested; }
 
-void InstallStopSignals() {
+void InstallStopSignals(const std::string& instance_name) {
   struct sigaction action {};
   action.sa_handler = OnStopSignal;
   sigemptyset(&action.sa_mask);
@@ -63,6 +82,18 @@ void InstallStopSignals() {
   // kill, a closed terminal, Ctrl-\ and a closed pipe (`napiscope live | head -3`).
   for (int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) {
     sigaction(signal_number, &action, nullptr);
+  }
+  const char* roots[2] = {"/sys/kernel/tracing/instances/", "/sys/kernel/debug/tracing/instances/"};
+  for (int i = 0; i < 2; ++i) {
+    std::snprintf(crash_instance_paths[i], sizeof(crash_instance_paths[i]), "%s%s", roots[i],
+                  instance_name.c_str());
+  }
+  struct sigaction crash {};
+  crash.sa_handler = OnCrashSignal;
+  sigemptyset(&crash.sa_mask);
+  crash.sa_flags = SA_RESETHAND;
+  for (int signal_number : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
+    sigaction(signal_number, &crash, nullptr);
   }
 }
 

@@ -30,8 +30,9 @@ bool ResolveCaptureArgs(const CaptureArgs& args, CaptureOptions* options, std::s
 /// Set by SIGINT and SIGTERM once InstallStopSignals ran.
 std::atomic<bool>& StopRequested();
 
-/// Makes SIGINT and SIGTERM set StopRequested() instead of killing the process, so the
-/// tracefs instance is always removed.
-void InstallStopSignals();
+/// Makes SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE set StopRequested() instead of killing
+/// the process, so the tracefs instance is removed; an abort or a crash removes the instance
+/// `instance_name` before the process dies.
+void InstallStopSignals(const std::string& instance_name);
 
 }  // namespace napiscope::cli

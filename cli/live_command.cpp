@@ -47,7 +47,7 @@ int RunLive(const LiveArgs& args) {
               << "'\n";
     return kExitError;
   }
-  InstallStopSignals();
+  InstallStopSignals(options.capture.instance_name);
   auto started = LiveCapture::Start(options);
   if (!started.ok()) {
     std::cerr << "napiscope live: " << started.status().message() << "\n";

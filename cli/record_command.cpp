@@ -80,7 +80,7 @@ int RunRecord(const RecordArgs& args) {
   options.output_path = args.output;
   options.duration_ns = static_cast<TimestampNs>(std::llround(args.duration_s * 1e9));
   options.stop = &StopRequested();
-  InstallStopSignals();
+  InstallStopSignals(options.capture.instance_name);
   std::unique_ptr<TracedCommand> command;
   if (!args.command.empty()) {
     command = std::make_unique<TracedCommand>(args.command);

@@ -45,10 +45,10 @@ pid_t DeadPid() {
 }
 
 // Shell: record into `file` (its instance napiscope-PID), send SIG`signal` once it traces,
-// wait for it and print its pid.
+// wait for it and print its pid (no core file when the signal dumps one).
 std::string SignalOnceTracing(const std::string& file, const std::string& signal) {
   std::ostringstream shell;
-  shell << CliPath() << " record -o " << file << " -- sleep 30 & pid=$!; until [ \"$(cat "
+  shell << "ulimit -c 0; " << CliPath() << " record -o " << file << " -- sleep 30 & pid=$!; until [ \"$(cat "
         << kInstances << "/napiscope-$pid/tracing_on 2>/dev/null)\" = 1 ]; do sleep 0.05; "
         << "done; sleep 0.2; kill -" << signal << " $pid; wait $pid; echo $pid";
   return shell.str();
@@ -162,6 +162,21 @@ TEST_F(RecordFaults, ADiskThatFillsWhileCapturingKeepsAMarkedTrace) {
   EXPECT_EQ(report.exit_code, 0) << report.err;
   EXPECT_THAT(report.out + report.err, ::testing::HasSubstr("the recording was cut short"));
   EXPECT_FALSE(Exists(InstanceDir(instance.str())));
+}
+
+// An abort or a crash cannot end the capture normally, but the instance goes with the process
+// (its files closed first, since tracefs keeps an instance whose files are open).
+TEST_F(RecordFaults, AnAbortOrACrashRemovesTheInstance) {
+  for (const char* signal : {"ABRT", "SEGV", "BUS"}) {
+    SCOPED_TRACE(signal);
+    std::string file = dir_ + "/" + signal + ".dat";
+    auto run = RunCommand(SignalOnceTracing(file, signal));
+    std::string pid = run.out.substr(0, run.out.find('\n'));
+    ASSERT_FALSE(pid.empty()) << run.err;
+    EXPECT_FALSE(Exists(InstanceDir("napiscope-" + pid))) << run.err;
+    EXPECT_FALSE(Exists(file)) << "a crashed recording left a file under the output's name";
+    rmdir(InstanceDir("napiscope-" + pid).c_str());
+  }
 }
 
 }  // namespace

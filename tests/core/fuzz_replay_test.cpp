@@ -35,7 +35,7 @@ TEST_P(FuzzReplayTest, EveryKeptInputPasses) {
 
 INSTANTIATE_TEST_SUITE_P(Targets, FuzzReplayTest,
                          ::testing::Values("trace_text", "trace_dat", "event_sequence",
-                                           "check_config"));
+                                           "check_config", "record_writer"));
 
 }  // namespace
 }  // namespace napiscope

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 #include "napiscope/json_text.h"
 #include "napiscope/report_render.h"
 #include "napiscope/timeline_builder.h"
+#include "napiscope/tracedat_writer.h"
+#include "tracegen/format_catalog.h"
 
 namespace napiscope::fuzz {
 namespace {
@@ -242,11 +245,70 @@ void FuzzCheckConfig(const uint8_t* data, size_t size) {
   if (!status.ok()) CheckError(path, status);
 }
 
+void FuzzRecordWriter(const uint8_t* data, size_t size) {
+  static const std::string dir = [] {
+    char pattern[] = "/tmp/napiscope-fuzz-XXXXXX";
+    Check(mkdtemp(pattern) != nullptr, "mkdtemp failed");
+    return std::string(pattern);
+  }();
+  constexpr size_t kPage = 4096;
+  const uint8_t shape = size > 0 ? data[0] : 0;
+  const uint8_t formats = size > 1 ? data[1] : 0xff;
+  const tracegen::FormatCatalog& catalog = tracegen::FormatCatalog::Embedded();
+  TraceDatHeader header;
+  header.cpus = 1 + shape % 4;
+  header.header_page = catalog.header_page();
+  header.header_event = catalog.header_event();
+  header.reserve_pages_not_kept = true;
+  for (size_t i = 0; i < catalog.events().size(); ++i) {
+    const tracegen::EventLayout& event = catalog.events()[i];
+    if (((formats >> (i % 8)) & 1) == 0) continue;
+    if (header.systems.empty() || header.systems.back().name != event.system) {
+      header.systems.push_back({event.system, {}});
+    }
+    header.systems.back().formats.emplace_back(event.format_text);
+  }
+  std::string pages;
+  if (size > 2) pages.assign(reinterpret_cast<const char*>(data) + 2, size - 2);
+  pages.resize((pages.size() + kPage - 1) / kPage * kPage, '\0');
+  const size_t page_count = pages.size() / kPage;
+  const std::string path = dir + "/record.dat";
+  TraceDatFileWriter writer;
+  absl::Status status = writer.Open(path, header);
+  Check(status.ok(), "the writer refused a valid header:", std::string(status.message()));
+  for (int cpu = 0; cpu < header.cpus; ++cpu) {
+    Check(writer.BeginCpu(cpu).ok(), "BeginCpu failed");
+    for (size_t page = cpu; page < page_count; page += header.cpus) {
+      status = writer.WritePages(std::string_view(pages).substr(page * kPage, kPage));
+      Check(status.ok(), "WritePages failed:", std::string(status.message()));
+    }
+    Check(writer.EndCpu().ok(), "EndCpu failed");
+  }
+  if ((shape & 0x80) != 0) writer.SetPagesNotKept(page_count + 1);
+  status = writer.Close();
+  Check(status.ok(), "Close failed:", std::string(status.message()));
+  TraceContext context;
+  AnalysisPipeline pipeline(AnalysisOptions{});
+  status = LoadTrace(path, context, pipeline);
+  if (status.ok()) {
+    CheckReport(pipeline.Finish(context));
+    bool marked = (shape & 0x80) != 0;
+    bool warned = false;
+    for (const std::string& warning : context.meta.warnings) {
+      warned = warned || warning.find("the recording was cut short") != std::string::npos;
+    }
+    Check(warned == marked, "the cut-short mark and the warning disagree");
+  } else {
+    CheckError(path, status);
+  }
+}
+
 Entry EntryNamed(std::string_view name) {
   if (name == "trace_text") return FuzzTraceText;
   if (name == "trace_dat") return FuzzTraceDat;
   if (name == "event_sequence") return FuzzEventSequence;
   if (name == "check_config") return FuzzCheckConfig;
+  if (name == "record_writer") return FuzzRecordWriter;
   return nullptr;
 }
 

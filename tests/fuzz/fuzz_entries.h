@@ -24,8 +24,14 @@ void FuzzEventSequence(const uint8_t* data, size_t size);
 /// The bytes as a `napiscope check` config file: TOML, or JSON when the first byte is odd.
 void FuzzCheckConfig(const uint8_t* data, size_t size);
 
-/// The entry of target `name` ("trace_text", "trace_dat", "event_sequence", "check_config"),
-/// or nullptr.
+/// The bytes as what `record` gets from the kernel, through its trace.dat writer: byte 0 the
+/// CPU count (1 + b % 4; bit 7 marks the file as cut short), byte 1 which embedded event
+/// formats go in the header, the rest ring-buffer pages dealt to the CPUs in turn. The writer
+/// must take them and the file must load (warning when marked) or fail in one line.
+void FuzzRecordWriter(const uint8_t* data, size_t size);
+
+/// The entry of target `name` ("trace_text", "trace_dat", "event_sequence", "check_config",
+/// "record_writer"), or nullptr.
 Entry EntryNamed(std::string_view name);
 
 }  // namespace napiscope::fuzz

@@ -129,7 +129,7 @@ TEST_F(RecordFaults, AFullDiskIsOneLineNamingTheOutputAndLeavesNothing) {
   auto record = RunCommand(CliPath() + " record --duration 0.2 --instance " + instance.str() +
                            " -o " + out);
   auto leftovers = RunCommand("ls -A " + small);
-  RunCommand("umount " + small);
+  RunCommand("umount -l " + small);
   EXPECT_EQ(record.exit_code, 1);
   EXPECT_EQ(record.err, "napiscope record: " + out + ": No space left on device\n");
   EXPECT_EQ(leftovers.out, "") << "left on the full disk";
@@ -152,7 +152,7 @@ TEST_F(RecordFaults, ADiskThatFillsWhileCapturingKeepsAMarkedTrace) {
                            " -- dd if=/dev/zero of=/dev/null bs=1 count=500000");
   auto report = RunCommand(CliPath() + " report " + out);
   auto leftovers = RunCommand("ls -A " + small);
-  RunCommand("umount " + small);
+  RunCommand("umount -l " + small);
   EXPECT_EQ(record.exit_code, 1);
   EXPECT_THAT(record.err, ::testing::MatchesRegex(
                               "napiscope record: " + out + ": No space left on device; kept what "

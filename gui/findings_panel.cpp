@@ -11,21 +11,10 @@
 
 #include "napiscope/format.h"
 #include "napiscope/json_text.h"
+#include "palette.h"
 
 namespace napiscope::gui {
 namespace {
-
-QColor SeverityColor(Severity severity) {
-  switch (severity) {
-    case Severity::kError:
-      return QColor(0xc0392b);
-    case Severity::kWarning:
-      return QColor(0xd68910);
-    case Severity::kInfo:
-      return QColor(0x2e86c1);
-  }
-  return QColor(0x333333);
-}
 
 // Numbers under `one` (a number) or `many` (an array of numbers) in the evidence.
 template <typename T>
@@ -117,7 +106,7 @@ void FindingsPanel::ShowDetails(int index) {
   auto paragraph = [](const Finding& finding) {
     std::string_view severity = SeverityName(finding.severity);
     return QString("<p><b style='color:%1'>%2</b> %3</p>")
-        .arg(SeverityColor(finding.severity).name(),
+        .arg(palette::SeverityColor(finding.severity).name(),
              QString::fromUtf8(severity.data(), static_cast<int>(severity.size())),
              QString::fromStdString(finding.summary).toHtmlEscaped());
   };
@@ -161,7 +150,7 @@ void FindingsPanel::SetFindings(const std::vector<Finding>& findings, TimestampN
     auto* item = new QTreeWidgetItem(tree_);
     std::string_view severity = SeverityName(finding.severity);
     item->setText(0, QString::fromUtf8(severity.data(), static_cast<int>(severity.size())));
-    item->setForeground(0, SeverityColor(finding.severity));
+    item->setForeground(0, palette::SeverityColor(finding.severity));
     QFont bold = item->font(0);
     bold.setBold(true);
     item->setFont(0, bold);

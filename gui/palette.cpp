@@ -1,102 +1,30 @@
 #include "palette.h"
 
 #include <cmath>
+#include <string_view>
 
-#include <array>
+#include "napiscope/palette.h"
 
 namespace napiscope::gui::palette {
 namespace {
 
-// Ten vectors, ten distinguishable hues (Tableau 10), NET_RX and NET_TX the strongest.
-constexpr std::array<QRgb, kSoftirqVectorCount> kVectorColors = {
-    0x9c755f,  // HI
-    0xedc948,  // TIMER
-    0xf28e2b,  // NET_TX
-    0x4e79a7,  // NET_RX
-    0xbab0ac,  // BLOCK
-    0x76b7b2,  // IRQ_POLL
-    0xff9da7,  // TASKLET
-    0xe15759,  // SCHED
-    0xb07aa1,  // HRTIMER
-    0x59a14f,  // RCU
-};
+namespace core = ::napiscope::palette;
 
-// Hard IRQ handlers get muted hues so softirqs stay the loudest colour on screen.
-constexpr std::array<QRgb, 8> kHandlerColors = {0x8c6d31, 0x637939, 0x7b4173, 0x843c39,
-                                                0x3182bd, 0x31a354, 0x756bb1, 0x636363};
-
-constexpr std::array<QRgb, 6> kDeviceColors = {0x2ca25f, 0x3182bd, 0x8856a7,
-                                               0xd95f0e, 0x1c9099, 0x636363};
+// The core's colours (napiscope/palette.h, shared with the HTML report) as Qt colours.
+QColor Q(Rgb color) { return QColor(color.red(), color.green(), color.blue(), color.alpha); }
 
 }  // namespace
 
-QColor TaskClassColor(TaskClass task_class) {
-  switch (task_class) {
-    case TaskClass::kIdle:
-      return QColor(0xffffff);
-    case TaskClass::kIrqThread:
-      return QColor(0xff7f0e);
-    case TaskClass::kKsoftirqd:
-      return QColor(0x9467bd);
-    case TaskClass::kNapiKthread:
-      return QColor(0x17becf);
-    case TaskClass::kRtTask:
-      return QColor(0xd62728);
-    case TaskClass::kOther:
-      return QColor(0xa7b4c2);
-  }
-  return QColor(0xa7b4c2);
-}
+QColor TaskClassColor(TaskClass task_class) { return Q(core::TaskClassColor(task_class)); }
 
 QString TaskClassLabel(TaskClass task_class) {
-  switch (task_class) {
-    case TaskClass::kIdle:
-      return "idle";
-    case TaskClass::kIrqThread:
-      return "IRQ thread";
-    case TaskClass::kKsoftirqd:
-      return "ksoftirqd";
-    case TaskClass::kNapiKthread:
-      return "NAPI kthread";
-    case TaskClass::kRtTask:
-      return "RT task";
-    case TaskClass::kOther:
-      return "other task";
-  }
-  return "other task";
+  std::string_view label = core::TaskClassLabel(task_class);
+  return QString::fromUtf8(label.data(), static_cast<int>(label.size()));
 }
 
-QColor VectorColor(uint32_t vec) {
-  return vec < kVectorColors.size() ? QColor(kVectorColors[vec]) : QColor(0x7f7f7f);
-}
-
-QColor KeyColor(Lane lane, uint16_t key) {
-  switch (lane) {
-    case Lane::kTask:
-      return TaskClassColor(static_cast<TaskClass>(key));
-    case Lane::kHardirq:
-      return QColor(kHandlerColors[key % kHandlerColors.size()]);
-    case Lane::kSoftirq:
-      return VectorColor(key);
-    case Lane::kSoftirqWait:
-      return VectorColor(key).lighter(125);
-    case Lane::kNapiPoll:
-      return QColor(kDeviceColors[key % kDeviceColors.size()]);
-  }
-  return QColor(0x7f7f7f);
-}
-
-QColor ActivationColor(ActivationKind kind) {
-  switch (kind) {
-    case ActivationKind::kIrqThread:
-      return QColor(0xd95f02);
-    case ActivationKind::kNapiKthread:
-      return QColor(0x0f8b8d);
-    case ActivationKind::kKsoftirqd:
-      return QColor(0x7b3fa0);
-  }
-  return QColor(0x333333);
-}
+QColor VectorColor(uint32_t vec) { return Q(core::VectorColor(vec)); }
+QColor KeyColor(Lane lane, uint16_t key) { return Q(core::KeyColor(lane, key)); }
+QColor ActivationColor(ActivationKind kind) { return Q(core::ActivationColor(kind)); }
 
 QColor CpuColor(int cpu) {
   // Golden-ratio hues: neighbouring CPUs differ, and any count gets colours.
@@ -104,22 +32,23 @@ QColor CpuColor(int cpu) {
   return QColor::fromHsvF(static_cast<float>(hue), 0.5f, 0.9f);
 }
 
-QColor Idle() { return QColor(0xeef1f4); }
-QColor SameCpu() { return QColor(0x59a14f); }
-QColor CrossCpu() { return QColor(0xe8702a); }
-QColor ExhaustedMark() { return QColor(0xd62728); }
+QColor Idle() { return Q(core::Idle()); }
+QColor SameCpu() { return Q(core::SameCpu()); }
+QColor CrossCpu() { return Q(core::CrossCpu()); }
+QColor ExhaustedMark() { return Q(core::ExhaustedMark()); }
 QColor GapFill() { return QColor(0xf3ead9); }
 QColor GapHatch() { return QColor(0xc2a878); }
-QColor MarkerA() { return QColor(0x1a9850); }
-QColor MarkerB() { return QColor(0xc51b7d); }
-QColor Highlight() { return QColor(255, 200, 0, 60); }
-QColor Emphasis() { return QColor(0x111111); }
-QColor LaneBackground() { return QColor(0xffffff); }
-QColor LaneBackgroundAlt() { return QColor(0xf4f6f8); }
-QColor LabelBackground() { return QColor(0xe9edf1); }
+QColor SeverityColor(Severity severity) { return Q(core::SeverityColor(severity)); }
+QColor MarkerA() { return Q(core::MarkerA()); }
+QColor MarkerB() { return Q(core::MarkerB()); }
+QColor Highlight() { return Q(core::Highlight()); }
+QColor Emphasis() { return Q(core::Emphasis()); }
+QColor LaneBackground() { return Q(core::LaneBackground()); }
+QColor LaneBackgroundAlt() { return Q(core::LaneBackgroundAlt()); }
+QColor LabelBackground() { return Q(core::LabelBackground()); }
 QColor PinnedLabel() { return QColor(0xdbe7f5); }
-QColor Text() { return QColor(0x1f2328); }
-QColor GridLine() { return QColor(0xd0d7de); }
+QColor Text() { return Q(core::Text()); }
+QColor GridLine() { return Q(core::GridLine()); }
 
 std::vector<LegendGroup> Legend() {
   std::vector<LegendGroup> groups;
@@ -137,7 +66,7 @@ std::vector<LegendGroup> Legend() {
         {VectorColor(vec), QString::fromUtf8(SoftirqVectorName(vec).data(),
                                              static_cast<int>(SoftirqVectorName(vec).size()))});
   }
-  vectors.entries.push_back({VectorColor(kNetRx).lighter(125), "raise → entry", true});
+  vectors.entries.push_back({Q(core::WaitColor(kNetRx)), "raise → entry", true});
   groups.push_back(vectors);
   groups.push_back({"NAPI", {{ExhaustedMark(), "work ≥ budget"}}});
   groups.push_back({"Cross-CPU",

@@ -6,6 +6,7 @@
 #include <QString>
 #include <vector>
 
+#include "napiscope/findings.h"
 #include "napiscope/timeline.h"
 
 namespace napiscope::gui {
@@ -58,6 +59,9 @@ QColor CrossCpu();
 /// Time nothing is known about: a light fill under a hatch, drawn beneath recorded intervals.
 QColor GapFill();
 QColor GapHatch();
+
+/// Colour of a finding's severity.
+QColor SeverityColor(Severity severity);
 
 /// Marker A (click) and marker B (shift-click).
 QColor MarkerA();

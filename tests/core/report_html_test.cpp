@@ -72,6 +72,28 @@ TEST_F(ReportHtml, TimelinesDrawTheFindingsLanesWithData) {
   }
 }
 
+TEST_F(ReportHtml, EachRealTimeThreadHasAWakeLatencyHistogramOfItsWakeups) {
+  std::string page = Render("scenarios/rt_wake_latency.dat");
+  size_t section = page.find("class=\"wake-latency\"");
+  ASSERT_NE(section, std::string::npos);
+  std::string wake = page.substr(section, page.find("</section>", section) - section);
+  int64_t realtime_rows = 0;
+  for (const WakeLatencyRow& row : html_->report.rt_wake_latency) {
+    if (row.policy != SchedPolicyClass::kRealtime) continue;
+    ++realtime_rows;
+    ASSERT_GT(row.latency.count, 0);
+    // The histogram counts the same wakeups as the row, and its chart says how many.
+    EXPECT_EQ(row.histogram.total, row.latency.count) << row.comm;
+    EXPECT_GT(row.histogram.counts[LogHistogram::BucketOf(row.latency.max_ns)], 0);
+    EXPECT_THAT(wake, HasSubstr("<h3>" + row.comm + " (pid "));
+  }
+  ASSERT_EQ(realtime_rows, 2);  // cyclictest and rt_hog, on CPU 1
+  EXPECT_EQ(Count(wake, "<svg class=\"chart histogram\""), 2u);
+  EXPECT_EQ(Count(wake, " wake latency</title>"), 2u);
+  EXPECT_THAT(wake, HasSubstr("data-total=\"3\""));  // cyclictest's three wakeups
+  EXPECT_THAT(wake, Not(HasSubstr("not collected")));
+}
+
 TEST_F(ReportHtml, TimelineSizeIsBoundedByColumnsNotEvents) {
   // The whole of a 2-CPU real trace (hundreds of thousands of events) in one timeline.
   Render("real/veth-softirq-napi.dat");
@@ -126,7 +148,7 @@ TEST(ReportHtmlEscape, PathsAndTextAreEscaped) {
   finding.rule = "softirq-latency";
   finding.summary = "a <script>alert(1)</script> & \"quotes\"";
   report.findings.push_back(finding);
-  HtmlTraceView view{"<b>odd.dat", &report, nullptr, nullptr, nullptr};
+  HtmlTraceView view{"<b>odd.dat", &report, nullptr, nullptr};
   std::string page = ReportToHtml(view);
   EXPECT_THAT(page, Not(HasSubstr("<script>alert")));
   EXPECT_THAT(page, HasSubstr("a &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"));
@@ -149,7 +171,7 @@ std::pair<size_t, size_t> CpuBarsAndLabels(int cpus) {
     report.cpu_time.push_back(row);
   }
   internal::HtmlOut out;
-  internal::RenderCpuTimeChart(HtmlTraceView{"x.dat", &report, nullptr, nullptr, nullptr}, out);
+  internal::RenderCpuTimeChart(HtmlTraceView{"x.dat", &report, nullptr, nullptr}, out);
   std::string svg = out.Take();
   std::smatch match;
   std::regex height("viewBox=\"0 0 960 ([0-9.]+)\"");
@@ -183,7 +205,7 @@ TEST(ReportHtmlCheck, FailingTracesComeFirst) {
   checks[2].status = absl::InvalidArgumentError("broken.dat: not a trace");
   std::vector<std::string> sections;
   for (size_t i = 0; i < checks.size(); ++i) {
-    HtmlTraceView view{checks[i].path, &checks[i].report, nullptr, nullptr, nullptr};
+    HtmlTraceView view{checks[i].path, &checks[i].report, nullptr, nullptr};
     sections.push_back(HtmlCheckSection(checks[i], checks[i].status.ok() ? &view : nullptr,
                                         Severity::kWarning, i));
   }

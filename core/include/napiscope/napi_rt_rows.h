@@ -87,6 +87,7 @@ struct WakeLatencyRow {
   int16_t prio = -1;    ///< kernel priority at the wakeups (lowest seen)
   int cpu = 0;          ///< the CPU it was switched in on
   DurationStats latency;  ///< max_at_ns is the sched_waking
+  LogHistogram histogram;  ///< the same latencies in power-of-two buckets
   int64_t dropped = 0;  ///< wakeups whose switch-in fell behind lost events (unknown)
   std::vector<WakeLatencySample> worst;  ///< the longest (up to 5), longest first
 };

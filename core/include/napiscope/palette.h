@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "napiscope/findings.h"
 #include "napiscope/task_class.h"
 #include "napiscope/timeline.h"
 
@@ -86,10 +87,8 @@ Rgb LabelBackground();
 Rgb Text();
 Rgb GridLine();
 
-/// Severity colours of findings (error, warning, info).
-Rgb SeverityError();
-Rgb SeverityWarning();
-Rgb SeverityInfo();
+/// Colour of a finding's severity.
+Rgb SeverityColor(Severity severity);
 
 /// `color` made lighter by `percent` (125: a quarter brighter), as in HSV value.
 Rgb Lighter(Rgb color, int percent);

@@ -19,14 +19,6 @@
 
 namespace napiscope {
 
-/// Wake latencies (sched_waking -> switch-in) of one RT thread on one CPU, counted in
-/// power-of-two buckets, for the wake-latency histograms.
-struct WakeLatencyHistogram {
-  int32_t pid = 0;
-  int cpu = 0;
-  LogHistogram histogram;
-};
-
 /// What the HTML report reads of one trace. Only `report` is required: without a timeline the
 /// findings have no pictures and the charts that need one say so.
 struct HtmlTraceView {
@@ -34,7 +26,6 @@ struct HtmlTraceView {
   const Report* report = nullptr;       ///< the analyses' result
   const Timeline* timeline = nullptr;   ///< lanes for the findings' timelines and histograms
   const StringTable* strings = nullptr;  ///< names the timeline's items refer to
-  const std::vector<WakeLatencyHistogram>* wake_histograms = nullptr;  ///< null: not collected
 };
 
 /// A trace loaded for the HTML report: the context, the timeline model and the report of one
@@ -44,7 +35,6 @@ struct HtmlTrace {
   TraceContext context;
   Timeline timeline;
   Report report;
-  std::vector<WakeLatencyHistogram> wake_histograms;
 
   /// The view of this trace for the renderers.
   HtmlTraceView View() const;

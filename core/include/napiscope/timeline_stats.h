@@ -7,22 +7,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "napiscope/duration_stats.h"
 #include "napiscope/timeline.h"
 
 namespace napiscope {
-
-/// Durations counted in power-of-two buckets: bucket b holds [2^b, 2^(b+1)) ns (0 ns in 0).
-struct LogHistogram {
-  static constexpr int kBuckets = 40;  ///< up to 2^40 ns, about 18 minutes
-  std::array<int64_t, kBuckets> counts{};
-  int64_t total = 0;
-
-  /// The bucket of `duration_ns`.
-  static int BucketOf(int64_t duration_ns);
-  /// Lower bound of bucket `b` in ns.
-  static int64_t BucketStartNs(int b) { return b == 0 ? 0 : int64_t{1} << b; }
-  void Add(int64_t duration_ns);
-};
 
 /// Raise-to-entry waits raised in [from_ns, to_ns), per vector, on `cpu` (-1: all CPUs).
 /// As in the report's analysis window, what begins inside the range counts.

@@ -79,6 +79,7 @@ void WakeLatency::OnWakeRan(const WakeRunFact& run) {
   row.comm = run.comm;
   if (run.prio >= 0 && (row.prio < 0 || run.prio < row.prio)) row.prio = run.prio;
   row.latency.Add(LatencyOf(wait), wait.waking_ns);
+  row.histogram.Add(LatencyOf(wait));
   CloseSpan(run.wait_id, run.queue_cpu, run.run_ns);
   RetireSpans(run.queue_cpu);
 }
@@ -171,6 +172,7 @@ std::vector<WakeLatencyRow> WakeLatency::Rows(const TraceContext& context) const
     out.policy = out.prio >= 0 && out.prio < 100 ? SchedPolicyClass::kRealtime
                                                  : SchedPolicyClass::kNormal;
     out.latency = row.latency.Stats();
+    out.histogram = row.histogram;
     out.dropped = row.dropped;
     for (const Wait& wait : row.worst) {
       WakeLatencySample sample;

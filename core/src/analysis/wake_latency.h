@@ -71,6 +71,7 @@ class WakeLatency : public FactListener, public ContextListener {
     StringId comm = 0;
     int16_t prio = -1;
     DurationRecorder latency;
+    LogHistogram histogram;
     int64_t dropped = 0;
     std::vector<Wait> worst;  // longest first, at most kWorstWakeups
   };

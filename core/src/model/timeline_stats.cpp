@@ -1,7 +1,6 @@
 #include "napiscope/timeline_stats.h"
 
 #include <algorithm>
-#include <bit>
 
 #include <absl/container/flat_hash_map.h>
 
@@ -36,17 +35,6 @@ struct Piece {
 };
 
 }  // namespace
-
-int LogHistogram::BucketOf(int64_t duration_ns) {
-  if (duration_ns <= 1) return 0;
-  int bucket = std::bit_width(static_cast<uint64_t>(duration_ns)) - 1;
-  return std::min(bucket, kBuckets - 1);
-}
-
-void LogHistogram::Add(int64_t duration_ns) {
-  ++counts[BucketOf(duration_ns)];
-  ++total;
-}
 
 std::array<LogHistogram, kSoftirqVectorCount> SoftirqWaitHistograms(const Timeline& timeline,
                                                                     int cpu, TimestampNs from_ns,

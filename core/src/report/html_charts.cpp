@@ -18,6 +18,7 @@ constexpr double kChartHeight = 160;
 constexpr double kLeft = 44;
 constexpr double kBottom = 34;  // room for the axis labels
 constexpr double kTop = 30;     // room for two rows of marker labels
+constexpr size_t kWakeCharts = 12;  // RT threads with a wake-latency histogram, worst first
 
 // The smallest power-of-two bucket whose cumulative count reaches `rank`.
 int BucketOfRank(const LogHistogram& histogram, int64_t rank) {
@@ -214,14 +215,7 @@ void RenderWakeLatencyCharts(const HtmlTraceView& view, HtmlOut& out) {
          "first.</p>\n<div class=\"charts\">";
   size_t shown = 0;
   for (const WakeLatencyRow* row : rows) {
-    if (shown == 12) break;
-    const LogHistogram* histogram = nullptr;
-    if (view.wake_histograms != nullptr) {
-      for (const WakeLatencyHistogram& h : *view.wake_histograms) {
-        if (h.pid == row->pid && h.cpu == row->cpu) histogram = &h.histogram;
-      }
-    }
-    if (histogram == nullptr) continue;
+    if (shown == kWakeCharts) break;
     ++shown;
     std::string name = DescribeTask(row->pid, row->comm, row->prio);
     out << "<div class=\"chart\"><h3>";
@@ -229,13 +223,13 @@ void RenderWakeLatencyCharts(const HtmlTraceView& view, HtmlOut& out) {
     out << fmt::format(" <small>CPU {}, {} wakeups, p50 {}, p99 {}</small></h3>", row->cpu,
                        row->latency.count, FormatDuration(row->latency.p50_ns),
                        FormatDuration(row->latency.p99_ns))
-        << HistogramSvg(*histogram, name + " wake latency", row->latency.max_ns,
+        << HistogramSvg(row->histogram, name + " wake latency", row->latency.max_ns,
                         palette::TaskClassColor(TaskClass::kRtTask)) << "</div>";
   }
   out << "</div>\n";
-  if (shown == 0) {
-    out << "<p class=\"note\">The per-wakeup latencies were not collected for this page; the "
-           "table has the percentiles.</p>\n";
+  if (rows.size() > shown) {
+    out << fmt::format("<p class=\"note\">The {} threads with the longest wakeups have a chart; "
+                       "the table has all {}.</p>\n", shown, rows.size());
   }
   out << "<table class=\"sortable\"><thead><tr><th>thread</th><th>CPU</th>"
          "<th class=\"num\">wakeups</th><th class=\"num\">p50</th><th class=\"num\">p99</th>"

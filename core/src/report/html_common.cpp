@@ -102,10 +102,16 @@ void HtmlOut::Line(double x1, double y1, double x2, double y2, Rgb color, double
   out_ += "/>";
 }
 
-std::string_view HtmlStyle() {
-  return R"CSS(
-:root{--text:#1f2328;--muted:#57606a;--grid:#d0d7de;--bg-alt:#f4f6f8;--label:#e9edf1;
---error:#c0392b;--warning:#b9770e;--info:#2e86c1}
+std::string HtmlStyle() {
+  // The colours the SVG and the GUI share come from the palette; the rest is the page's own.
+  std::string root = fmt::format(
+      ":root{{--text:{};--muted:#57606a;--grid:{};--bg-alt:{};--label:{};--error:{};"
+      "--warning:{};--info:{}}}",
+      palette::Text().Hex(), palette::GridLine().Hex(), palette::LaneBackgroundAlt().Hex(),
+      palette::LabelBackground().Hex(), palette::SeverityColor(Severity::kError).Hex(),
+      palette::SeverityColor(Severity::kWarning).Hex(),
+      palette::SeverityColor(Severity::kInfo).Hex());
+  return root + R"CSS(
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;color:var(--text);margin:0;
 background:#fff}

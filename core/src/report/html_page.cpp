@@ -59,7 +59,7 @@ int PageRank(const TraceCheck& check, Severity fail_on) {
 }  // namespace
 
 HtmlTraceView HtmlTrace::View() const {
-  return {path, &report, &timeline, &context.strings, &wake_histograms};
+  return {path, &report, &timeline, &context.strings};
 }
 
 std::string ReportToHtml(const HtmlTraceView& view) {

@@ -70,7 +70,7 @@ std::string FindingTimelineSvg(const HtmlTraceView& view, const std::vector<int>
                                TimestampNs from_ns, TimestampNs to_ns);
 
 /// The page's style sheet and script (inline; nothing is fetched).
-std::string_view HtmlStyle();
+std::string HtmlStyle();
 std::string_view HtmlScript();
 
 }  // namespace napiscope::internal

@@ -127,9 +127,17 @@ Rgb LaneBackgroundAlt() { return {0xf4f6f8}; }
 Rgb LabelBackground() { return {0xe9edf1}; }
 Rgb Text() { return {0x1f2328}; }
 Rgb GridLine() { return {0xd0d7de}; }
-Rgb SeverityError() { return {0xc0392b}; }
-Rgb SeverityWarning() { return {0xb9770e}; }
-Rgb SeverityInfo() { return {0x2e86c1}; }
+Rgb SeverityColor(Severity severity) {
+  switch (severity) {
+    case Severity::kError:
+      return {0xc0392b};
+    case Severity::kWarning:
+      return {0xb9770e};
+    case Severity::kInfo:
+      return {0x2e86c1};
+  }
+  return {0x333333};
+}
 
 Rgb Lighter(Rgb color, int percent) {
   // HSV value scaled; what overflows past full value comes off the saturation (as Qt does).

@@ -68,7 +68,10 @@ void BM_DecodeOneCpu(benchmark::State& state) {
   internal::TracedatParser parser;
   if (!internal::BuildTracedatParser(header, &parser).ok()) std::abort();
   int fd = open(trace.path.c_str(), O_RDONLY);
-  internal::PageLayout layout{header.page_size, header.big_endian, header.long_size};
+  internal::PageLayout layout;
+  layout.page_size = header.page_size;
+  layout.big_endian = header.big_endian;
+  layout.header_long_size = header.long_size;
   internal::ChunkDecoder decoder(parser.formats);
   internal::DecodedChunk chunk;
   int64_t events = 0;

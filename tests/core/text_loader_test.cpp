@@ -202,29 +202,31 @@ TEST_F(TextLoaderTest, TraceCmdReportForms) {
   EXPECT_EQ(context_.meta.skipped_lines, 0);
   ASSERT_EQ(events_.size(), 9u);  // 7 events and 2 missed-events marks
 
-  const SchedSwitchFields& preempted = events_[0].sched_switch;
+  // The CPU 2 lines (621 s) are printed after CPU 0's (705 s): each CPU's lines are in order,
+  // so the loader merges them by time, as it does `cat per_cpu/cpu*/trace`, without a warning.
+  const Event& gap = events_[0];
+  EXPECT_EQ(gap.kind, EventKind::kMissedEvents);
+  EXPECT_EQ(gap.cpu, 2);
+  // Placed at the next event of that CPU, as the trace.dat loader places it.
+  EXPECT_EQ(gap.ts_ns, 621'827'194'000);
+  EXPECT_EQ(gap.missed.count, 120);
+  EXPECT_EQ(events_[1].fork.parent_pid, 9920);
+  EXPECT_EQ(events_[1].fork.child_pid, 9922);
+  EXPECT_EQ(Str(events_[1].fork.child_comm), "record.sh");
+  EXPECT_EQ(events_[2].kind, EventKind::kSchedWakeupNew);
+  EXPECT_EQ(events_[2].wake.pid, 9922);
+  EXPECT_EQ(events_[2].wake.target_cpu, 0);
+
+  const SchedSwitchFields& preempted = events_[3].sched_switch;
+  EXPECT_EQ(events_[3].ts_ns, 705'337'831'000);
   EXPECT_EQ(Str(preempted.prev_comm), "iperf3");
   EXPECT_EQ(preempted.prev_state, 0);
   EXPECT_EQ(preempted.next_pid, 10781);
   EXPECT_EQ(preempted.next_prio, 1);
   // The plugin's letters are bits 0-7 in order "SDTtZXxW".
-  EXPECT_EQ(events_[1].sched_switch.prev_state, kStateInterruptible | kStateUninterruptible);
-  EXPECT_EQ(events_[2].wake.target_cpu, 2);
-  EXPECT_EQ(events_[2].wake.prio, 1);
-
-  const Event& gap = events_[3];
-  EXPECT_EQ(gap.kind, EventKind::kMissedEvents);
-  EXPECT_EQ(gap.cpu, 2);
-  // Placed at the next event of that CPU, which comes after a line of 705.337843 s: the text
-  // is not merged by time, so the loader analyses it at the time of the line before.
-  EXPECT_EQ(gap.ts_ns, 705'337'843'000);
-  EXPECT_EQ(gap.missed.count, 120);
-  EXPECT_EQ(events_[4].fork.parent_pid, 9920);
-  EXPECT_EQ(events_[4].fork.child_pid, 9922);
-  EXPECT_EQ(Str(events_[4].fork.child_comm), "record.sh");
-  EXPECT_EQ(events_[5].kind, EventKind::kSchedWakeupNew);
-  EXPECT_EQ(events_[5].wake.pid, 9922);
-  EXPECT_EQ(events_[5].wake.target_cpu, 0);
+  EXPECT_EQ(events_[4].sched_switch.prev_state, kStateInterruptible | kStateUninterruptible);
+  EXPECT_EQ(events_[5].wake.target_cpu, 2);
+  EXPECT_EQ(events_[5].wake.prio, 1);
   EXPECT_EQ(events_[6].kind, EventKind::kMissedEvents);
   EXPECT_EQ(events_[6].missed.count, -1);
   EXPECT_EQ(events_[7].migrate.orig_cpu, 1);
@@ -237,9 +239,21 @@ TEST_F(TextLoaderTest, TraceCmdReportForms) {
   EXPECT_EQ(context_.missed[0].cpu, 2);
   EXPECT_EQ(context_.missed[0].count, 120);
   EXPECT_EQ(context_.missed[0].last_before_ns, -1);
-  // Text order is kept even where timestamps go back: the loader warns instead of reordering.
-  EXPECT_EQ(events_[4].ts_ns, 705'337'843'000);
-  EXPECT_THAT(context_.meta.warnings, ::testing::Contains(HasSubstr("not merged by time")));
+  EXPECT_THAT(context_.meta.warnings, ::testing::IsEmpty());
+}
+
+// Time going backwards within one CPU is the one disorder text must not have: warned about.
+TEST_F(TextLoaderTest, TimeGoingBackwardsOnOneCpuIsAWarning) {
+  std::string text =
+      "cpus=1\n"
+      "  iperf3-10780 [000]   705.000002: softirq_raise:        vec=3 [action=NET_RX]\n"
+      "  iperf3-10780 [000]   705.000001: softirq_entry:        vec=3 [action=NET_RX]\n"
+      "  iperf3-10780 [000]   705.000003: softirq_exit:         vec=3 [action=NET_RX]\n";
+  ASSERT_TRUE(Load(text).ok());
+  ASSERT_EQ(events_.size(), 3u);
+  EXPECT_THAT(context_.meta.warnings,
+              ::testing::ElementsAre(HasSubstr("1 events have timestamps earlier than the "
+                                               "previous event on their CPU")));
 }
 
 TEST_F(TextLoaderTest, TraceCmdLatencyColumnGluesCpuAndFlags) {

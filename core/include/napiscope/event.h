@@ -88,15 +88,17 @@ enum TaskStateBit : uint16_t {
   kStateParked = 0x40,           ///< P
   kStateIdle = 0x80,             ///< I
   kStatePreempted = 0x100,       ///< "+" after R: switched out while runnable by preemption
+  kStateUnknown = 0x200,         ///< ? : a state letter napiscope does not know (text input)
 };
 
 /// True when a prev_state value means the task stayed runnable (R or R+).
-constexpr bool IsRunnableState(uint16_t state) { return (state & 0xff) == 0; }
+constexpr bool IsRunnableState(uint16_t state) { return (state & (0xff | kStateUnknown)) == 0; }
 
 /// Letters for a prev_state value, as trace-cmd prints them ("R", "R+", "S", "D|W" style).
 std::string TaskStateLetters(uint16_t state);
 
-/// Parses trace-cmd/ftrace prev_state letters ("R+", "D", "S|W"); false when unknown letters.
+/// Parses trace-cmd/ftrace prev_state letters of any kernel ("R+", "D", "S|W", "D|K", "x");
+/// letters it does not know set kStateUnknown. False only for an empty string.
 bool ParseTaskStateLetters(std::string_view letters, uint16_t* state);
 
 /// Kernel priority (0-139) to the RT priority chrt shows (1-99), 0 for non-RT.

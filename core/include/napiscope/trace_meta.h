@@ -47,6 +47,8 @@ struct TraceMeta {
   std::vector<std::string> warnings;          ///< things skipped or suspicious while loading
   int64_t skipped_records = 0;     ///< records the loader could not decode
   int64_t skipped_lines = 0;       ///< text lines the loader could not parse
+  int64_t stack_records = 0;       ///< stack-trace records kept out of the event stream
+  bool comms_cut = false;          ///< text whose comm column is cut to 8 characters
 };
 
 }  // namespace napiscope

@@ -3,9 +3,7 @@
 
 #include <algorithm>
 #include <deque>
-#include <queue>
 
-#include <absl/container/flat_hash_set.h>
 #include <absl/strings/str_cat.h>
 #include <traceevent/event-parse.h>
 extern "C" {  // kbuffer.h has no C++ guards
@@ -13,6 +11,7 @@ extern "C" {  // kbuffer.h has no C++ guards
 }
 
 #include "load/event_decoder.h"
+#include "load/event_ingest.h"
 #include "napiscope/live.h"
 #include "record/tracefs_session.h"
 
@@ -41,8 +40,14 @@ struct LiveCapture::State {
   }
 
   absl::Status ReadCpu(size_t index);
-  void Feed(Event& event);
+  void Feed(size_t index);
   void FeedUpTo(TimestampNs horizon_ns);
+
+  // A decoded event not yet fed; for a gap, the time of its CPU's event before it.
+  struct Pending {
+    Event event;
+    TimestampNs last_before_ns = -1;
+  };
 
   std::unique_ptr<internal::TracefsSession> session;
   tep_handle* tep = nullptr;
@@ -50,20 +55,18 @@ struct LiveCapture::State {
   TraceContext context;
   std::unique_ptr<internal::EventDecoder> decoder;
   AnalysisPipeline pipeline;
-  std::vector<std::deque<Event>> pending;  // decoded, not yet fed; per index of session->cpus()
-  std::vector<TimestampNs> last_fed_ns;    // per CPU slot, for the gaps' "last before"
-  std::vector<LiveNapiCounts> napi;        // per CPU slot
-  absl::flat_hash_set<int32_t> pids_seen;
-  TimestampNs newest_fed_ns = 0;
-  int64_t fed = 0;
-  int64_t late = 0;
+  std::unique_ptr<internal::EventIngest> ingest;
+  std::vector<std::deque<Pending>> pending;  // decoded, not yet fed; per index of session->cpus()
+  std::vector<TimestampNs> last_read_ns;     // per index: newest event decoded, for gaps
+  std::vector<LiveNapiCounts> napi;          // per CPU slot
   std::vector<std::string> enabled, missing;
   bool stopped = false;
 };
 
 absl::Status LiveCapture::State::ReadCpu(size_t index) {
   const uint16_t cpu = static_cast<uint16_t>(session->cpus()[index]);
-  std::deque<Event>& queue = pending[index];
+  std::deque<Pending>& queue = pending[index];
+  TimestampNs& last_read = last_read_ns[index];
   return session->ReadPages(index, [&](std::string_view page) {
     if (kbuffer_load_subbuffer(kbuf, const_cast<char*>(page.data())) < 0) {
       return absl::DataLossError(absl::StrCat("CPU ", cpu, ": unreadable ring-buffer page"));
@@ -80,62 +83,53 @@ absl::Status LiveCapture::State::ReadCpu(size_t index) {
         gap.kind = EventKind::kMissedEvents;
         gap.pid = -1;
         gap.missed = {missed > 0 ? missed : -1};
-        queue.push_back(gap);
+        queue.push_back({gap, last_read});
       }
       Event event;
       event.ts_ns = static_cast<TimestampNs>(ts);
       event.cpu = cpu;
       if (decoder->Decode(data, kbuffer_event_size(kbuf), &event)) {
-        queue.push_back(event);
+        queue.push_back({event, -1});
       } else {
         ++context.meta.skipped_records;
       }
+      last_read = std::max(last_read, event.ts_ns);
     }
     return absl::OkStatus();
   });
 }
 
-void LiveCapture::State::Feed(Event& event) {
-  if (event.ts_ns < newest_fed_ns) {  // committed later than the margin allowed: keep order
-    event.ts_ns = newest_fed_ns;
-    ++late;
-  }
-  newest_fed_ns = event.ts_ns;
-  TimestampNs& last_on_cpu = last_fed_ns[event.cpu];
+void LiveCapture::State::Feed(size_t index) {
+  Pending& next = pending[index].front();
+  Event& event = next.event;
   if (event.kind == EventKind::kMissedEvents) {
-    context.missed.push_back({event.cpu, event.ts_ns, last_on_cpu, event.missed.count});
-    pipeline.OnEvent(event);
+    ingest->DeliverMissed(event, next.last_before_ns);
     return;
-  }
-  if (pids_seen.insert(event.pid).second) {
-    const char* comm = tep_data_comm_from_pid(tep, event.pid);
-    if (comm != nullptr && comm[0] != '<') {
-      context.tasks.SetInitialComm(event.pid, context.strings.Intern(comm));
-    }
   }
   if (event.kind == EventKind::kNapiPoll) {
     LiveNapiCounts& counts = napi[event.cpu];
     ++counts.polls;
     if (event.napi.budget > 0 && event.napi.work >= event.napi.budget) ++counts.exhausted;
   }
-  context.tasks.ObserveEvent(event);
-  pipeline.OnEvent(event);
-  last_on_cpu = event.ts_ns;
-  ++fed;
+  ingest->Deliver(event);
 }
 
+// Feeds every decoded event up to `horizon_ns`, merged across CPUs by time.
 void LiveCapture::State::FeedUpTo(TimestampNs horizon_ns) {
-  using Entry = std::pair<TimestampNs, size_t>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+  internal::StreamHeap heap;
   for (size_t i = 0; i < pending.size(); ++i) {
-    if (!pending[i].empty()) heap.emplace(pending[i].front().ts_ns, i);
+    if (!pending[i].empty()) heap.Push(pending[i].front().event.ts_ns, static_cast<int>(i));
   }
-  while (!heap.empty() && heap.top().first <= horizon_ns) {
-    size_t index = heap.top().second;
-    heap.pop();
-    Feed(pending[index].front());
+  heap.Build();
+  while (!heap.empty() && heap.top_ts() <= horizon_ns) {
+    size_t index = static_cast<size_t>(heap.top_stream());
+    Feed(index);
     pending[index].pop_front();
-    if (!pending[index].empty()) heap.emplace(pending[index].front().ts_ns, index);
+    if (pending[index].empty()) {
+      heap.PopTop();
+    } else {
+      heap.ReplaceTop(pending[index].front().event.ts_ns);
+    }
   }
 }
 
@@ -182,9 +176,10 @@ absl::StatusOr<std::unique_ptr<LiveCapture>> LiveCapture::Start(const LiveOption
   state.decoder = std::make_unique<internal::EventDecoder>(
       internal::TraceFormats{state.tep, {}}, &state.context);
   state.pending.resize(state.session->cpus().size());
-  state.last_fed_ns.assign(meta.cpus, -1);
+  state.last_read_ns.assign(state.session->cpus().size(), -1);
   state.napi.assign(meta.cpus, {});
-  state.pipeline.OnBegin(state.context);
+  state.ingest = std::make_unique<internal::EventIngest>(state.context, state.pipeline, state.tep);
+  state.ingest->Begin();
   return capture;
 }
 
@@ -208,10 +203,11 @@ absl::Status LiveCapture::Stop() {
   absl::Status status;
   for (size_t i = 0; status.ok() && i < state.pending.size(); ++i) status = state.ReadCpu(i);
   state.FeedUpTo(INT64_MAX);
-  if (state.late > 0) {
-    state.context.meta.warnings.push_back(absl::StrCat(
-        state.late, " events arrived after later events were analysed; their time was moved "
-                    "forward to keep the order"));
+  if (state.ingest->clamped() > 0) {
+    state.context.meta.warnings.push_back(
+        absl::StrCat(state.ingest->clamped(),
+                     " events arrived after later events were analysed; their time was moved "
+                     "forward to keep the order"));
   }
   state.pipeline.OnEnd();
   state.session.reset();
@@ -220,7 +216,7 @@ absl::Status LiveCapture::Stop() {
 
 Report LiveCapture::Snapshot() const { return state_->pipeline.Finish(state_->context); }
 
-int64_t LiveCapture::events() const { return state_->fed; }
+int64_t LiveCapture::events() const { return state_->ingest->delivered(); }
 
 const std::vector<LiveNapiCounts>& LiveCapture::napi_counts() const { return state_->napi; }
 

@@ -1,10 +1,8 @@
 #include "load/event_merge.h"
 
 #include <algorithm>
-#include <functional>
 
-#include <absl/container/flat_hash_set.h>
-#include <traceevent/event-parse.h>
+#include "load/event_ingest.h"
 
 namespace napiscope::internal {
 namespace {
@@ -22,10 +20,9 @@ struct Cursor {
 
 class Merger {
  public:
-  Merger(ChunkSource& source, int cpus, tep_handle* tep, TraceContext& context,
+  Merger(ChunkSource& source, int cpus, TraceContext& context, EventIngest& ingest,
          MergeTotals* totals)
-      : source_(source), tep_(tep), context_(context), totals_(totals), cursors_(cpus),
-        last_pid_(cpus, -1) {}
+      : source_(source), context_(context), ingest_(ingest), totals_(totals), cursors_(cpus) {}
 
   // Moves the cursor of `cpu` to an event; false when the CPU has no more.
   bool Advance(int cpu) {
@@ -56,36 +53,22 @@ class Merger {
     return head->ts_ns;
   }
 
-  // Takes the next event of `cpu` (strings remapped); false for a skipped record. A record
-  // earlier than the one before it (its CPU's time went backwards: corrupt data, counted by
-  // the decoder) gets the time of the one before, so every sink sees time in order.
-  bool Take(int cpu, Event* event) {
+  // Hands the next event of `cpu` (strings remapped) to the ingest; skipped records are
+  // counted. The ingest gives a record earlier than the one before it (its CPU's time went
+  // backwards: corrupt data, counted by the decoder) the time of the one before.
+  void Take(int cpu) {
     Cursor& cursor = cursors_[cpu];
-    *event = cursor.chunk->events[cursor.index++];
-    if (event->kind == kSkippedRecord) {
+    Event event = cursor.chunk->events[cursor.index++];
+    if (event.kind == kSkippedRecord) {
       ++totals_->skipped;
-      return false;
+      return;
     }
-    event->ts_ns = std::max(event->ts_ns, delivered_ns_);
-    delivered_ns_ = event->ts_ns;
-    if (event->kind == EventKind::kMissedEvents) {
-      MissedEventsMark mark = cursor.chunk->missed[cursor.missed++];
-      mark.ts_ns = event->ts_ns;
-      context_.missed.push_back(mark);
-      return true;
+    if (event.kind == EventKind::kMissedEvents) {
+      ingest_.DeliverMissed(event, cursor.chunk->missed[cursor.missed++].last_before_ns);
+      return;
     }
-    Remap(*cursor.chunk->strings, event);
-    if (event->pid != last_pid_[cpu]) {
-      last_pid_[cpu] = event->pid;
-      if (FirstSight(event->pid)) {
-        const char* comm = tep_data_comm_from_pid(tep_, event->pid);
-        if (comm != nullptr && comm[0] != '<') {
-          context_.tasks.SetInitialComm(event->pid, context_.strings.Intern(comm));
-        }
-      }
-    }
-    context_.tasks.ObserveEvent(*event);
-    return true;
+    Remap(*cursor.chunk->strings, &event);
+    ingest_.Deliver(event);
   }
 
   double FractionDone(const std::vector<CpuDataExtent>& extents) const {
@@ -169,74 +152,33 @@ class Merger {
   static constexpr int kPrefetchEvents = 4;
 
   ChunkSource& source_;
-  tep_handle* tep_;
   TraceContext& context_;
+  EventIngest& ingest_;
   MergeTotals* totals_;
   std::vector<Cursor> cursors_;
-  TimestampNs delivered_ns_ = 0;  // time of the last event taken
-  // True the first time `pid` is seen.
-  bool FirstSight(int32_t pid) {
-    if (pid >= 0 && pid < kDensePids) {
-      if (static_cast<size_t>(pid) >= dense_seen_.size()) dense_seen_.resize(pid + 1024, false);
-      if (dense_seen_[pid]) return false;
-      dense_seen_[pid] = true;
-      return true;
-    }
-    return sparse_seen_.insert(pid).second;
-  }
-
-  static constexpr int32_t kDensePids = 1 << 22;  // the kernel's largest pid_max
-  std::vector<int32_t> last_pid_;  // per CPU: the pid last checked by FirstSight
-  std::vector<bool> dense_seen_;
-  absl::flat_hash_set<int32_t> sparse_seen_;
 };
 
-using HeapEntry = std::pair<TimestampNs, int>;
-
-// Restores the min-heap order after the top entry changed.
-void SiftDown(std::vector<HeapEntry>& heap) {
-  size_t size = heap.size();
-  if (size < 2) return;
-  size_t at = 0;
-  HeapEntry moving = heap[0];
-  for (;;) {
-    size_t child = 2 * at + 1;
-    if (child >= size) break;
-    if (child + 1 < size && heap[child + 1] < heap[child]) ++child;
-    if (!(heap[child] < moving)) break;
-    heap[at] = heap[child];
-    at = child;
-  }
-  heap[at] = moving;
-}
-
 }  // namespace
-
 absl::Status MergeChunks(ChunkSource& source, int cpus, tep_handle* tep,
                          const std::vector<CpuDataExtent>& extents, TraceContext& context,
                          EventSink& sink, const LoadOptions& options, MergeTotals* totals) {
-  Merger merger(source, cpus, tep, context, totals);
-  // Min-heap of (timestamp, cpu), one entry per CPU that still has events; the top is
-  // replaced in place, so a CPU whose next event still comes first costs two comparisons.
-  std::vector<HeapEntry> heap;
-  heap.reserve(static_cast<size_t>(cpus));
+  EventIngest ingest(context, sink, tep);
+  Merger merger(source, cpus, context, ingest, totals);
+  StreamHeap heap;
   for (int cpu = 0; cpu < cpus; ++cpu) {
-    if (merger.Advance(cpu)) heap.push_back({merger.HeadTs(cpu), cpu});
+    if (merger.Advance(cpu)) heap.Push(merger.HeadTs(cpu), cpu);
   }
-  std::make_heap(heap.begin(), heap.end(), std::greater<>());
-  sink.OnBegin(context);
-  Event event;
+  heap.Build();
+  ingest.Begin();
   int64_t popped = 0;
   while (!heap.empty()) {
-    int cpu = heap.front().second;
-    if (merger.Take(cpu, &event)) sink.OnEvent(event);
+    int cpu = heap.top_stream();
+    merger.Take(cpu);
     if (merger.Advance(cpu)) {
-      heap.front().first = merger.HeadTs(cpu);
+      heap.ReplaceTop(merger.HeadTs(cpu));
     } else {
-      heap.front() = heap.back();
-      heap.pop_back();
+      heap.PopTop();
     }
-    SiftDown(heap);
     if (++popped % kProgressEvery == 0) {
       if (options.cancel != nullptr && options.cancel->load()) {
         return absl::CancelledError("load cancelled");

@@ -20,10 +20,11 @@ struct MergeTotals {
   int64_t impossible_time = 0;  ///< records dropped for a timestamp no clock reaches
 };
 
-/// Pops the earliest head of all CPUs with a min-heap (ties: lower CPU first), turns the
-/// chunk's string ids into ids of `context.strings`, records missed-event gaps and task
-/// names, and calls `sink.OnEvent`. `tep` supplies saved cmdlines (read on this thread
-/// only); `extents` (by CPU, may be empty) drive progress. Calls OnBegin but not OnEnd.
+/// Pops the earliest head of all CPUs with a StreamHeap (ties: lower CPU first), turns the
+/// chunk's string ids into ids of `context.strings`, and hands each event to an EventIngest
+/// (the bookkeeping text and live capture share). `tep` supplies saved cmdlines (read on
+/// this thread only); `extents` (by CPU, may be empty) drive progress. Calls OnBegin but not
+/// OnEnd.
 absl::Status MergeChunks(ChunkSource& source, int cpus, tep_handle* tep,
                          const std::vector<CpuDataExtent>& extents, TraceContext& context,
                          EventSink& sink, const LoadOptions& options, MergeTotals* totals);

@@ -70,6 +70,7 @@ uint64_t PointerOf(std::string_view text) {
 }
 
 bool ParsePluginState(std::string_view letters, uint16_t* state) {
+  if (letters.empty()) return false;
   uint16_t value = 0;
   for (char c : letters) {
     if (c == 'R' || c == '|') continue;
@@ -78,11 +79,29 @@ bool ParsePluginState(std::string_view letters, uint16_t* state) {
       continue;
     }
     size_t bit = kPluginStateLetters.find(c);
-    if (bit == std::string_view::npos) return false;
-    value |= static_cast<uint16_t>(1u << bit);
+    value |= bit == std::string_view::npos ? static_cast<uint16_t>(kStateUnknown)
+                                           : static_cast<uint16_t>(1u << bit);
   }
   *state = value;
   return true;
+}
+
+// prev_state as letters ("S", "R+", "D|K") or, in `trace-cmd report -R`, the raw number the
+// kernel stored (kept as the trace.dat decoder keeps it: its low 16 bits).
+bool ParsePrevState(std::string_view text, uint16_t* state) {
+  if (!text.empty() && text.front() >= '0' && text.front() <= '9') {
+    int base = 10;
+    if (text.starts_with("0x")) {
+      text.remove_prefix(2);
+      base = 16;
+    }
+    uint64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    if (error != std::errc() || end != text.data() + text.size()) return false;
+    *state = static_cast<uint16_t>(value);
+    return true;
+  }
+  return ParseTaskStateLetters(text, state);
 }
 
 // "comm:pid [prio]" as trace-cmd's sched plugin prints a task.
@@ -106,7 +125,7 @@ bool ParseSchedSwitch(std::string_view text, StringTable& strings, SchedSwitchFi
         "next_comm=", "next_pid=", "next_prio="};
     std::array<std::string_view, 7> v;
     if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[1], &f->prev_pid) ||
-        !Int16Of(v[2], &f->prev_prio) || !ParseTaskStateLetters(FirstWord(v[3]), &f->prev_state) ||
+        !Int16Of(v[2], &f->prev_prio) || !ParsePrevState(FirstWord(v[3]), &f->prev_state) ||
         !Int32Of(v[5], &f->next_pid) || !Int16Of(v[6], &f->next_prio)) {
       return false;
     }
@@ -177,11 +196,15 @@ bool ParsePiSetprio(std::string_view text, StringTable& strings, PiSetprioFields
   return true;
 }
 
+// The print format says "comm= pid="; the raw fields (-R) are "parent_comm= parent_pid=".
 bool ParseFork(std::string_view text, StringTable& strings, ForkFields* f) {
   static constexpr std::array<std::string_view, 4> kKeys = {
       "comm=", "pid=", "child_comm=", "child_pid="};
+  static constexpr std::array<std::string_view, 4> kRawKeys = {
+      "parent_comm=", "parent_pid=", "child_comm=", "child_pid="};
   std::array<std::string_view, 4> v;
-  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[1], &f->parent_pid) ||
+  const bool raw = FindKey(text, kRawKeys[0], 0) == 0;
+  if (!SplitKeyValues(text, raw ? kRawKeys : kKeys, &v) || !Int32Of(v[1], &f->parent_pid) ||
       !Int32Of(v[3], &f->child_pid)) {
     return false;
   }
@@ -233,8 +256,23 @@ bool ParseSoftirq(std::string_view text, SoftirqFields* f) {
   return true;
 }
 
+// The raw fields (-R): "napi=%p dev_name=%s work=%d budget=%d".
+bool ParseRawNapiPoll(std::string_view text, StringTable& strings, NapiPollFields* f) {
+  static constexpr std::array<std::string_view, 4> kKeys = {"napi=", "dev_name=", "work=",
+                                                            "budget="};
+  std::array<std::string_view, 4> v;
+  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[2], &f->work) ||
+      !Int32Of(v[3], &f->budget)) {
+    return false;
+  }
+  f->napi = PointerOf(v[0]);
+  f->dev = strings.Intern(v[1]);
+  return true;
+}
+
 // "napi poll on napi struct %p for device %s work %d budget %d"
 bool ParseNapiPoll(std::string_view text, StringTable& strings, NapiPollFields* f) {
+  if (FindKey(text, "napi=", 0) == 0) return ParseRawNapiPoll(text, strings, f);
   static constexpr std::string_view kStruct = "napi struct ";
   static constexpr std::string_view kDevice = " for device ";
   size_t napi = text.find(kStruct);
@@ -255,13 +293,24 @@ bool ParseNapiPoll(std::string_view text, StringTable& strings, NapiPollFields* 
   return true;
 }
 
-// "dev=%s skbaddr=%p len=%u" and, for net_dev_xmit, " rc=%d".
+// "dev=%s skbaddr=%p len=%u" and, for net_dev_xmit, " rc=%d"; the raw fields (-R) are
+// "skbaddr=%p len=%u [rc=%d] name=%s".
 bool ParseNet(std::string_view text, StringTable& strings, NetFields* f) {
   static constexpr std::array<std::string_view, 3> kKeys = {"dev=", "skbaddr=", "len="};
   std::array<std::string_view, 3> v;
   int32_t len = 0;
-  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[2], &len)) return false;
-  f->dev = strings.Intern(v[0]);
+  if (FindKey(text, "skbaddr=", 0) == 0) {
+    size_t name = FindKey(text, "name=", 0);
+    size_t len_at = FindKey(text, "len=", 0);
+    if (name == std::string_view::npos || len_at == std::string_view::npos ||
+        !Int32Of(text.substr(len_at + 4), &len)) {
+      return false;
+    }
+    f->dev = strings.Intern(text.substr(name + 5));
+  } else {
+    if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[2], &len)) return false;
+    f->dev = strings.Intern(v[0]);
+  }
   f->len = static_cast<uint32_t>(len);
   f->rc = 0;
   size_t rc = FindKey(text, "rc=", 0);

@@ -12,7 +12,6 @@
 namespace napiscope::internal {
 namespace {
 
-constexpr size_t kChunkBytes = 1 << 20;
 // A longer "line" means the file is not text; refuse it instead of growing without bound.
 constexpr size_t kMaxLineBytes = 64 << 20;
 
@@ -22,7 +21,7 @@ TextLineReader::~TextLineReader() {
   if (fd_ >= 0) close(fd_);
 }
 
-absl::Status TextLineReader::Open(const std::string& path) {
+absl::Status TextLineReader::Open(const std::string& path, size_t chunk_bytes) {
   fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) return absl::NotFoundError(std::strerror(errno));
   struct stat st;
@@ -33,8 +32,29 @@ absl::Status TextLineReader::Open(const std::string& path) {
   if (n < 0) return absl::DataLossError(std::strerror(errno));
   compression_ = CompressionOf(std::string_view(magic, static_cast<size_t>(n)));
   decompressor_ = MakeDecompressor(compression_);
-  buffer_.resize(kChunkBytes);
-  if (decompressor_) raw_.resize(kChunkBytes);
+  buffer_.resize(chunk_bytes);
+  if (decompressor_) raw_.resize(chunk_bytes);
+  return absl::OkStatus();
+}
+
+absl::Status TextLineReader::SkipTo(uint64_t offset) {
+  if (offset < offset_) return absl::InternalError("text reader cannot go back");
+  if (!decompressor_ && offset > offset_ + (end_ - begin_)) {
+    if (lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
+      return absl::DataLossError(std::strerror(errno));
+    }
+    file_read_ = offset;
+    begin_ = end_ = 0;
+    offset_ = offset;
+    return absl::OkStatus();
+  }
+  while (offset_ + (end_ - begin_) < offset) {
+    offset_ += end_ - begin_;
+    begin_ = end_ = 0;
+    if (!Refill()) return status_.ok() ? absl::DataLossError("text ends early") : status_;
+  }
+  begin_ += static_cast<size_t>(offset - offset_);
+  offset_ = offset;
   return absl::OkStatus();
 }
 
@@ -121,6 +141,7 @@ bool TextLineReader::NextLine(std::string_view* line) {
     if (newline != nullptr) {
       size_t length = static_cast<const char*>(newline) - start;
       begin_ += length + 1;
+      offset_ += length + 1;
       if (length > 0 && start[length - 1] == '\r') --length;
       *line = std::string_view(start, length);
       return true;
@@ -130,6 +151,7 @@ bool TextLineReader::NextLine(std::string_view* line) {
       // The last line has no newline.
       *line = std::string_view(buffer_.data() + begin_, end_ - begin_);
       if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+      offset_ += end_ - begin_;
       begin_ = end_;
       return true;
     }

@@ -46,8 +46,16 @@ class TextLineReader {
   TextLineReader(const TextLineReader&) = delete;
   TextLineReader& operator=(const TextLineReader&) = delete;
 
-  /// Opens `path` and picks the decompressor from its first bytes.
-  absl::Status Open(const std::string& path);
+  /// Opens `path` and picks the decompressor from its first bytes; `chunk_bytes` is the size
+  /// of its buffers (the longest line still grows them).
+  absl::Status Open(const std::string& path, size_t chunk_bytes = 1 << 20);
+
+  /// Moves to the plain-text byte `offset` (a line start found by an earlier reading): a seek
+  /// for plain files, decompressing and dropping the text before it otherwise.
+  absl::Status SkipTo(uint64_t offset);
+
+  /// Plain-text byte offset of the next line.
+  uint64_t offset() const { return offset_; }
 
   /// The next line without its newline; false at the end or on an error (see status()).
   bool NextLine(std::string_view* line);
@@ -80,6 +88,7 @@ class TextLineReader {
   std::vector<char> buffer_;      // plain text; lines are views into it
   size_t begin_ = 0;              // first byte not yet returned
   size_t end_ = 0;                // end of valid data
+  uint64_t offset_ = 0;           // plain-text offset of buffer_[begin_]
   absl::Status status_;
 };
 

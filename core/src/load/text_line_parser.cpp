@@ -55,6 +55,31 @@ size_t FindTimestampColon(std::string_view line, size_t* start) {
   return std::string_view::npos;
 }
 
+// Finds the kernel latency-format timestamp "  123us+: " (microseconds since the buffer's
+// start, then a delay mark: one of " +!#*@$"). Returns the offset of the colon and sets
+// `start` and `digits_end`; npos when there is none.
+size_t FindLatencyTimestamp(std::string_view line, size_t* start, size_t* digits_end) {
+  size_t us = 0;
+  while ((us = line.find("us", us)) != std::string_view::npos) {
+    size_t at = us;
+    us += 2;
+    size_t begin = at;
+    while (begin > 0 && IsDigit(line[begin - 1])) --begin;
+    if (begin == at || begin < 2 || (line[begin - 1] != ' ' && line[begin - 1] != '\t')) continue;
+    size_t colon = at + 2;
+    if (colon < line.size() && std::strchr(" +!#*@$", line[colon]) != nullptr &&
+        line[colon] != '\0') {
+      ++colon;
+    }
+    if (colon >= line.size() || line[colon] != ':') continue;
+    if (colon + 1 < line.size() && line[colon + 1] != ' ' && line[colon + 1] != '\t') continue;
+    *start = begin;
+    *digits_end = at;
+    return colon;
+  }
+  return std::string_view::npos;
+}
+
 // "[001]" -> 1.
 bool ParseBracketedCpu(std::string_view token, int32_t* cpu) {
   if (token.size() < 3 || token.front() != '[' || token.back() != ']') return false;
@@ -143,22 +168,63 @@ bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns) {
   return true;
 }
 
+namespace {
+
+// Splits what follows the timestamp into the event name and its fields.
+bool ParseNameAndFields(std::string_view rest, TextEventLine* out) {
+  rest = TrimLeft(rest);
+  if (rest.starts_with('<') && TrimRight(rest).ends_with("stack trace>")) {
+    out->name = TrimRight(rest);  // "<stack trace>", "<user stack trace>"
+    return true;
+  }
+  size_t name_end = rest.find_first_of(": \t");
+  if (name_end != 0 && name_end != std::string_view::npos && rest[name_end] == ':') {
+    out->name = rest.substr(0, name_end);
+    out->fields = TrimSpaces(rest.substr(name_end + 1));
+    return true;
+  }
+  // The function tracer: "do_syscall_64 <-entry_SYSCALL_64_after_hwframe".
+  if (name_end != 0 && name_end != std::string_view::npos &&
+      rest.substr(name_end).starts_with(" <-")) {
+    out->name = "function";
+    out->fields = TrimSpaces(rest);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool ParseEventLine(std::string_view line, TextEventLine* out) {
+  *out = TextEventLine();
   size_t ts_start = 0;
   size_t colon = FindTimestampColon(line, &ts_start);
-  if (colon == std::string_view::npos) return false;
+  std::string_view prefix;
+  if (colon != std::string_view::npos &&
+      ParseTimestampNs(line.substr(ts_start, colon - ts_start), &out->ts_ns) &&
+      ParseNameAndFields(line.substr(colon + 1), out)) {
+    prefix = TrimRight(line.substr(0, ts_start));
+    if (ParseCpuAndFlags(&prefix, out) && ParseTaskColumns(prefix, out)) return true;
+  }
+  // The kernel's latency-format: "  <idle>-0       1d..2.   12us+: sched_switch: ...".
+  size_t digits_end = 0;
   *out = TextEventLine();
-  if (!ParseTimestampNs(line.substr(ts_start, colon - ts_start), &out->ts_ns)) return false;
-
-  std::string_view rest = TrimLeft(line.substr(colon + 1));
-  size_t name_end = rest.find_first_of(": \t");
-  if (name_end == 0 || name_end == std::string_view::npos || rest[name_end] != ':') return false;
-  out->name = rest.substr(0, name_end);
-  out->fields = TrimSpaces(rest.substr(name_end + 1));
-
-  std::string_view prefix = TrimRight(line.substr(0, ts_start));
-  return ParseCpuAndFlags(&prefix, out) && ParseTaskColumns(prefix, out);
+  colon = FindLatencyTimestamp(line, &ts_start, &digits_end);
+  int64_t us = 0;
+  if (colon == std::string_view::npos ||
+      !ParseUnsigned(line.substr(ts_start, digits_end - ts_start), &us) ||
+      us > INT64_MAX / 1000 || !ParseNameAndFields(line.substr(colon + 1), out)) {
+    return false;
+  }
+  out->ts_ns = us * 1000;
+  out->latency_us = true;
+  prefix = TrimRight(line.substr(0, ts_start));
+  if (!ParseCpuAndFlags(&prefix, out)) return false;
+  out->flags_dialect = FlagsDialect::kKernel;  // the kernel's legend, with the CPU glued on
+  return ParseTaskColumns(prefix, out);
 }
+
+bool IsStackFrameLine(std::string_view line) { return TrimLeft(line).starts_with("=>"); }
 
 bool ParseMissedLine(std::string_view line, TextMissedLine* out) {
   line = TrimSpaces(line);
@@ -173,6 +239,8 @@ bool ParseMissedLine(std::string_view line, TextMissedLine* out) {
     number = "";
   } else if (inside.ends_with(" EVENTS DROPPED")) {
     number = inside.substr(0, inside.size() - 15);
+  } else if (inside == "LOST EVENTS") {
+    number = "";
   } else if (inside.starts_with("LOST ") && inside.ends_with(" EVENTS")) {
     number = inside.substr(5, inside.size() - 12);
   } else {

@@ -17,9 +17,12 @@ struct TextEventLine {
   int32_t cpu = 0;
   std::string_view flags;  ///< irq-info column ("d.h1."), empty when the line has none
   FlagsDialect flags_dialect = FlagsDialect::kKernel;
-  bool comm_truncated = false;  ///< trace-cmd -l cuts comms to 8 characters
+  bool comm_truncated = false;  ///< latency layouts cut comms to 8 characters: this one was
+  bool latency_us = false;      ///< kernel latency-format: "123us+:" since the buffer's start
   TimestampNs ts_ns = 0;
-  std::string_view name;    ///< event name ("sched_switch")
+  /// Event name ("sched_switch"); "function" for a function-tracer line ("f <-caller"),
+  /// "<stack trace>" / "<user stack trace>" for the head of a kernel stack dump.
+  std::string_view name;
   std::string_view fields;  ///< the rest, as the event's print format made it
 };
 
@@ -36,8 +39,14 @@ bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns);
 bool ParseEventLine(std::string_view line, TextEventLine* out);
 
 /// Parses trace-cmd's "CPU:N [N EVENTS DROPPED]" / "CPU:N [EVENTS DROPPED]" and the
-/// kernel's "CPU:N [LOST N EVENTS]".
+/// kernel's "CPU:N [LOST N EVENTS]" / "CPU:N [LOST EVENTS]".
 bool ParseMissedLine(std::string_view line, TextMissedLine* out);
+
+/// True for the frames of a stack dump after its head line (" => __irq_exit_rcu").
+bool IsStackFrameLine(std::string_view line);
+
+/// True when `name` (TextEventLine::name) heads a stack dump.
+inline bool IsStackHead(std::string_view name) { return !name.empty() && name.front() == '<'; }
 
 /// Strips spaces, tabs and a trailing carriage return from both ends.
 std::string_view TrimSpaces(std::string_view text);

@@ -1,93 +1,30 @@
 #include "load/text_loader.h"
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 
+#include "load/event_ingest.h"
 #include "load/text_fields.h"
 #include "load/text_input.h"
 #include "load/text_line_parser.h"
+#include "load/text_scan.h"
 
 namespace napiscope::internal {
 namespace {
 
-constexpr int64_t kProgressEveryLines = 1 << 16;
+constexpr int64_t kProgressEveryEvents = 1 << 16;
 constexpr size_t kSniffTextBytes = 64 * 1024;
 constexpr size_t kSniffMaxLines = 400;
 constexpr size_t kReportedSkippedLines = 5;
+constexpr size_t kReportedCutNames = 5;
 constexpr size_t kExcerptChars = 80;
-
-// What the lines seen so far say about who wrote the text.
-struct FormatEvidence {
-  bool trace_cmd_header = false;  // "cpus=N", "version = 6"
-  bool ftrace_header = false;     // "# tracer: nop", "#P:2"
-  bool glued_columns = false;     // "1d.h1.": CPU and flags glued, only trace-cmd -l
-  bool kernel_columns = false;    // "[001] d.h1.": only the kernel
-  bool dropped_marks = false;     // "CPU:N [EVENTS DROPPED]" (trace-cmd)
-  bool lost_marks = false;        // "CPU:N [LOST N EVENTS]" (kernel)
-  bool bare_lines = false;        // "[001]" without a flags column
-
-  TraceFormat Decide() const {
-    if (trace_cmd_header) return TraceFormat::kTraceCmdText;
-    if (ftrace_header) return TraceFormat::kFtraceText;
-    if (glued_columns) return TraceFormat::kTraceCmdText;
-    if (kernel_columns) return TraceFormat::kFtraceText;
-    if (dropped_marks) return TraceFormat::kTraceCmdText;
-    if (lost_marks) return TraceFormat::kFtraceText;
-    // trace-cmd report prints no flags column unless -l; the kernel prints one by default.
-    return bare_lines ? TraceFormat::kTraceCmdText : TraceFormat::kFtraceText;
-  }
-};
-
-// Header and marker lines that are not events; updates `cpus` and `evidence`.
-bool IsHeaderLine(std::string_view line, int* cpus, FormatEvidence* evidence) {
-  std::string_view trimmed = TrimSpaces(line);
-  if (trimmed.empty()) return true;
-  int64_t value = 0;
-  if (trimmed.front() == '#') {
-    if (trimmed.starts_with("# tracer:")) evidence->ftrace_header = true;
-    size_t p = trimmed.find("#P:");
-    if (p != std::string_view::npos && ParseInt(trimmed.substr(p + 3), &value) && value > 0 &&
-        value <= 0xffff) {
-      *cpus = static_cast<int>(value);
-      evidence->ftrace_header = true;
-    }
-    return true;
-  }
-  if (trimmed.starts_with("cpus=")) {
-    if (!ParseInt(trimmed.substr(5), &value) || value <= 0 || value > 0xffff) return false;
-    *cpus = static_cast<int>(value);
-    evidence->trace_cmd_header = true;
-    return true;
-  }
-  if (trimmed.starts_with("version = ")) {
-    evidence->trace_cmd_header = true;
-    return ParseInt(trimmed.substr(10), &value);
-  }
-  // Older trace-cmd: "CPU 3 is empty".
-  return trimmed.starts_with("CPU ") && trimmed.ends_with(" is empty");
-}
-
-void NoteLineEvidence(const TextEventLine& line, FormatEvidence* evidence) {
-  if (line.flags.empty()) {
-    evidence->bare_lines = true;
-  } else if (line.flags_dialect == FlagsDialect::kTraceCmd) {
-    evidence->glued_columns = true;
-  } else {
-    evidence->kernel_columns = true;
-  }
-}
-
-void NoteMissedEvidence(std::string_view line, FormatEvidence* evidence) {
-  if (line.find("DROPPED") != std::string_view::npos) {
-    evidence->dropped_marks = true;
-  } else {
-    evidence->lost_marks = true;
-  }
-}
+// Buffer of each reader when several runs are merged (one reader per run).
+constexpr size_t kRunReaderBytes = 64 * 1024;
 
 // Name and kind of an event name, cached so each line costs one hash lookup.
 struct NameInfo {
@@ -95,68 +32,122 @@ struct NameInfo {
   EventKind kind = EventKind::kOther;
 };
 
-// Per-CPU state: what is needed to place missed-event marks and spot time going backwards.
-struct CpuState {
-  TimestampNs last_ts_ns = -1;
-  bool missed_pending = false;
-  int64_t missed_count = -1;
+// A missed-events line waiting for its CPU's next event in the same run.
+struct PendingGap {
+  int32_t cpu = 0;
+  int64_t count = -1;
+};
+
+// One run of lines in time order, read by its own reader; its head is the next event.
+struct Run {
+  TextLineReader reader;
+  uint64_t end_offset = UINT64_MAX;
+  int64_t line_number = 0;  // of the last line read
+  std::vector<PendingGap> gaps;
+  HtmlTraceData html{false, false};  // systrace HTML: the lines that are trace text
+  Event head;
+  StringId head_comm = 0;
+  bool head_after_gap = false;
+  int64_t head_gap_count = -1;
 };
 
 class TextTraceLoader {
  public:
   TextTraceLoader(TraceContext& context, EventSink& sink, const LoadOptions& options)
-      : context_(context), sink_(sink), options_(options) {}
+      : context_(context), options_(options), ingest_(context, sink, nullptr) {}
 
   absl::Status Load(const std::string& path) {
-    TextLineReader reader;
-    absl::Status status = reader.Open(path);
+    absl::Status status = ScanText(path, options_, &scan_);
     if (!status.ok()) return status;
     context_.meta.file_version = 0;
-    context_.meta.compression = std::string(CompressionName(reader.compression()));
-    std::string_view line;
-    int64_t line_number = 0;
-    while (reader.NextLine(&line)) {
-      ++line_number;
-      HandleLine(line, line_number);
-      if (line_number % kProgressEveryLines == 0) {
+    context_.meta.format = scan_.evidence.Decide();
+    context_.meta.cpus = std::max(scan_.header_cpus, scan_.max_cpu + 1);
+    const size_t count = scan_.runs.size();
+    StreamHeap heap;
+    for (size_t i = 0; i < count; ++i) {
+      Run& run = *runs_.emplace_back(std::make_unique<Run>());
+      status = run.reader.Open(path, count > 1 ? kRunReaderBytes : (1u << 20));
+      if (status.ok()) status = run.reader.SkipTo(scan_.runs[i].offset);
+      if (!status.ok()) return status;
+      if (i + 1 < count) run.end_offset = scan_.runs[i + 1].offset;
+      run.html = HtmlTraceData(scan_.html, scan_.runs[i].in_html_data);
+      run.line_number = scan_.runs[i].first_line - 1;
+      if (Advance(run)) heap.Push(run.head.ts_ns, static_cast<int>(i));
+    }
+    context_.meta.compression = std::string(CompressionName(runs_[0]->reader.compression()));
+    heap.Build();
+    int64_t taken = 0;
+    while (!heap.empty()) {
+      Run& run = *runs_[heap.top_stream()];
+      Take(run);
+      if (Advance(run)) {
+        heap.ReplaceTop(run.head.ts_ns);
+      } else {
+        heap.PopTop();
+      }
+      if (++taken % kProgressEveryEvents == 0) {
         if (options_.cancel != nullptr && options_.cancel->load()) {
           return absl::CancelledError("load cancelled");
         }
-        if (options_.progress) options_.progress(reader.FractionRead());
+        if (options_.progress) {
+          options_.progress(0.5 + 0.5 * static_cast<double>(taken) /
+                                      static_cast<double>(std::max<int64_t>(1, scan_.event_lines)));
+        }
       }
     }
-    if (!reader.status().ok()) {
-      if (events_ == 0) return reader.status();
-      Warn(absl::StrCat("reading stopped at line ", line_number, ": ", reader.status().message()));
-    }
-    if (reader.truncated()) {
-      Warn(absl::StrCat(std::string(CompressionName(reader.compression())),
-                        " stream ends early (truncated file?); read ", line_number, " lines"));
-    }
-    return Finish(line_number);
+    return Finish();
   }
 
  private:
-  void HandleLine(std::string_view line, int64_t line_number) {
+  // Reads `run` up to its next event; false when the run has no more.
+  bool Advance(Run& run) {
+    std::string_view line;
+    while (run.reader.offset() < run.end_offset && run.reader.NextLine(&line)) {
+      ++run.line_number;
+      if (run.html.Keep(line) && HandleLine(run, line)) return true;
+    }
+    for (const PendingGap& gap : run.gaps) {
+      Warn(absl::StrCat("CPU ", gap.cpu, ": a lost-events line is followed by no event"));
+    }
+    run.gaps.clear();
+    NoteReadingEnd(run);
+    return false;
+  }
+
+  // True when the line is an event, now the head of `run`.
+  bool HandleLine(Run& run, std::string_view line) {
     TextEventLine parsed;
     if (ParseEventLine(line, &parsed)) {
-      HandleEvent(parsed, line, line_number);
-      return;
+      if (IsStackHead(parsed.name)) {
+        ++context_.meta.stack_records;
+        return false;
+      }
+      return ReadEvent(run, parsed, line);
     }
     TextMissedLine missed;
     if (ParseMissedLine(line, &missed)) {
-      NoteMissedEvidence(line, &evidence_);
-      CpuState& cpu = Cpu(missed.cpu);
-      cpu.missed_pending = true;
-      cpu.missed_count = missed.count;
-      return;
+      auto gap = std::find_if(run.gaps.begin(), run.gaps.end(),
+                              [&](const PendingGap& g) { return g.cpu == missed.cpu; });
+      if (gap == run.gaps.end()) {
+        run.gaps.push_back({missed.cpu, missed.count});
+      } else if (gap->count >= 0 && missed.count >= 0) {
+        gap->count += missed.count;  // two lines before one event: both gaps, one place
+      } else {
+        gap->count = -1;
+      }
+      return false;
     }
-    if (IsHeaderLine(line, &header_cpus_, &evidence_)) return;
-    Skip(line_number, line, "not an event line");
+    if (IsStackFrameLine(line)) return false;
+    int cpus = 0;
+    FormatEvidence evidence;
+    if (IsHeaderLine(line, &cpus, &evidence)) return false;
+    Skip(run.line_number, line, "not an event line");
+    return false;
   }
 
-  void HandleEvent(const TextEventLine& parsed, std::string_view line, int64_t line_number) {
-    Event event;
+  bool ReadEvent(Run& run, const TextEventLine& parsed, std::string_view line) {
+    Event& event = run.head;
+    event = Event();
     event.ts_ns = parsed.ts_ns;
     event.cpu = static_cast<uint16_t>(parsed.cpu);
     event.pid = parsed.pid;
@@ -165,52 +156,74 @@ class TextTraceLoader {
     event.name = info.name;
     if (!parsed.flags.empty() &&
         !DecodeFlagsColumn(parsed.flags, parsed.flags_dialect, &event.flags)) {
-      Skip(line_number, line, "unknown irq-info column");
-      return;
+      Skip(run.line_number, line, "unknown irq-info column");
+      return false;
     }
     if (!ParseEventFields(parsed.fields, context_.strings, &event)) {
-      Skip(line_number, line, absl::StrCat("fields do not read as ", std::string(parsed.name)));
-      return;
+      Skip(run.line_number, line,
+           absl::StrCat("fields do not read as ", std::string(parsed.name)));
+      return false;
     }
-    NoteLineEvidence(parsed, &evidence_);
-    if (events_ == 0) {
-      context_.meta.format = evidence_.Decide();
-      context_.meta.cpus = header_cpus_;
-      sink_.OnBegin(context_);
+    // "<idle>" and "<...>" are placeholders, and latency layouts cut comms: neither names the
+    // task. A cut name is kept aside, for tasks nothing else names.
+    run.head_comm = 0;
+    if (!parsed.comm.empty() && parsed.comm.front() != '<') {
+      if (parsed.comm_truncated) {
+        context_.meta.comms_cut = true;
+        if (cut_names_.size() < kMaxCutNames) {
+          cut_names_.try_emplace(event.pid, context_.strings.Intern(parsed.comm));
+        }
+      } else {
+        run.head_comm = context_.strings.Intern(parsed.comm);
+      }
     }
-    CpuState& cpu = Cpu(parsed.cpu);
-    max_cpu_ = std::max(max_cpu_, parsed.cpu);
-    if (event.ts_ns < cpu.last_ts_ns) ++backwards_on_cpu_;
-    if (event.ts_ns < last_ts_ns_) ++backwards_overall_;
-    const TimestampNs written_ns = event.ts_ns;
-    event.ts_ns = std::max(event.ts_ns, last_ts_ns_);  // analyses see time in order
-    if (cpu.missed_pending) EmitMissed(event, cpu);
-    cpu.last_ts_ns = std::max(cpu.last_ts_ns, written_ns);  // as written: tells the two cases
-    last_ts_ns_ = event.ts_ns;
-
-    // "<idle>" and "<...>" are placeholders, and -l cuts comms: neither names the task.
-    if (!parsed.comm.empty() && parsed.comm.front() != '<' && !parsed.comm_truncated) {
-      context_.tasks.ObserveComm(event.pid, context_.strings.Intern(parsed.comm), event.ts_ns);
+    run.head_after_gap = false;
+    auto gap = std::find_if(run.gaps.begin(), run.gaps.end(),
+                            [&](const PendingGap& g) { return g.cpu == parsed.cpu; });
+    if (gap != run.gaps.end()) {
+      run.head_after_gap = true;
+      run.head_gap_count = gap->count;
+      run.gaps.erase(gap);
     }
-    context_.tasks.ObserveEvent(event);
-    ++events_;
-    sink_.OnEvent(event);
+    return true;
   }
 
-  // Emits the marker for a gap the text announced before this CPU's next event, the way the
-  // trace.dat loader places it: same CPU, the timestamp of the first event after the gap.
-  void EmitMissed(const Event& next, CpuState& cpu) {
-    MissedEventsMark mark{next.cpu, next.ts_ns, cpu.last_ts_ns, cpu.missed_count};
-    context_.missed.push_back(mark);
-    Event missed;
-    missed.ts_ns = next.ts_ns;
-    missed.cpu = next.cpu;
-    missed.kind = EventKind::kMissedEvents;
-    missed.pid = -1;
-    missed.missed = {mark.count};
-    sink_.OnEvent(missed);
-    cpu.missed_pending = false;
-    cpu.missed_count = -1;
+  // Delivers the head of `run`, after the gap the text announced before it: on the same CPU,
+  // at the time of the first event after the gap, as the trace.dat loader places it.
+  void Take(Run& run) {
+    if (!begun_) {
+      ingest_.Begin();
+      begun_ = true;
+    }
+    Event& event = run.head;
+    if (static_cast<size_t>(event.cpu) >= cpu_last_ns_.size()) {
+      cpu_last_ns_.resize(event.cpu + 1, -1);
+    }
+    TimestampNs& last_ns = cpu_last_ns_[event.cpu];  // as written: what the CPU reached
+    if (run.head_after_gap) {
+      Event gap;
+      gap.ts_ns = event.ts_ns;
+      gap.cpu = event.cpu;
+      gap.kind = EventKind::kMissedEvents;
+      gap.pid = -1;
+      gap.missed = {run.head_gap_count};
+      ingest_.DeliverMissed(gap, last_ns);
+    }
+    last_ns = std::max(last_ns, event.ts_ns);
+    ++events_;
+    ingest_.Deliver(event, run.head_comm);
+  }
+
+  void NoteReadingEnd(Run& run) {
+    if (!run.reader.status().ok()) {
+      Warn(absl::StrCat("reading stopped at line ", run.line_number, ": ",
+                        run.reader.status().message()));
+      if (reading_error_.ok()) reading_error_ = run.reader.status();
+    }
+    if (run.reader.truncated()) {
+      Warn(absl::StrCat(std::string(CompressionName(run.reader.compression())),
+                        " stream ends early (truncated file?); read ", run.line_number, " lines"));
+    }
   }
 
   const NameInfo& InfoOf(std::string_view name) {
@@ -221,11 +234,6 @@ class TextTraceLoader {
     info.kind = EventKindFromName(name);
     // The key must outlive the line buffer: use the interned copy.
     return names_.emplace(context_.strings.Get(info.name), info).first->second;
-  }
-
-  CpuState& Cpu(int32_t cpu) {
-    if (static_cast<size_t>(cpu) >= cpus_.size()) cpus_.resize(cpu + 1);
-    return cpus_[cpu];
   }
 
   void Skip(int64_t line_number, std::string_view line, std::string_view reason) {
@@ -243,15 +251,48 @@ class TextTraceLoader {
 
   void Warn(std::string message) { context_.meta.warnings.push_back(std::move(message)); }
 
-  absl::Status Finish(int64_t lines) {
+  // A cut comm never names a task (a NAPI thread would read as "napi/vb-"): the report says
+  // which tasks nothing else names.
+  void NameCutTasks() {
+    std::vector<std::pair<int32_t, StringId>> unresolved;
+    for (const auto& [pid, cut] : cut_names_) {
+      if (context_.tasks.CommOf(pid) == 0) unresolved.push_back({pid, cut});
+    }
+    std::sort(unresolved.begin(), unresolved.end());
+    std::vector<std::string> examples;
+    for (const std::pair<int32_t, StringId>& task : unresolved) {
+      if (examples.size() < kReportedCutNames) {
+        int32_t pid = task.first;
+        examples.push_back(
+            absl::StrCat(std::string(context_.strings.Get(task.second)), " (pid ", pid, ")"));
+      }
+    }
+    std::string message =
+        "the comm column is cut to 8 characters (latency format); tasks are named from their "
+        "sched_switch and wakeup fields";
+    if (!unresolved.empty()) {
+      absl::StrAppend(&message, ", ", unresolved.size(),
+                      unresolved.size() == 1 ? " task is" : " tasks are",
+                      " named by nothing else and left unnamed (cut name: ", absl::StrJoin(examples, ", "),
+                      unresolved.size() > examples.size() ? ", ..." : "", ")");
+    }
+    Warn(std::move(message));
+  }
+
+  absl::Status Finish() {
     if (events_ == 0) {
-      if (lines == 0) return absl::InvalidArgumentError("no text in the file");
+      if (!reading_error_.ok()) return reading_error_;
+      if (scan_.html) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "an HTML page with ", scan_.html_blocks,
+            " systrace trace-data blocks and no ftrace event in them (systrace's HTML keeps "
+            "the trace in <script class=\"trace-data\"> blocks)"));
+      }
+      if (scan_.lines == 0) return absl::InvalidArgumentError("no text in the file");
       return absl::InvalidArgumentError(
-          absl::StrCat("no event could be parsed from ", lines, " lines",
+          absl::StrCat("no event could be parsed from ", scan_.lines, " lines",
                        first_skipped_.empty() ? "" : absl::StrCat(" (", first_skipped_, ")")));
     }
-    context_.meta.cpus = std::max(header_cpus_, max_cpu_ + 1);
-    context_.meta.format = evidence_.Decide();
     int64_t skipped = context_.meta.skipped_lines;
     if (skipped > 0) {
       Warn(absl::StrCat(
@@ -260,37 +301,35 @@ class TextTraceLoader {
           skipped > static_cast<int64_t>(skipped_examples_.size()) ? ", ..." : "",
           "; first: ", first_skipped_, ")"));
     }
-    for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
-      if (cpus_[cpu].missed_pending) {
-        Warn(absl::StrCat("CPU ", cpu, ": a lost-events line is followed by no event"));
-      }
-    }
-    if (backwards_on_cpu_ > 0) {
-      Warn(absl::StrCat(backwards_on_cpu_,
-                        " events have timestamps earlier than the previous event on their CPU; "
-                        "analysed at the time of the line before"));
-    } else if (backwards_overall_ > 0) {
-      Warn(absl::StrCat(backwards_overall_,
+    if (scan_.backwards_on_cpu > 0) {
+      Warn(absl::StrCat(scan_.backwards_on_cpu,
+                        " events have timestamps earlier than the previous event on their CPU; ",
+                        scan_.too_many_runs ? "analysed at the time of the line before"
+                                            : "analysed in time order"));
+    } else if (ingest_.clamped() > 0) {
+      Warn(absl::StrCat(ingest_.clamped(),
                         " events are earlier than the line before them (text not merged by time); "
                         "analysed at the time of the line before"));
     }
+    if (context_.meta.comms_cut) NameCutTasks();
     if (options_.progress) options_.progress(1.0);
-    sink_.OnEnd();
+    if (begun_) ingest_.End();
     return absl::OkStatus();
   }
 
+  static constexpr size_t kMaxCutNames = 1 << 16;
+
   TraceContext& context_;
-  EventSink& sink_;
   const LoadOptions& options_;
+  EventIngest ingest_;
+  TextScan scan_;
+  std::vector<std::unique_ptr<Run>> runs_;
   absl::flat_hash_map<std::string_view, NameInfo> names_;
-  std::vector<CpuState> cpus_;
-  FormatEvidence evidence_;
-  int header_cpus_ = 0;
-  int32_t max_cpu_ = -1;
+  absl::flat_hash_map<int32_t, StringId> cut_names_;  // pid -> comm as the cut column shows it
+  std::vector<TimestampNs> cpu_last_ns_;
+  bool begun_ = false;
   int64_t events_ = 0;
-  TimestampNs last_ts_ns_ = INT64_MIN;
-  int64_t backwards_on_cpu_ = 0;
-  int64_t backwards_overall_ = 0;
+  absl::Status reading_error_;
   std::vector<std::string> skipped_examples_;
   std::string first_skipped_;
 };
@@ -300,6 +339,11 @@ class TextTraceLoader {
 bool LooksLikeTraceText(std::string_view head, TraceFormat* format) {
   std::string text = DecompressPrefix(head, kSniffTextBytes);
   if (text.empty()) return false;
+  // Systrace's HTML page: its trace text comes after megabytes of viewer code.
+  if (LooksLikeHtml(text)) {
+    *format = TraceFormat::kFtraceText;
+    return true;
+  }
   FormatEvidence evidence;
   int cpus = 0;
   size_t events = 0;
@@ -312,10 +356,10 @@ bool LooksLikeTraceText(std::string_view head, TraceFormat* format) {
     TextEventLine parsed;
     TextMissedLine missed;
     if (ParseEventLine(line, &parsed)) {
-      NoteLineEvidence(parsed, &evidence);
+      evidence.NoteEvent(parsed);
       ++events;
     } else if (ParseMissedLine(line, &missed)) {
-      NoteMissedEvidence(line, &evidence);
+      evidence.NoteMissed(line);
     } else {
       IsHeaderLine(line, &cpus, &evidence);
     }

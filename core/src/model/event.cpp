@@ -88,24 +88,49 @@ std::string TaskStateLetters(uint16_t state) {
       letters += kStateLetters[bit];
     }
   }
+  if (state & kStateUnknown) letters += letters.empty() ? "?" : "|?";
   if (state & kStatePreempted) letters += '+';
   return letters;
 }
 
 bool ParseTaskStateLetters(std::string_view letters, uint16_t* state) {
+  if (letters.empty()) return false;
   uint16_t value = 0;
+  bool noload = false;
+  bool modifier = false;  // K, W, N: meaningful beside another letter only
+  bool running = false;
   for (char c : letters) {
-    if (c == '|' || c == 'R') continue;
-    if (c == '+') {
-      value |= kStatePreempted;
-      continue;
+    switch (c) {
+      case '|':
+        continue;
+      case 'R':
+        running = true;
+        continue;
+      case 'K':  // wakekill (before 4.14): a modifier of D, no state of its own
+      case 'W':  // waking (before 4.14): still on its way to running
+        modifier = true;
+        continue;
+      case '+':
+        value |= kStatePreempted;
+        continue;
+      case 'x':  // TASK_DEAD (before 4.14)
+        value |= kStateDead;
+        continue;
+      case 'N':  // noload (before 4.14): D|N is what 4.14+ reports as I
+      case 'n':
+        noload = modifier = true;
+        continue;
+      default:
+        break;
     }
     size_t bit = kStateLetters.find(c);
-    // W (waking) and K (wakekill) of old kernels have no bit of their own here.
-    if (c == 'W' || c == 'K' || c == 'N') continue;
-    if (bit == std::string_view::npos) return false;
-    value |= static_cast<uint16_t>(1u << bit);
+    value |= bit == std::string_view::npos ? static_cast<uint16_t>(kStateUnknown)
+                                           : static_cast<uint16_t>(1u << bit);
   }
+  if (noload && (value & kStateUninterruptible)) {
+    value = static_cast<uint16_t>((value & ~kStateUninterruptible) | kStateIdle);
+  }
+  if (modifier && !running && (value & ~kStatePreempted) == 0) value |= kStateUnknown;
   *state = value;
   return true;
 }

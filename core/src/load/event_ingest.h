@@ -1,0 +1,91 @@
+// The one ingestion path after decoding, shared by trace.dat, text and live capture: streams
+// merged by time, then the bookkeeping every event gets once (monotonic time, missed-event
+// gaps, task names, stack records kept out of the stream) before the sink sees it.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <absl/container/flat_hash_set.h>
+
+#include "napiscope/event_sink.h"
+
+struct tep_handle;
+
+namespace napiscope::internal {
+
+/// Min-heap of stream heads ordered by (time, stream index): the merge of every loader. The
+/// top is replaced in place, so a stream whose next event still comes first costs two
+/// comparisons.
+class StreamHeap {
+ public:
+  /// Adds stream `stream` whose head is at `ts_ns`; call Build after the last Push.
+  void Push(TimestampNs ts_ns, int stream) { heap_.push_back({ts_ns, stream}); }
+  /// Orders the pushed heads.
+  void Build();
+  /// True when no stream is left.
+  bool empty() const { return heap_.empty(); }
+  /// The stream whose head comes first.
+  int top_stream() const { return heap_.front().second; }
+  /// The time of the first head.
+  TimestampNs top_ts() const { return heap_.front().first; }
+  /// The top stream moved on to a head at `ts_ns`.
+  void ReplaceTop(TimestampNs ts_ns);
+  /// The top stream has nothing more.
+  void PopTop();
+  /// Drops every stream.
+  void Clear() { heap_.clear(); }
+
+ private:
+  void SiftDown();
+  std::vector<std::pair<TimestampNs, int>> heap_;
+};
+
+/// Applies the stream bookkeeping to events taken from a StreamHeap merge, in that order, and
+/// hands them to the sink.
+class EventIngest {
+ public:
+  /// `saved_comms` (may be null) names each pid on first sight from the file's saved
+  /// cmdlines (trace.dat, live); text names tasks from its comm column instead.
+  EventIngest(TraceContext& context, EventSink& sink, tep_handle* saved_comms);
+
+  /// Calls the sink's OnBegin.
+  void Begin() { sink_.OnBegin(context_); }
+  /// Calls the sink's OnEnd.
+  void End() { sink_.OnEnd(); }
+
+  /// Delivers one decoded event. Time never goes backwards: an event earlier than the one
+  /// before gets that one's time (counted in clamped()). `line_comm` (0: none) is the name the
+  /// source printed beside the event, kept as the pid's name from then on. Stack-trace
+  /// records (ftrace kernel_stack / user_stack) are counted in meta and not delivered.
+  void Deliver(Event& event, StringId line_comm = 0);
+
+  /// Delivers a kMissedEvents event (ts, cpu and missed.count set) and records its gap;
+  /// `last_before_ns` is the time of the CPU's last event before the gap (-1: none).
+  void DeliverMissed(Event& event, TimestampNs last_before_ns);
+
+  /// Events whose time was moved forward to keep the order.
+  int64_t clamped() const { return clamped_; }
+  /// Events delivered, gaps not counted.
+  int64_t delivered() const { return delivered_; }
+
+ private:
+  TimestampNs Clamp(TimestampNs ts_ns);
+  bool IsStackRecord(StringId name);
+  bool FirstSight(int32_t pid);
+
+  TraceContext& context_;
+  EventSink& sink_;
+  tep_handle* saved_comms_;
+  TimestampNs delivered_ns_ = 0;  // time of the last event delivered
+  int64_t clamped_ = 0;
+  int64_t delivered_ = 0;
+  std::vector<int32_t> last_pid_;       // per CPU: the pid last checked by FirstSight
+  std::vector<uint8_t> stack_name_;     // per name id: 0 not looked at, 1 stack, 2 other
+  static constexpr int32_t kDensePids = 1 << 22;  // the kernel's largest pid_max
+  std::vector<bool> dense_seen_;
+  absl::flat_hash_set<int32_t> sparse_seen_;
+};
+
+}  // namespace napiscope::internal

@@ -236,12 +236,16 @@ class TextTraceLoader {
     return names_.emplace(context_.strings.Get(info.name), info).first->second;
   }
 
+  // Runs are read in time order, not file order: the report names the lowest line numbers.
   void Skip(int64_t line_number, std::string_view line, std::string_view reason) {
     ++context_.meta.skipped_lines;
-    if (skipped_examples_.size() < kReportedSkippedLines) {
-      skipped_examples_.push_back(absl::StrCat(line_number));
+    auto at = std::lower_bound(skipped_examples_.begin(), skipped_examples_.end(), line_number);
+    if (at - skipped_examples_.begin() < static_cast<ptrdiff_t>(kReportedSkippedLines)) {
+      skipped_examples_.insert(at, line_number);
+      if (skipped_examples_.size() > kReportedSkippedLines) skipped_examples_.pop_back();
     }
-    if (first_skipped_.empty()) {
+    if (first_skipped_.empty() || line_number < first_skipped_line_) {
+      first_skipped_line_ = line_number;
       std::string_view excerpt = line.substr(0, kExcerptChars);
       first_skipped_ =
           absl::StrCat("line ", line_number, ": ", std::string(reason), ": '", std::string(excerpt),
@@ -330,7 +334,8 @@ class TextTraceLoader {
   bool begun_ = false;
   int64_t events_ = 0;
   absl::Status reading_error_;
-  std::vector<std::string> skipped_examples_;
+  std::vector<int64_t> skipped_examples_;  // the lowest skipped line numbers, ascending
+  int64_t first_skipped_line_ = 0;
   std::string first_skipped_;
 };
 

@@ -129,6 +129,15 @@ absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analy
   return LoadHtmlTrace(path, analysis, trace);
 }
 
+absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* load,
+                             const std::function<absl::Status()>& work) {
+  ProgressBar bar(label, show);
+  load->progress = [&bar](double fraction) { bar.Update(fraction); };
+  absl::Status status = work();
+  load->progress = nullptr;
+  return status;
+}
+
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error) {
   if (path.empty() || path == "-") {
     std::cout << content << std::flush;

@@ -2,6 +2,7 @@
 // writing outputs, and the one-line error convention.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,11 @@ absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analys
 /// As AnalyzeWithProgress, also building the timeline the HTML report draws from.
 absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
                                   HtmlTrace* trace);
+
+/// Runs `work` while `load->progress` draws a bar on stderr (when `show` and the work takes more
+/// than a second), then clears the bar.
+absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* load,
+                             const std::function<absl::Status()>& work);
 
 /// Writes `content` to `path` ("-" or "": stdout); false with a message naming the file.
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error);

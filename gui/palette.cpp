@@ -1,9 +1,9 @@
 #include "palette.h"
 
 #include <cmath>
-#include <string_view>
 
 #include "napiscope/palette.h"
+#include "qt_text.h"
 
 namespace napiscope::gui::palette {
 namespace {
@@ -17,10 +17,7 @@ QColor Q(Rgb color) { return QColor(color.red(), color.green(), color.blue(), co
 
 QColor TaskClassColor(TaskClass task_class) { return Q(core::TaskClassColor(task_class)); }
 
-QString TaskClassLabel(TaskClass task_class) {
-  std::string_view label = core::TaskClassLabel(task_class);
-  return QString::fromUtf8(label.data(), static_cast<int>(label.size()));
-}
+QString TaskClassLabel(TaskClass task_class) { return Str(core::TaskClassLabel(task_class)); }
 
 QColor VectorColor(uint32_t vec) { return Q(core::VectorColor(vec)); }
 QColor KeyColor(Lane lane, uint16_t key) { return Q(core::KeyColor(lane, key)); }
@@ -63,8 +60,7 @@ std::vector<LegendGroup> Legend() {
   LegendGroup vectors{"Softirq", {}};
   for (uint32_t vec = 0; vec < kSoftirqVectorCount; ++vec) {
     vectors.entries.push_back(
-        {VectorColor(vec), QString::fromUtf8(SoftirqVectorName(vec).data(),
-                                             static_cast<int>(SoftirqVectorName(vec).size()))});
+        {VectorColor(vec), Str(SoftirqVectorName(vec))});
   }
   vectors.entries.push_back({Q(core::WaitColor(kNetRx)), "raise → entry", true});
   groups.push_back(vectors);

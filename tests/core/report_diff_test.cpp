@@ -47,10 +47,11 @@ TEST(ReportDiff, LowerLatencyIsAnImprovementAndHigherARegression) {
   EXPECT_EQ(CountRegressions(diff, 49), 1);
   EXPECT_EQ(CountRegressions(diff, 50), 0);  // exceeding, not reaching
   std::string text = DiffToText(diff);
-  EXPECT_THAT(text, HasSubstr("2 of 3 metrics changed"));
+  EXPECT_THAT(text, ::testing::StartsWith("1 regressed, 1 improved, 1 unchanged; findings: 0 "
+                                          "new, 0 worse, 0 gone\n"));
   EXPECT_THAT(text, ::testing::ContainsRegex(
                         "softirq latency max +CPU1 NET_RX +2.00 ms +3.00 ms +\\+1.00 ms \\(\\+50.0%\\) "
-                        "+REGRESSED\n"));
+                        "+100 -> 100 +REGRESSED\n"));
 }
 
 TEST(ReportDiff, SubjectsOnOneSideAndRegressionsFromZero) {
@@ -73,6 +74,98 @@ TEST(ReportDiff, SubjectsOnOneSideAndRegressionsFromZero) {
   nlohmann::json json = DiffToJson(diff);
   EXPECT_EQ(json["rows"][0]["before"], nullptr);
   EXPECT_EQ(json["rows"][0]["verdict"], "only_after");
+}
+
+// The order people read (issue 21): regressed before improved, and within them the larger
+// change over more samples first; a p99 over too few samples is shown, not judged.
+TEST(ReportDiff, RowsOrderedBySizeAndSupportAndThinPercentilesNotJudged) {
+  auto row = [](int cpu, int64_t count, int64_t p50, int64_t p99, int64_t max) {
+    SoftirqLatencyRow r;
+    r.cpu = cpu;
+    r.vec = kNetRx;
+    r.delay = {count, 0, p50, p50, p99, p99, max, 0, true};
+    return r;
+  };
+  Report before, after;
+  before.softirq_latency = {row(0, 13000, 10'000, 100'000, 1'000'000),
+                            row(1, 35, 10'000, 100'000, 1'000'000),
+                            row(2, 5000, 10'000, 100'000, 1'000'000)};
+  after.softirq_latency = {row(0, 13000, 15'000, 100'000, 1'000'000),   // p50 +50 %, 13k
+                           row(1, 35, 30'000, 400'000, 1'000'000),      // p50 +200 % over 35
+                           row(2, 5000, 5'000, 100'000, 1'000'000)};    // p50 -50 %
+  ReportDiff diff = DiffReports(before, after);
+  const DiffRow* thin_p99 = nullptr;
+  for (const DiffRow& r : diff.rows) {
+    if (r.metric == "softirq_latency_p99_ns" && r.subject == "CPU1 NET_RX") thin_p99 = &r;
+  }
+  ASSERT_NE(thin_p99, nullptr);
+  EXPECT_EQ(thin_p99->verdict, ChangeVerdict::kFewSamples);  // 35 < 100
+  EXPECT_EQ(thin_p99->before_samples, 35);
+  DiffCounts counts = CountVerdicts(diff);
+  EXPECT_EQ(counts.regressed, 2);
+  EXPECT_EQ(counts.improved, 1);
+  EXPECT_EQ(counts.few_samples, 1);
+  EXPECT_EQ(counts.unchanged, 5);
+  std::vector<const DiffRow*> order = RowsByImportance(diff);
+  ASSERT_GE(order.size(), 4u);
+  // +200 % over 35 samples weighs 2 * 35/65 = 1.08, +50 % over 13k 0.5: the larger goes first.
+  EXPECT_EQ(order[0]->subject, "CPU1 NET_RX");
+  EXPECT_EQ(order[0]->metric, "softirq_latency_p50_ns");
+  EXPECT_EQ(order[1]->subject, "CPU0 NET_RX");
+  EXPECT_EQ(order[2]->verdict, ChangeVerdict::kImproved);
+  EXPECT_EQ(order[3]->verdict, ChangeVerdict::kFewSamples);
+  std::string text = DiffToText(diff);
+  EXPECT_THAT(text, ::testing::StartsWith("2 regressed, 1 improved, 5 unchanged, 1 not judged "
+                                          "(too few samples); findings: 0 new, 0 worse, 0 gone\n"));
+  EXPECT_LT(text.find("CPU1 NET_RX"), text.find("CPU0 NET_RX"));
+  EXPECT_EQ(CountRegressions(diff, 0), 2);
+}
+
+TEST(ReportDiff, FindingsNewWorseGoneAndWarningsWhenTracesDoNotCompare) {
+  auto finding = [](std::string rule, int cpu, Severity severity) {
+    Finding f;
+    f.rule = std::move(rule);
+    f.cpu = cpu;
+    f.severity = severity;
+    f.summary = f.rule + " on " + std::to_string(cpu);
+    return f;
+  };
+  Report before, after;
+  before.trace.meta.cpus = 4;
+  after.trace.meta.cpus = 16;
+  before.trace.meta.kernel_release = "6.1.0";
+  after.trace.meta.kernel_release = "6.12.0";
+  before.findings = {finding("softirq-latency", 1, Severity::kWarning),
+                     finding("ksoftirqd-blocked", 2, Severity::kWarning)};
+  after.findings = {finding("softirq-latency", 1, Severity::kError),
+                    finding("rt-wake-latency", 0, Severity::kWarning)};
+  CpuTimeRow cpu3;
+  cpu3.cpu = 3;
+  cpu3.span_ns = 1'000'000;
+  after.cpu_time = {cpu3};
+  CpuMissedSummary lost;
+  lost.cpu = 3;
+  lost.gaps = 1;
+  lost.lost_ns = 600'000;
+  after.trace.missed_per_cpu = {lost};
+  ReportDiff diff = DiffReports(before, after);
+  ASSERT_EQ(diff.findings.size(), 3u);
+  EXPECT_EQ(diff.findings[0].change, FindingChange::kNew);
+  EXPECT_EQ(diff.findings[0].rule, "rt-wake-latency");
+  EXPECT_EQ(diff.findings[1].change, FindingChange::kWorse);
+  EXPECT_EQ(diff.findings[1].severity, Severity::kError);
+  EXPECT_EQ(diff.findings[2].change, FindingChange::kGone);
+  EXPECT_EQ(diff.findings[2].rule, "ksoftirqd-blocked");
+  ASSERT_EQ(diff.warnings.size(), 3u);
+  EXPECT_THAT(diff.warnings[0], HasSubstr("different CPU counts (4 before, 16 after)"));
+  EXPECT_THAT(diff.warnings[1], HasSubstr("kernels differ (6.1.0 before, 6.12.0 after)"));
+  EXPECT_THAT(diff.warnings[2], HasSubstr("before: none; after: up to 38% of CPU3's time"));
+  std::string text = DiffToText(diff);
+  EXPECT_THAT(text, HasSubstr("findings: 1 new, 1 worse, 1 gone\n"));
+  EXPECT_THAT(text, HasSubstr("\n  new    warning  rt-wake-latency on 0\n"));
+  nlohmann::json json = DiffToJson(diff);
+  EXPECT_EQ(json["findings"][1]["change"], "worse");
+  EXPECT_EQ(json["warnings"].size(), 3u);
 }
 
 }  // namespace

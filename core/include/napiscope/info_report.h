@@ -22,7 +22,8 @@ nlohmann::json MissedEventsJson(const std::vector<MissedEventsMark>& missed);
 /// lost_ns}.
 nlohmann::json MissedPerCpuJson(const std::vector<CpuMissedSummary>& rows);
 
-/// One CPU's losses for people: "2 gaps, 42 events, 3.00 ms lost (1.2% of the trace)".
+/// One CPU's losses for people: "2 gaps, 42 events, 3.00 ms lost (1.2% of the trace)", or
+/// "1 gap, 42 events, lost before the CPU's first event" when no traced time was lost.
 std::string DescribeMissed(const CpuMissedSummary& row, int64_t span_ns);
 
 /// The summary as the documented "napiscope.info/1" JSON object.

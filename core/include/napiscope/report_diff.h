@@ -32,10 +32,11 @@ enum class ChangeVerdict : uint8_t {
   kChanged,     ///< a neutral metric moved
   kOnlyBefore,  ///< the subject is gone in the after trace
   kOnlyAfter,   ///< the subject is new in the after trace
+  kFewSamples,  ///< a percentile over fewer samples than MinSamples: not judged
 };
 
 /// Stable name of a verdict ("same", "improved", "regressed", "changed", "only_before",
-/// "only_after").
+/// "only_after", "few_samples").
 std::string_view ChangeVerdictName(ChangeVerdict verdict);
 
 /// One metric of one subject in both reports.
@@ -48,6 +49,8 @@ struct DiffRow {
   std::optional<double> before;  ///< absent when the before trace has no such subject
   std::optional<double> after;   ///< absent when the after trace has no such subject
   ChangeVerdict verdict = ChangeVerdict::kSame;
+  int64_t before_samples = -1;  ///< samples behind `before` (waits, polls...); -1: not a sample
+  int64_t after_samples = -1;   ///< samples behind `after`; -1: not a sample statistic
 
   /// after - before (0 when one side is absent).
   double Change() const;
@@ -55,12 +58,55 @@ struct DiffRow {
   std::optional<double> RelativeChange() const;
 };
 
+/// Samples both sides need before a metric is judged: 100 for a p99, 20 for a p50, 0 for the
+/// others (a max, a share, a count).
+int64_t MinSamples(std::string_view metric);
+
+/// How a finding (a rule on a CPU) changed from before to after.
+enum class FindingChange : uint8_t {
+  kNew,     ///< only the after trace has it
+  kGone,    ///< only the before trace has it
+  kWorse,   ///< both have it; after's severity is higher
+  kBetter,  ///< both have it; after's severity is lower
+};
+
+/// Stable name of a finding change ("new", "gone", "worse", "better").
+std::string_view FindingChangeName(FindingChange change);
+
+/// A finding that is new, gone or of another severity in the after trace.
+struct FindingDiff {
+  FindingChange change = FindingChange::kNew;
+  std::string rule;
+  int cpu = -1;                            ///< as Finding::cpu
+  Severity severity = Severity::kInfo;     ///< after's (before's when gone)
+  std::string summary;                     ///< after's sentence (before's when gone)
+};
+
+/// Row verdicts counted, for the first line of the text.
+struct DiffCounts {
+  int regressed = 0;
+  int improved = 0;
+  int unchanged = 0;    ///< same, or neutral metrics that changed
+  int few_samples = 0;  ///< not judged
+  int only_one_side = 0;
+};
+
 /// The comparison of two reports.
 struct ReportDiff {
   std::string before_path;    ///< the before trace as given
   std::string after_path;     ///< the after trace as given
   std::vector<DiffRow> rows;  ///< by metric, then subject
+  std::vector<FindingDiff> findings;  ///< new, then worse, then better, then gone
+  std::vector<std::string> warnings;  ///< why the traces may not compare (CPUs, kernel, losses)
 };
+
+/// Counts the verdicts of `diff.rows`.
+DiffCounts CountVerdicts(const ReportDiff& diff);
+
+/// Rows in the order people read them: regressed, improved, then the rest; within each, by
+/// relative change weighted by the samples behind it (a change over 13k waits before one over
+/// 35).
+std::vector<const DiffRow*> RowsByImportance(const ReportDiff& diff);
 
 /// Compares softirq latency per (cpu, vec) p50/p99/max, IRQ- and NAPI-thread cross-CPU share
 /// and migrations, and CPU time per context (share of all CPUs' traced time).

@@ -5,6 +5,7 @@
 
 #include "analysis/napi_rt_findings.h"
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "report/describe.h"
 
 namespace napiscope::internal {
@@ -13,18 +14,13 @@ namespace {
 // Holders shown in a sentence.
 constexpr size_t kHoldersInSentence = 3;
 
-std::string Share(int64_t part, int64_t whole) {
-  return whole > 0 ? fmt::format("{:.0f}%", 100.0 * static_cast<double>(part) / whole) : "-";
-}
-
-// "softirq NET_RX 250 us (80%, softirq), iperf3 (pid 9918) 20 us (6%, lower_prio)"
+// "softirq NET_RX 250 us (80%), iperf3 (pid 9918) 20 us (6%, a lower-priority task that could
+// not be preempted)"
 std::string Holders(const std::vector<BlameItem>& blame, int64_t total_ns, int16_t woken_prio) {
   std::string text;
   for (size_t i = 0; i < blame.size() && i < kHoldersInSentence; ++i) {
-    const BlameItem& item = blame[i];
-    text += fmt::format("{}{} {} ({}, {})", i == 0 ? "" : ", ", DescribeHolder(item),
-                        FormatDuration(item.time_ns), Share(item.time_ns, total_ns),
-                        WakeBlameRole(item, woken_prio));
+    text += fmt::format("{}{}", i == 0 ? "" : ", ", DescribeWakeHolder(blame[i], total_ns,
+                                                                       woken_prio));
   }
   return text.empty() ? std::string("nothing recorded") : text;
 }

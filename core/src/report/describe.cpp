@@ -1,6 +1,12 @@
 #include "report/describe.h"
 
+#include <vector>
+
 #include <fmt/format.h>
+
+#include "napiscope/format.h"
+#include "napiscope/napi_rt_rows.h"
+#include "napiscope/phrasing.h"
 
 namespace napiscope::internal {
 
@@ -38,3 +44,28 @@ std::string VectorLabel(uint32_t vec) {
 }
 
 }  // namespace napiscope::internal
+
+namespace napiscope {
+
+std::string DescribeBlameHolder(const BlameItem& item) { return internal::DescribeHolder(item); }
+
+std::string_view WakeBlameRoleWords(std::string_view role) {
+  if (role == "lower_prio") return "a lower-priority task that could not be preempted";
+  if (role == "higher_prio") return "a task of the same or a higher priority";
+  if (role == "napi_poll") return "NAPI polling";
+  if (role == "task") return "a task of unknown priority";
+  return "";  // hardirq, softirq and idle: the holder's name says it
+}
+
+std::string DescribeWakeHolder(const BlameItem& item, int64_t total_ns, int16_t woken_prio) {
+  std::vector<std::string> notes;
+  if (total_ns > 0) {
+    notes.push_back(fmt::format("{:.0f}%", 100.0 * static_cast<double>(item.time_ns) / total_ns));
+  }
+  std::string_view role = WakeBlameRoleWords(WakeBlameRole(item, woken_prio));
+  if (!role.empty()) notes.push_back(std::string(role));
+  std::string text = internal::DescribeHolder(item) + " " + FormatDuration(item.time_ns);
+  return notes.empty() ? text : fmt::format("{} ({})", text, fmt::join(notes, ", "));
+}
+
+}  // namespace napiscope

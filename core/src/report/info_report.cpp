@@ -15,6 +15,11 @@ std::string DescribeMissed(const CpuMissedSummary& row, int64_t span_ns) {
   std::string share = span_ns > 0 ? fmt::format(" ({:.1f}% of the trace)",
                                                 100.0 * static_cast<double>(row.lost_ns) / span_ns)
                                   : std::string();
+  if (row.lost_ns == 0) {
+    // Not "0 ns lost": the events went missing before the CPU's first recorded event.
+    return fmt::format("{} gap{}, {}, lost before the CPU's first event", row.gaps,
+                       row.gaps == 1 ? "" : "s", events);
+  }
   return fmt::format("{} gap{}, {}, {} lost{}", row.gaps, row.gaps == 1 ? "" : "s", events,
                      FormatDuration(row.lost_ns), share);
 }

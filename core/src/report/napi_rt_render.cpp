@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "report/describe.h"
+#include "report/report_text_parts.h"
+#include "report/text_layout.h"
 #include "report/scheduling_render.h"
 
 namespace napiscope::internal {
@@ -11,8 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-// Worst wakeups and holders shown per thread in text; JSON has them all.
-constexpr size_t kTextWorstWakeups = 3;
+// Holders shown per wakeup in text; JSON has them all.
 constexpr size_t kTextHolders = 3;
 
 json CountStatsJson(const CountStats& stats) {
@@ -74,81 +76,104 @@ json WakeJson(const WakeLatencyRow& row) {
   return out;
 }
 
-void NapiLines(const Report& report, std::vector<std::string>& lines) {
+void AddTable(const TextTable& table, std::vector<std::string>& lines) {
+  for (std::string& line : table.Lines()) lines.push_back(std::move(line));
+}
+
+void NapiLines(const Report& report, size_t width, std::vector<std::string>& lines) {
+  // An analysis that could not run has no table; "lost and missing events" says why.
+  if (!NotAvailableReason(report, "napi").empty()) return;
   lines.push_back("");
-  const AnalysisAvailability* availability = report.Availability("napi");
-  if (availability != nullptr && !availability->available) {
-    lines.push_back(fmt::format("NAPI polls: not available, the trace has no {}",
-                                fmt::join(availability->missing_required, ", ")));
-    return;
-  }
   if (report.napi.empty()) {
     lines.push_back("NAPI polls: none in the trace");
     return;
   }
-  lines.push_back("NAPI polls (exhausted: work = budget, polled again; chain: exhausted in a row):");
-  lines.push_back(fmt::format("  {:<14} {:<18} {:>3} {:<15} {:>8} {:>9} {:>6} {:>6} {:>9} {:>9} "
-                              "{:>9}  {}",
-                              "dev", "napi", "cpu", "context", "polls", "exhausted", "share",
-                              "chain", "work/poll", "poll p50", "poll max", "netif_receive_skb"));
-  for (const NapiRow& row : report.napi) {
-    lines.push_back(fmt::format(
-        "  {:<14} {:<18} {:>3} {:<15} {:>8} {:>9} {:>5.0f}% {:>6} {:>9.1f} {:>9} {:>9}  {}",
-        row.dev, fmt::format("{:#x}", row.napi), row.cpu, NapiContextName(row.context),
-        row.polls, row.exhausted, row.ExhaustedShare() * 100, row.max_consecutive_exhausted,
-        row.work_per_poll.mean, FormatDuration(row.poll_time.p50_ns),
-        FormatDuration(row.poll_time.max_ns),
-        row.netif_receive_skb < 0 ? std::string("not recorded")
-                                  : std::to_string(row.netif_receive_skb)));
+  for (std::string& line : Wrap("NAPI polls (exhausted: work = budget, polled again; share: of the "
+                                "polls; chain: most exhausted in a row; skbs: netif_receive_skb "
+                                "events):",
+                                width, "")) {
+    lines.push_back(std::move(line));
   }
+  TextTable table({"<dev", "<napi", "cpu", "<context", "polls", "exhausted", "share", "chain",
+                   "work/poll", "poll p50", "poll max", "skbs"});
+  for (const NapiRow& row : report.napi) {
+    table.Add({row.dev, fmt::format("{:#x}", row.napi), fmt::format("{}", row.cpu),
+               std::string(NapiContextName(row.context)), fmt::format("{}", row.polls),
+               fmt::format("{}", row.exhausted),
+               fmt::format("{:.0f}%", row.ExhaustedShare() * 100),
+               fmt::format("{}", row.max_consecutive_exhausted),
+               fmt::format("{:.1f}", row.work_per_poll.mean), FormatDuration(row.poll_time.p50_ns),
+               FormatDuration(row.poll_time.max_ns),
+               row.netif_receive_skb < 0 ? std::string("not recorded")
+                                         : std::to_string(row.netif_receive_skb)});
+  }
+  AddTable(table, lines);
 }
 
-void WakeLines(const Report& report, std::vector<std::string>& lines) {
+void WakeLines(const Report& report, const TextReportOptions& options,
+               std::vector<std::string>& lines) {
+  if (!NotAvailableReason(report, "rt_wake_latency").empty()) return;
   lines.push_back("");
-  const AnalysisAvailability* availability = report.Availability("rt_wake_latency");
-  if (availability != nullptr && !availability->available) {
-    lines.push_back(fmt::format("RT wake latency: not available, the trace has no {}",
-                                fmt::join(availability->missing_required, ", ")));
-    return;
-  }
   if (report.rt_wake_latency.empty()) {
-    lines.push_back("RT wake latency: no RT or softirq-serving thread was woken");
+    lines.push_back("wake latency: no RT or softirq-serving thread was woken");
     return;
   }
-  lines.push_back("wake latency, sched_waking -> switch-in (RT threads, and the threads that "
-                  "serve softirqs):");
-  lines.push_back(fmt::format("  {:<22} {:>7} {:<9} {:>3} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
-                              "thread", "pid", "prio", "cpu", "count", "min", "p50", "p99", "max",
-                              "dropped"));
-  for (const WakeLatencyRow& row : report.rt_wake_latency) {
-    std::string prio = FormatPriority(row.prio);
-    lines.push_back(fmt::format("  {:<22} {:>7} {:<9} {:>3} {:>8} {:>9} {:>9} {:>9} {:>9} {:>9}",
-                                row.comm, row.pid, prio.empty() ? "normal" : prio, row.cpu,
-                                row.latency.count, FormatDuration(row.latency.min_ns),
-                                FormatDuration(row.latency.p50_ns),
-                                FormatDuration(row.latency.p99_ns),
-                                FormatDuration(row.latency.max_ns), row.dropped));
+  for (std::string& line : Wrap("wake latency, sched_waking -> switch-in, of RT threads and the "
+                                "threads that serve softirqs (dropped: wakeups cut by lost events):",
+                                options.width, "")) {
+    lines.push_back(std::move(line));
   }
-  lines.push_back("");
-  lines.push_back("longest wakeups of RT threads and what held the CPU:");
+  std::vector<const WakeLatencyRow*> rows;
+  for (const WakeLatencyRow& row : report.rt_wake_latency) rows.push_back(&row);
+  std::stable_sort(rows.begin(), rows.end(), [](const WakeLatencyRow* a, const WakeLatencyRow* b) {
+    if (a->comm != b->comm) return NaturalLess(a->comm, b->comm);
+    return a->cpu < b->cpu;
+  });
+  TextTable table({"<thread", "pid", "<prio", "cpu", "count", "min", "p50", "p99", "max",
+                   "dropped"});
+  for (const WakeLatencyRow* row : rows) {
+    std::string prio = FormatPriority(row->prio);
+    table.Add({row->comm, fmt::format("{}", row->pid), prio.empty() ? "normal" : prio,
+               fmt::format("{}", row->cpu), fmt::format("{}", row->latency.count),
+               FormatDuration(row->latency.min_ns), FormatDuration(row->latency.p50_ns),
+               FormatDuration(row->latency.p99_ns), FormatDuration(row->latency.max_ns),
+               fmt::format("{}", row->dropped)});
+  }
+  AddTable(table, lines);
+
+  struct Longest {
+    const WakeLatencyRow* row;
+    const WakeLatencySample* sample;
+  };
+  std::vector<Longest> longest;
   for (const WakeLatencyRow& row : report.rt_wake_latency) {
     if (row.policy != SchedPolicyClass::kRealtime) continue;
-    for (size_t i = 0; i < row.worst.size() && i < kTextWorstWakeups; ++i) {
-      const WakeLatencySample& sample = row.worst[i];
-      std::vector<std::string> holders;
-      for (size_t h = 0; h < sample.blame.size() && h < kTextHolders; ++h) {
-        const BlameItem& item = sample.blame[h];
-        holders.push_back(fmt::format("{} {} {}", WakeBlameRole(item, row.prio),
-                                      DescribeHolder(item), FormatDuration(item.time_ns)));
-      }
-      if (sample.blame.size() > kTextHolders) {
-        holders.push_back(fmt::format("{} more", sample.blame.size() - kTextHolders));
-      }
-      if (sample.unknown_ns > 0) holders.push_back(FormatDuration(sample.unknown_ns) + " unknown");
-      lines.push_back(fmt::format("  {} cpu{} {:>9} woken {} from cpu{}: {}", row.comm, row.cpu,
-                                  FormatDuration(sample.latency_ns),
-                                  FormatTimestamp(sample.waking_ns), sample.waker_cpu,
-                                  fmt::join(holders, ", ")));
+    for (const WakeLatencySample& sample : row.worst) longest.push_back({&row, &sample});
+  }
+  if (longest.empty()) return;
+  std::stable_sort(longest.begin(), longest.end(), [](const Longest& a, const Longest& b) {
+    return a.sample->latency_ns > b.sample->latency_ns;
+  });
+  lines.push_back("");
+  lines.push_back(fmt::format("the {} longest wakeups of RT threads and what held the CPU:",
+                              std::min(longest.size(), options.top)));
+  for (size_t i = 0; i < longest.size() && i < options.top; ++i) {
+    const WakeLatencyRow& row = *longest[i].row;
+    const WakeLatencySample& sample = *longest[i].sample;
+    std::vector<std::string> holders;
+    for (size_t h = 0; h < sample.blame.size() && h < kTextHolders; ++h) {
+      holders.push_back(DescribeWakeHolder(sample.blame[h], sample.latency_ns, row.prio));
+    }
+    if (sample.blame.size() > kTextHolders) {
+      holders.push_back(fmt::format("{} more", sample.blame.size() - kTextHolders));
+    }
+    if (sample.unknown_ns > 0) holders.push_back(FormatDuration(sample.unknown_ns) + " unknown");
+    std::string sentence =
+        fmt::format("{} on CPU{} {}, woken {} from CPU{}: {}", DescribeTask(row.pid, row.comm, row.prio),
+                    row.cpu, FormatDuration(sample.latency_ns), FormatTimestamp(sample.waking_ns),
+                    sample.waker_cpu, fmt::join(holders, ", "));
+    for (std::string& line : Wrap(sentence, options.width, "  ", "      ")) {
+      lines.push_back(std::move(line));
     }
   }
 }
@@ -171,10 +196,10 @@ void AddNapiRtJson(const Report& report, json& out) {
                    {"softirqs_in_threads", kernel.softirqs_in_threads}};
 }
 
-std::vector<std::string> NapiRtText(const Report& report) {
+std::vector<std::string> NapiRtText(const Report& report, const TextReportOptions& options) {
   std::vector<std::string> lines;
-  NapiLines(report, lines);
-  WakeLines(report, lines);
+  NapiLines(report, options.width, lines);
+  WakeLines(report, options, lines);
   return lines;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "napiscope/report.h"
+#include "napiscope/report_render.h"
 
 namespace napiscope::internal {
 
@@ -15,7 +16,7 @@ namespace napiscope::internal {
 void AddNapiRtJson(const Report& report, nlohmann::json& out);
 
 /// The NAPI and RT wake latency sections for people, as lines.
-std::vector<std::string> NapiRtText(const Report& report);
+std::vector<std::string> NapiRtText(const Report& report, const TextReportOptions& options);
 
 /// "PREEMPT_RT: likely (...)": the header line on the preemption model.
 std::string KernelModelLine(const KernelModel& kernel);

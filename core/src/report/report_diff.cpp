@@ -1,6 +1,7 @@
 #include "napiscope/report_diff.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -54,18 +55,18 @@ constexpr MetricInfo kMetrics[] = {
 // Rows sort by metric, then by this key, then by subject.
 using SortKey = std::tuple<int, int64_t, std::string>;
 
-struct Sample {
-  SortKey key;
+struct Value {
   double value = 0;
+  int64_t samples = -1;  // behind the value; -1: not a sample statistic
 };
 
-using Samples = std::map<SortKey, double>;
+using Samples = std::map<SortKey, Value>;
 
 void AddThreads(const std::vector<ThreadActivityRow>& rows, MetricIndex share,
                 MetricIndex migrations, Samples* out) {
   for (const ThreadActivityRow& row : rows) {
-    (*out)[{share, row.irq, row.comm}] = row.CrossCpuShare();
-    (*out)[{migrations, row.irq, row.comm}] = static_cast<double>(row.migrations);
+    (*out)[{share, row.irq, row.comm}] = {row.CrossCpuShare(), row.activations};
+    (*out)[{migrations, row.irq, row.comm}] = {static_cast<double>(row.migrations)};
   }
 }
 
@@ -78,8 +79,8 @@ void AddNapi(const std::vector<NapiRow>& rows, Samples* out) {
   }
   for (const auto& [dev, counts] : by_dev) {
     if (counts.second == 0) continue;
-    (*out)[{kNapiExhaustedShare, 0, dev}] =
-        static_cast<double>(counts.first) / static_cast<double>(counts.second);
+    (*out)[{kNapiExhaustedShare, 0, dev}] = {
+        static_cast<double>(counts.first) / static_cast<double>(counts.second), counts.second};
   }
 }
 
@@ -90,8 +91,8 @@ void AddRtWakeLatency(const std::vector<WakeLatencyRow>& rows, Samples* out) {
     std::string subject = fmt::format("{} CPU{}", row.comm, row.cpu);
     for (auto [metric, value] : {std::pair{kRtWakeLatencyP99, row.latency.p99_ns},
                                  std::pair{kRtWakeLatencyMax, row.latency.max_ns}}) {
-      double& kept = (*out)[{metric, row.cpu, subject}];
-      kept = std::max(kept, static_cast<double>(value));
+      Value& kept = (*out)[{metric, row.cpu, subject}];
+      if (static_cast<double>(value) >= kept.value) kept = {static_cast<double>(value), row.latency.count};
     }
   }
 }
@@ -121,7 +122,7 @@ void AddCpuTime(const std::vector<CpuTimeRow>& rows, Samples* out) {
   if (span_ns <= 0) return;
   int64_t order = 0;
   for (const auto& [name, ns] : parts) {
-    (*out)[{kCpuTimeShare, order++, name}] = static_cast<double>(ns) / static_cast<double>(span_ns);
+    (*out)[{kCpuTimeShare, order++, name}] = {static_cast<double>(ns) / static_cast<double>(span_ns)};
   }
 }
 
@@ -131,9 +132,9 @@ Samples CollectMetrics(const Report& report) {
     if (row.delay.count == 0) continue;
     int64_t order = int64_t{row.cpu} * 64 + row.vec;
     std::string subject = fmt::format("CPU{} {}", row.cpu, internal::VectorLabel(row.vec));
-    out[{kLatencyP50, order, subject}] = static_cast<double>(row.delay.p50_ns);
-    out[{kLatencyP99, order, subject}] = static_cast<double>(row.delay.p99_ns);
-    out[{kLatencyMax, order, subject}] = static_cast<double>(row.delay.max_ns);
+    out[{kLatencyP50, order, subject}] = {static_cast<double>(row.delay.p50_ns), row.delay.count};
+    out[{kLatencyP99, order, subject}] = {static_cast<double>(row.delay.p99_ns), row.delay.count};
+    out[{kLatencyMax, order, subject}] = {static_cast<double>(row.delay.max_ns), row.delay.count};
   }
   AddThreads(report.irq_threads, kIrqThreadCrossShare, kIrqThreadMigrations, &out);
   AddThreads(report.napi_threads, kNapiThreadCrossShare, kNapiThreadMigrations, &out);
@@ -147,11 +148,156 @@ ChangeVerdict Judge(const DiffRow& row) {
   if (!row.before) return ChangeVerdict::kOnlyAfter;
   if (!row.after) return ChangeVerdict::kOnlyBefore;
   if (*row.before == *row.after) return ChangeVerdict::kSame;
+  int64_t needed = MinSamples(row.metric);
+  if (needed > 0 && (row.before_samples < needed || row.after_samples < needed)) {
+    return ChangeVerdict::kFewSamples;
+  }
   if (row.direction == MetricDirection::kNeutral) return ChangeVerdict::kChanged;
   return *row.after < *row.before ? ChangeVerdict::kImproved : ChangeVerdict::kRegressed;
 }
 
+// Findings match by rule and CPU; the most severe of each side counts.
+std::vector<FindingDiff> DiffFindings(const std::vector<Finding>& before,
+                                      const std::vector<Finding>& after) {
+  using Key = std::pair<std::string, int>;
+  auto worst = [](const std::vector<Finding>& findings) {
+    std::map<Key, const Finding*> out;
+    for (const Finding& f : findings) {
+      const Finding*& kept = out[{f.rule, f.cpu}];
+      if (kept == nullptr || f.severity > kept->severity) kept = &f;
+    }
+    return out;
+  };
+  std::map<Key, const Finding*> old_findings = worst(before), new_findings = worst(after);
+  std::vector<FindingDiff> out;
+  auto add = [&out](FindingChange change, const Finding& f) {
+    out.push_back({change, f.rule, f.cpu, f.severity, f.summary});
+  };
+  for (const auto& [key, f] : new_findings) {
+    auto it = old_findings.find(key);
+    if (it == old_findings.end()) add(FindingChange::kNew, *f);
+  }
+  for (const auto& [key, f] : new_findings) {
+    auto it = old_findings.find(key);
+    if (it != old_findings.end() && f->severity > it->second->severity) add(FindingChange::kWorse, *f);
+  }
+  for (const auto& [key, f] : new_findings) {
+    auto it = old_findings.find(key);
+    if (it != old_findings.end() && f->severity < it->second->severity) add(FindingChange::kBetter, *f);
+  }
+  for (const auto& [key, f] : old_findings) {
+    if (!new_findings.contains(key)) add(FindingChange::kGone, *f);
+  }
+  return out;
+}
+
+// The largest share of one CPU's span lost to missed events, and that CPU.
+std::pair<double, int> WorstLostShare(const Report& report) {
+  std::pair<double, int> worst = {0.0, -1};
+  for (const CpuMissedSummary& missed : report.trace.missed_per_cpu) {
+    for (const CpuTimeRow& row : report.cpu_time) {
+      if (row.cpu != missed.cpu || row.span_ns <= 0) continue;
+      // Of the time the CPU would have covered: a loss before its first event precedes its span.
+      double share = static_cast<double>(missed.lost_ns) /
+                     static_cast<double>(missed.lost_ns + row.span_ns);
+      if (share > worst.first) worst = {share, row.cpu};
+    }
+  }
+  return worst;
+}
+
+std::vector<std::string> ComparabilityWarnings(const Report& before, const Report& after) {
+  std::vector<std::string> out;
+  if (before.trace.meta.cpus != after.trace.meta.cpus) {
+    out.push_back(fmt::format("the traces have different CPU counts ({} before, {} after): "
+                              "per-CPU rows and shares of all CPUs do not compare one to one",
+                              before.trace.meta.cpus, after.trace.meta.cpus));
+  }
+  const std::string& old_kernel = before.trace.meta.kernel_release;
+  const std::string& new_kernel = after.trace.meta.kernel_release;
+  if (!old_kernel.empty() && !new_kernel.empty() && old_kernel != new_kernel) {
+    out.push_back(fmt::format("the kernels differ ({} before, {} after)", old_kernel, new_kernel));
+  }
+  auto [old_share, old_cpu] = WorstLostShare(before);
+  auto [new_share, new_cpu] = WorstLostShare(after);
+  constexpr double kLostShareGap = 0.05;  // 5 points of a CPU's span
+  if (std::abs(new_share - old_share) >= kLostShareGap) {
+    auto side = [](double share, int cpu) {
+      return cpu < 0 ? std::string("none")
+                     : fmt::format("up to {:.0f}% of CPU{}'s time", share * 100, cpu);
+    };
+    out.push_back(fmt::format(
+        "the traces lost different shares of events (before: {}; after: {}): waits across a "
+        "loss are dropped, so the numbers of the lossier trace are less complete",
+        side(old_share, old_cpu), side(new_share, new_cpu)));
+  }
+  return out;
+}
+
 }  // namespace
+
+int64_t MinSamples(std::string_view metric) {
+  if (metric.find("p99") != std::string_view::npos) return 100;
+  if (metric.find("p50") != std::string_view::npos) return 20;
+  return 0;
+}
+
+std::string_view FindingChangeName(FindingChange change) {
+  switch (change) {
+    case FindingChange::kNew: return "new";
+    case FindingChange::kGone: return "gone";
+    case FindingChange::kWorse: return "worse";
+    case FindingChange::kBetter: return "better";
+  }
+  return "";
+}
+
+DiffCounts CountVerdicts(const ReportDiff& diff) {
+  DiffCounts counts;
+  for (const DiffRow& row : diff.rows) {
+    switch (row.verdict) {
+      case ChangeVerdict::kRegressed: ++counts.regressed; break;
+      case ChangeVerdict::kImproved: ++counts.improved; break;
+      case ChangeVerdict::kSame:
+      case ChangeVerdict::kChanged: ++counts.unchanged; break;
+      case ChangeVerdict::kFewSamples: ++counts.few_samples; break;
+      case ChangeVerdict::kOnlyBefore:
+      case ChangeVerdict::kOnlyAfter: ++counts.only_one_side; break;
+    }
+  }
+  return counts;
+}
+
+std::vector<const DiffRow*> RowsByImportance(const ReportDiff& diff) {
+  auto group = [](ChangeVerdict verdict) {
+    switch (verdict) {
+      case ChangeVerdict::kRegressed: return 0;
+      case ChangeVerdict::kImproved: return 1;
+      case ChangeVerdict::kOnlyAfter:
+      case ChangeVerdict::kOnlyBefore: return 2;
+      case ChangeVerdict::kChanged: return 3;
+      case ChangeVerdict::kFewSamples: return 4;
+      case ChangeVerdict::kSame: return 5;
+    }
+    return 6;
+  };
+  // |relative change| times n / (n + 30), n the fewer samples of the two sides: a doubling over
+  // 35 samples weighs half as much as one over 13k.
+  auto weight = [](const DiffRow& row) {
+    std::optional<double> relative = row.RelativeChange();
+    double size = relative ? std::abs(*relative) : (row.before && row.after ? 1e9 : 0);
+    int64_t samples = std::min(row.before_samples, row.after_samples);
+    double confidence = samples < 0 ? 1.0 : static_cast<double>(samples) / (samples + 30.0);
+    return size * confidence;
+  };
+  std::vector<const DiffRow*> rows;
+  for (const DiffRow& row : diff.rows) rows.push_back(&row);
+  std::stable_sort(rows.begin(), rows.end(), [&](const DiffRow* a, const DiffRow* b) {
+    if (group(a->verdict) != group(b->verdict)) return group(a->verdict) < group(b->verdict);
+    return weight(*a) > weight(*b);
+  });
+  return rows;
+}
 
 std::string_view ChangeVerdictName(ChangeVerdict verdict) {
   switch (verdict) {
@@ -161,6 +307,7 @@ std::string_view ChangeVerdictName(ChangeVerdict verdict) {
     case ChangeVerdict::kChanged: return "changed";
     case ChangeVerdict::kOnlyBefore: return "only_before";
     case ChangeVerdict::kOnlyAfter: return "only_after";
+    case ChangeVerdict::kFewSamples: return "few_samples";
   }
   return "";
 }
@@ -187,7 +334,8 @@ ReportDiff DiffReports(const Report& before, const Report& after) {
       row.subject = std::get<2>(key);
       row.unit = info.unit;
       row.direction = info.direction;
-      (is_before ? row.before : row.after) = value;
+      (is_before ? row.before : row.after) = value.value;
+      (is_before ? row.before_samples : row.after_samples) = value.samples;
     }
   };
   merge(CollectMetrics(before), true);
@@ -198,6 +346,8 @@ ReportDiff DiffReports(const Report& before, const Report& after) {
     row.verdict = Judge(row);
     diff.rows.push_back(std::move(row));
   }
+  diff.findings = DiffFindings(before.findings, after.findings);
+  diff.warnings = ComparabilityWarnings(before, after);
   return diff;
 }
 

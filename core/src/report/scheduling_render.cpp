@@ -4,6 +4,8 @@
 
 #include "napiscope/format.h"
 #include "report/describe.h"
+#include "report/report_text_parts.h"
+#include "report/text_layout.h"
 
 namespace napiscope::internal {
 namespace {
@@ -134,39 +136,75 @@ json RowsJson(const std::vector<Row>& rows, ToJson to_json) {
 
 std::string Percent(double share) { return fmt::format("{:.0f}%", share * 100); }
 
-void ThreadLines(std::string_view title, const std::vector<ThreadActivityRow>& rows,
+// How many CPUs and which took a thread's runs: "2-3 (cpu2 96%)".
+std::string RanOn(const ThreadActivityRow& row) {
+  std::vector<int> cpus;
+  int64_t total = 0, most = 0;
+  int most_cpu = -1;
+  for (const auto& [cpu, ns] : row.run_ns_by_cpu) {
+    cpus.push_back(cpu);
+    total += ns;
+    if (ns > most) most = ns, most_cpu = cpu;
+  }
+  if (cpus.empty()) return "-";
+  if (cpus.size() == 1) return fmt::format("{}", cpus[0]);
+  return fmt::format("{} (cpu{} {:.0f}%)", CpuRanges(cpus), most_cpu,
+                     total > 0 ? 100.0 * static_cast<double>(most) / total : 0.0);
+}
+
+void ThreadLines(std::string_view title, std::string_view* legend, std::string_view id,
+                 const Report& report, const std::vector<ThreadActivityRow>& rows, size_t width,
                  std::vector<std::string>& lines) {
+  // An analysis that could not run has no table; "lost and missing events" says why.
+  if (!NotAvailableReason(report, id).empty()) return;
   lines.push_back("");
   if (rows.empty()) {
     lines.push_back(fmt::format("{}: none in the trace", title));
     return;
   }
   lines.push_back(fmt::format("{}:", title));
-  lines.push_back(fmt::format("  {:<24} {:>7} {:>7} {:>6} {:>6} {:>8} {:>9} {:>10} {:>10}  {}",
-                              "thread", "pid", "activ.", "cross", "share", "migr.",
-                              "chg/s", "same p50", "cross p50", "hard IRQ cpus / run time"));
-  for (const ThreadActivityRow& row : rows) {
-    std::string where;
-    for (const auto& [cpu, count] : row.hardirq_cpus) {
-      where += fmt::format("{}irq@cpu{} {}", where.empty() ? "" : " ", cpu, count);
-    }
-    for (const auto& [cpu, ns] : row.run_ns_by_cpu) {
-      where += fmt::format("{}cpu{} {}", where.empty() ? "" : " ", cpu, FormatDuration(ns));
-    }
-    auto p50 = [](const DurationStats& s) {
-      return s.count > 0 ? FormatDuration(s.p50_ns) : std::string("-");
-    };
-    lines.push_back(fmt::format("  {:<24} {:>7} {:>7} {:>6} {:>6} {:>8} {:>9.1f} {:>10} {:>10}  {}",
-                                row.comm, row.pid, row.activations, row.cross_cpu_activations,
-                                Percent(row.CrossCpuShare()), row.migrations, row.cpu_changes_per_s,
-                                p50(row.wake_to_run_same_cpu), p50(row.wake_to_run_cross_cpu),
-                                where));
+  // The columns are explained under the first table shown.
+  if (!legend->empty()) {
+    for (std::string& line : Wrap(*legend, width, "  ")) lines.push_back(std::move(line));
+    *legend = "";
   }
+  bool irq = rows.front().task_class == TaskClass::kIrqThread;
+  std::vector<std::string> headers = {"<thread", "pid", "activations", "cross", "share",
+                                      "migrations", "changes/s", "same p50", "cross p50"};
+  if (irq) headers.push_back("<IRQ on cpu");
+  headers.push_back("<ran on cpu");
+  TextTable table(headers);
+  std::vector<const ThreadActivityRow*> sorted;
+  for (const ThreadActivityRow& row : rows) sorted.push_back(&row);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
+    if (a->irq != b->irq) return a->irq < b->irq;
+    return NaturalLess(a->comm, b->comm);
+  });
+  auto p50 = [](const DurationStats& s) {
+    return s.count > 0 ? FormatDuration(s.p50_ns) : std::string("-");
+  };
+  for (const ThreadActivityRow* row : sorted) {
+    std::vector<std::string> cells = {
+        row->comm,
+        fmt::format("{}", row->pid),
+        fmt::format("{}", row->activations),
+        fmt::format("{}", row->cross_cpu_activations),
+        Percent(row->CrossCpuShare()),
+        fmt::format("{}", row->migrations),
+        fmt::format("{:.1f}", row->cpu_changes_per_s),
+        p50(row->wake_to_run_same_cpu),
+        p50(row->wake_to_run_cross_cpu)};
+    if (irq) {
+      std::vector<int> cpus;
+      for (const auto& [cpu, count] : row->hardirq_cpus) cpus.push_back(cpu);
+      cells.push_back(cpus.empty() ? std::string("-") : CpuRanges(cpus));
+    }
+    cells.push_back(RanOn(*row));
+    table.Add(std::move(cells));
+  }
+  for (std::string& line : table.Lines()) lines.push_back(std::move(line));
 }
 
-std::string NotListed(int64_t count) {
-  return count > 0 ? fmt::format(" ({} more not listed)", count) : "";
-}
 
 }  // namespace
 
@@ -216,70 +254,101 @@ void AddSchedulingJson(const Report& report, json& out) {
   out["softirq_ordering_stalls_not_listed"] = report.softirq_ordering_stalls_not_listed;
 }
 
-std::vector<std::string> SchedulingText(const Report& report) {
-  constexpr size_t kShown = 10;
+std::vector<std::string> SchedulingText(const Report& report, const TextReportOptions& options) {
+  const size_t kShown = options.top;
   std::vector<std::string> lines;
-  ThreadLines("IRQ threads (activation: hard IRQ -> next run; cross: run on another CPU)",
-              report.irq_threads, lines);
-  ThreadLines("NAPI threads (activation: sched_waking -> next run)", report.napi_threads, lines);
-  ThreadLines("ksoftirqd", report.ksoftirqd, lines);
+  std::string_view legend =
+      "activations: the thread's wakeups followed by a run; cross: those that ran on another "
+      "CPU than the wakeup, and their share; migrations: sched_migrate_task events; changes/s: "
+      "runs on another CPU than the run before, per second; same/cross p50: median wake-to-run "
+      "delay on the same / another CPU.";
+  ThreadLines("IRQ threads (wakeup: the hard IRQ)", &legend, "irq_thread_pingpong", report,
+              report.irq_threads, options.width, lines);
+  ThreadLines("NAPI threads (wakeup: sched_waking)", &legend, "napi_thread_pingpong", report,
+              report.napi_threads, options.width, lines);
+  ThreadLines("ksoftirqd (wakeup: sched_waking)", &legend, "napi_thread_pingpong", report,
+              report.ksoftirqd, options.width, lines);
 
-  lines.push_back("");
-  lines.push_back(fmt::format("ksoftirqd switched out with softirqs pending: {}{}",
-                              report.ksoftirqd_blocked.size(),
-                              NotListed(report.ksoftirqd_blocked_not_listed)));
-  std::vector<const KsoftirqdBlockedRow*> longest;
-  for (const KsoftirqdBlockedRow& row : report.ksoftirqd_blocked) longest.push_back(&row);
-  std::sort(longest.begin(), longest.end(),
-            [](auto* a, auto* b) { return a->duration_ns > b->duration_ns; });
-  for (size_t i = 0; i < longest.size() && i < kShown; ++i) {
-    const KsoftirqdBlockedRow& row = *longest[i];
-    std::string waker = row.waker_pid >= 0 ? fmt::format("woken by {} ({}) on cpu{} in {}",
-                                                         row.waker_comm, row.waker_pid,
-                                                         row.waker_cpu, row.waker_context)
-                                           : std::string("no wakeup seen");
-    lines.push_back(fmt::format("  {} {} at {} for {}{}: pending {} -> {}; {}", row.comm,
-                                row.state, FormatTimestamp(row.start_ns),
-                                FormatDuration(row.duration_ns), row.end_known ? "" : " (or more)",
-                                FormatSoftirqMask(row.pending_mask_start),
-                                FormatSoftirqMask(row.pending_mask_end), waker));
-    for (const ChainLink& link : row.chain) {
-      lines.push_back(fmt::format("      <- {} ({}) {}", link.comm, link.pid, link.relation));
+  auto add = [&](const std::string& sentence, std::string_view prefix) {
+    for (std::string& line : Wrap(sentence, options.width, prefix)) lines.push_back(line);
+  };
+  // "none", "3 times", "40 times (10 shown), longest first"
+  auto count = [kShown](size_t listed, int64_t not_listed, std::string_view order) {
+    size_t total = listed + static_cast<size_t>(not_listed);
+    if (total == 0) return std::string("none");
+    std::string shown =
+        total > kShown ? fmt::format(" ({} shown)", std::min(listed, kShown)) : std::string();
+    return fmt::format("{} time{}{}, {}", total, total == 1 ? "" : "s", shown, order);
+  };
+
+  if (NotAvailableReason(report, "ksoftirqd_blocked").empty()) {
+    lines.push_back("");
+    lines.push_back(fmt::format(
+        "ksoftirqd switched out with softirqs pending: {}",
+        count(report.ksoftirqd_blocked.size(), report.ksoftirqd_blocked_not_listed, "longest first")));
+    std::vector<const KsoftirqdBlockedRow*> longest;
+    for (const KsoftirqdBlockedRow& row : report.ksoftirqd_blocked) longest.push_back(&row);
+    std::stable_sort(longest.begin(), longest.end(),
+                     [](auto* a, auto* b) { return a->duration_ns > b->duration_ns; });
+    for (size_t i = 0; i < longest.size() && i < kShown; ++i) {
+      const KsoftirqdBlockedRow& row = *longest[i];
+      std::string waker = row.waker_pid >= 0
+                              ? fmt::format("woken by {} (pid {}) on CPU{} in {}", row.waker_comm,
+                                            row.waker_pid, row.waker_cpu, row.waker_context)
+                              : std::string("no wakeup seen");
+      add(fmt::format("{} {} at {} for {}{}: pending {} -> {}; {}", row.comm, row.state,
+                      FormatTimestamp(row.start_ns), FormatDuration(row.duration_ns),
+                      row.end_known ? "" : " (or more)", FormatSoftirqMask(row.pending_mask_start),
+                      FormatSoftirqMask(row.pending_mask_end), waker),
+          "  ");
+      for (const ChainLink& link : row.chain) {
+        add(fmt::format("<- {} (pid {}) {}", link.comm, link.pid, link.relation), "      ");
+      }
+      std::vector<std::string> held;
+      for (size_t h = 0; h < row.cpu_held_by.size() && h < 3; ++h) {
+        held.push_back(fmt::format("{} (pid {}) {}", row.cpu_held_by[h].comm,
+                                   row.cpu_held_by[h].pid,
+                                   FormatDuration(row.cpu_held_by[h].time_ns)));
+      }
+      if (!held.empty()) {
+        add(fmt::format("CPU{} meanwhile: {}", row.cpu, fmt::join(held, ", ")), "      ");
+      }
     }
-    std::vector<std::string> held;
-    for (size_t h = 0; h < row.cpu_held_by.size() && h < 3; ++h) {
-      held.push_back(fmt::format("{} ({}) {}", row.cpu_held_by[h].comm, row.cpu_held_by[h].pid,
-                                 FormatDuration(row.cpu_held_by[h].time_ns)));
-    }
-    if (!held.empty()) lines.push_back(fmt::format("      cpu{} meanwhile: {}", row.cpu, fmt::join(held, ", ")));
   }
 
-  lines.push_back("");
-  lines.push_back(fmt::format("idle entered with softirqs pending: {}{}",
-                              report.idle_with_pending.size(),
-                              NotListed(report.idle_with_pending_not_listed)));
-  for (size_t i = 0; i < report.idle_with_pending.size() && i < kShown; ++i) {
-    const IdleWithPendingRow& row = report.idle_with_pending[i];
-    std::string after;
-    for (const auto& [vec, ns] : row.processed_after_ns) {
-      after += fmt::format("{}{} {}", after.empty() ? "" : ", ", VectorLabel(vec),
-                           ns < 0 ? std::string("never seen") : "after " + FormatDuration(ns));
+  if (NotAvailableReason(report, "idle_with_pending").empty()) {
+    lines.push_back("");
+    lines.push_back(fmt::format(
+        "idle entered with softirqs pending: {}",
+        count(report.idle_with_pending.size(), report.idle_with_pending_not_listed, "in time order")));
+    for (size_t i = 0; i < report.idle_with_pending.size() && i < kShown; ++i) {
+      const IdleWithPendingRow& row = report.idle_with_pending[i];
+      std::vector<std::string> after;
+      for (const auto& [vec, ns] : row.processed_after_ns) {
+        after.push_back(fmt::format("{} {}", VectorLabel(vec),
+                                    ns < 0 ? std::string("never seen")
+                                           : "after " + FormatDuration(ns)));
+      }
+      add(fmt::format("cpu{} at {}: pending {}; {}", row.cpu, FormatTimestamp(row.ts_ns),
+                      FormatSoftirqMask(row.pending_mask), fmt::join(after, ", ")),
+          "  ");
     }
-    lines.push_back(fmt::format("  cpu{} at {}: pending {}; {}", row.cpu, FormatTimestamp(row.ts_ns),
-                                FormatSoftirqMask(row.pending_mask), after));
   }
 
-  lines.push_back("");
-  lines.push_back(fmt::format("softirqs held back by a lower vector in progress: {}{}",
-                              report.softirq_ordering_stalls.size(),
-                              NotListed(report.softirq_ordering_stalls_not_listed)));
-  for (size_t i = 0; i < report.softirq_ordering_stalls.size() && i < kShown; ++i) {
-    const SoftirqOrderingStallRow& row = report.softirq_ordering_stalls[i];
-    lines.push_back(fmt::format("  cpu{} {} waited {} from {} behind {} in {} ({}){}", row.cpu,
-                                VectorLabel(row.vec), FormatDuration(row.wait_ns),
-                                FormatTimestamp(row.raise_ns), VectorLabel(row.blocking_vec),
-                                row.blocking_comm, row.blocking_pid,
-                                row.blocking_preempted ? ", preempted inside it" : ""));
+  if (NotAvailableReason(report, "softirq_latency").empty()) {
+    lines.push_back("");
+    lines.push_back(fmt::format("softirqs held back by a lower vector in progress: {}",
+                                count(report.softirq_ordering_stalls.size(),
+                                      report.softirq_ordering_stalls_not_listed, "in time order")));
+    for (size_t i = 0; i < report.softirq_ordering_stalls.size() && i < kShown; ++i) {
+      const SoftirqOrderingStallRow& row = report.softirq_ordering_stalls[i];
+      add(fmt::format("cpu{} {} waited {} from {} behind {} in {} (pid {}){}", row.cpu,
+                      VectorLabel(row.vec), FormatDuration(row.wait_ns),
+                      FormatTimestamp(row.raise_ns), VectorLabel(row.blocking_vec),
+                      row.blocking_comm, row.blocking_pid,
+                      row.blocking_preempted ? ", preempted inside it" : ""),
+          "  ");
+    }
   }
   return lines;
 }

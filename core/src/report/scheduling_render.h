@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "napiscope/report.h"
+#include "napiscope/report_render.h"
 
 namespace napiscope::internal {
 
@@ -22,6 +23,6 @@ nlohmann::json BlameItemJson(const BlameItem& item);
 void AddSchedulingJson(const Report& report, nlohmann::json& out);
 
 /// The same sections for people, as lines (empty sections say so in one line).
-std::vector<std::string> SchedulingText(const Report& report);
+std::vector<std::string> SchedulingText(const Report& report, const TextReportOptions& options);
 
 }  // namespace napiscope::internal

@@ -1,0 +1,62 @@
+#include "napiscope/time_window.h"
+
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "napiscope/format.h"
+
+namespace napiscope {
+
+bool ParseTimeBound(std::string_view text, TimeBound* bound, std::string* error) {
+  TimeBound parsed;
+  if (text.starts_with('+')) {
+    parsed.from_trace_start = true;
+    if (!ParseDuration(text.substr(1), &parsed.ns)) {
+      *error = fmt::format("'{}' is not an offset from the trace start like +100ms, +1.5s or "
+                           "+250us",
+                           OneLine(text));
+      return false;
+    }
+  } else if (!ParseTimestamp(text, &parsed.ns)) {
+    *error = fmt::format("'{}' is not a time: give {}", OneLine(text), kTimeBoundSyntax);
+    return false;
+  }
+  *bound = parsed;
+  return true;
+}
+
+TimestampNs ResolveTimeBound(const TimeBound& bound, TimestampNs trace_start_ns) {
+  if (!bound.from_trace_start) return bound.ns;
+  if (bound.ns > std::numeric_limits<TimestampNs>::max() - trace_start_ns) {
+    return std::numeric_limits<TimestampNs>::max();
+  }
+  return trace_start_ns + bound.ns;
+}
+
+std::string FormatTraceSpan(TimestampNs first_ns, TimestampNs last_ns) {
+  return fmt::format("{} .. {} ({})", FormatTimestamp(first_ns), FormatTimestamp(last_ns),
+                     FormatDuration(last_ns - first_ns));
+}
+
+std::string CheckWindowInTrace(const AnalysisWindow& window, TimestampNs first_ns,
+                               TimestampNs last_ns) {
+  constexpr TimestampNs kOpenStart = std::numeric_limits<TimestampNs>::min();
+  constexpr TimestampNs kOpenEnd = std::numeric_limits<TimestampNs>::max();
+  auto bound = [](TimestampNs ts, TimestampNs open, const char* word) {
+    return ts == open ? std::string(word) : FormatTimestamp(ts);
+  };
+  std::string asked = fmt::format("{} .. {}", bound(window.from_ns, kOpenStart, "start"),
+                                  bound(window.to_ns, kOpenEnd, "end"));
+  std::string span = FormatTraceSpan(first_ns, last_ns);
+  if (window.to_ns < window.from_ns) {
+    return fmt::format("the window {} is empty (it ends before it begins); the trace spans {}",
+                       asked, span);
+  }
+  if (window.to_ns < first_ns || window.from_ns > last_ns) {
+    return fmt::format("the window {} is outside the trace, which spans {}", asked, span);
+  }
+  return "";
+}
+
+}  // namespace napiscope

@@ -77,6 +77,15 @@ int RunCheck(const CheckOptions& options) {
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("check", error);
 
+  // Each error is printed once: on stderr, unless the text summary on stdout carries it.
+  bool text_on_stdout = false, stdout_taken = false;
+  for (size_t i = 0; i < formats.size(); ++i) {
+    bool to_stdout = i >= options.outputs.size() || options.outputs[i] == "-";
+    stdout_taken = stdout_taken || to_stdout;
+    text_on_stdout = text_on_stdout || (to_stdout && formats[i] == "text");
+  }
+  text_on_stdout = text_on_stdout || (!stdout_taken && !options.quiet);
+
   std::vector<TraceCheck> checks;
   // HTML draws each trace's timelines: its section is rendered while the timeline is loaded.
   bool html = std::find(formats.begin(), formats.end(), "html") != formats.end();
@@ -87,19 +96,16 @@ int RunCheck(const CheckOptions& options) {
     check.path = path;
     auto view = std::make_unique<HtmlTrace>();
     if (html) {
-      check.status = LoadHtmlWithProgress(path, analysis, options.quiet, view.get());
+      check.status =
+          LoadHtmlTraceWindowed(path, options.flags, analysis, options.quiet, view.get());
       if (check.status.ok()) check.report = view->report;
     } else {
-      check.status = AnalyzeWithProgress(path, analysis, options.quiet, &check.report);
-    }
-    if (check.status.ok()) {
-      if (error = CheckCpusExist(analysis, check.report); !error.empty()) {
-        check.status = absl::InvalidArgumentError(path + ": " + error);
-      }
+      check.status =
+          AnalyzeTraceWindowed(path, options.flags, analysis, options.quiet, &check.report);
     }
     if (!check.status.ok()) {
       check.report = Report();
-      std::cerr << "napiscope: " << check.status.message() << "\n";
+      if (!text_on_stdout) std::cerr << "napiscope: " << check.status.message() << "\n";
     }
     if (html) {
       HtmlTraceView shown = view->View();

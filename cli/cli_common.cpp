@@ -1,8 +1,10 @@
 #include "cli_common.h"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cstring>
@@ -13,6 +15,8 @@
 
 #include "commands.h"
 #include "napiscope/format.h"
+#include "napiscope/loader.h"
+#include "napiscope/time_window.h"
 
 namespace napiscope::cli {
 namespace {
@@ -84,9 +88,10 @@ bool ParseCpuList(std::string_view text, std::vector<int>* cpus) {
 void AnalysisFlags::AddTo(CLI::App* command) {
   command->add_option("--cpu", cpus, "only rows and findings of these CPUs, e.g. 0,2-3");
   command->add_option("--from", from,
-                      "only what begins at or after this trace time (seconds, as trace-cmd "
-                      "prints them, or with a unit: 1553278955000ns)");
-  command->add_option("--to", to, "only what begins at or before this trace time");
+                      "only what begins at or after this time: " + std::string(kTimeBoundSyntax));
+  command->add_option("--to", to,
+                      "only what begins at or before this time (same syntax; +DURATION counts "
+                      "from the trace start, not from --from)");
   command->add_option("--threads", threads,
                       "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
                       "analysing thread, N adds N-1 decoding threads")
@@ -95,24 +100,106 @@ void AnalysisFlags::AddTo(CLI::App* command) {
 
 bool AnalysisFlags::Apply(AnalysisOptions* analysis, std::string* error) const {
   analysis->load.threads = threads;
+  TimeBound bound;
+  std::string why;
   if (!cpus.empty() && !ParseCpuList(cpus, &analysis->cpus)) {
     *error = "--cpu wants a CPU list like 0,2-3, not '" + cpus + "'";
-  } else if (!from.empty() && !ParseTimestamp(from, &analysis->window.from_ns)) {
-    *error = "--from wants a trace time like 1553.278955 or 1553278955000ns, not '" + from + "'";
-  } else if (!to.empty() && !ParseTimestamp(to, &analysis->window.to_ns)) {
-    *error = "--to wants a trace time like 1553.278955 or 1553278955000ns, not '" + to + "'";
-  } else if (analysis->window.to_ns < analysis->window.from_ns) {
-    *error = "--to is before --from";
+  } else if (!from.empty() && !ParseTimeBound(from, &bound, &why)) {
+    *error = "--from: " + why;
+  } else if (!to.empty() && !ParseTimeBound(to, &bound, &why)) {
+    *error = "--to: " + why;
   } else {
     return true;
   }
   return false;
 }
 
-std::string CheckCpusExist(const AnalysisOptions& analysis, const Report& report) {
-  int cpus = report.trace.meta.cpus;
-  if (analysis.cpus.empty() || analysis.cpus.back() < cpus) return "";
-  return fmt::format("--cpu {}: the trace has CPUs 0-{}", analysis.cpus.back(), cpus - 1);
+namespace {
+
+// The first event's time, from a load cancelled at that event (the merge delivers the
+// earliest event of all CPUs first).
+class FirstEventSink : public EventSink {
+ public:
+  void OnEvent(const Event& event) override {
+    if (seen_) return;
+    seen_ = true;
+    first_ts_ns_ = event.ts_ns;
+    cancel_ = true;
+  }
+  bool seen_ = false;
+  TimestampNs first_ts_ns_ = 0;
+  std::atomic<bool> cancel_ = false;
+};
+
+absl::Status TraceStart(const std::string& path, int threads, TimestampNs* start_ns) {
+  FirstEventSink sink;
+  TraceContext context;
+  LoadOptions load;
+  load.threads = threads;
+  load.cancel = &sink.cancel_;
+  absl::Status status = LoadTrace(path, context, sink, load);
+  if (!sink.seen_) {
+    return status.ok() ? absl::InvalidArgumentError(path + ": the trace has no events to window")
+                       : status;
+  }
+  *start_ns = sink.first_ts_ns_;
+  return absl::OkStatus();
+}
+
+// Resolves the window of `flags` into `analysis`: offsets (+100ms) count from the trace's first
+// event, read by a load that stops there.
+absl::Status ResolveWindow(const std::string& path, const AnalysisFlags& flags,
+                           AnalysisOptions* analysis) {
+  TimeBound from, to;
+  std::string why;
+  bool has_from = !flags.from.empty() && ParseTimeBound(flags.from, &from, &why);
+  bool has_to = !flags.to.empty() && ParseTimeBound(flags.to, &to, &why);
+  TimestampNs start_ns = 0;
+  if ((has_from && from.from_trace_start) || (has_to && to.from_trace_start)) {
+    if (absl::Status status = TraceStart(path, flags.threads, &start_ns); !status.ok()) {
+      return status;
+    }
+  }
+  if (has_from) analysis->window.from_ns = ResolveTimeBound(from, start_ns);
+  if (has_to) analysis->window.to_ns = ResolveTimeBound(to, start_ns);
+  return absl::OkStatus();
+}
+
+// An error naming the trace's span when the window is empty or outside it, or its CPUs when
+// --cpu names one it lacks.
+absl::Status CheckWindowAndCpus(const std::string& path, const AnalysisOptions& analysis,
+                                const Report& report) {
+  const TraceSummary& trace = report.trace;
+  if (analysis.window.restricted() && trace.events > 0) {
+    std::string error = CheckWindowInTrace(analysis.window, trace.first_ts_ns, trace.last_ts_ns);
+    if (!error.empty()) return absl::InvalidArgumentError(path + ": " + error);
+  }
+  int cpus = trace.meta.cpus;
+  if (!analysis.cpus.empty() && analysis.cpus.back() >= cpus) {
+    return absl::InvalidArgumentError(fmt::format("{}: --cpu {}: the trace has CPUs 0-{}", path,
+                                                  analysis.cpus.back(), cpus - 1));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status AnalyzeTraceWindowed(const std::string& path, const AnalysisFlags& flags,
+                                  AnalysisOptions analysis, bool quiet, Report* report) {
+  if (absl::Status status = ResolveWindow(path, flags, &analysis); !status.ok()) return status;
+  if (absl::Status status = AnalyzeWithProgress(path, analysis, quiet, report); !status.ok()) {
+    return status;
+  }
+  return CheckWindowAndCpus(path, analysis, *report);
+}
+
+absl::Status LoadHtmlTraceWindowed(const std::string& path, const AnalysisFlags& flags,
+                                   AnalysisOptions analysis, bool quiet, HtmlTrace* trace) {
+  if (absl::Status status = ResolveWindow(path, flags, &analysis); !status.ok()) return status;
+  if (absl::Status status = LoadHtmlWithProgress(path, analysis, quiet, trace); !status.ok()) {
+    return status;
+  }
+  return CheckWindowAndCpus(path, analysis, trace->report);
 }
 
 absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
@@ -127,6 +214,22 @@ absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analy
   ProgressBar bar("napiscope: reading " + path, !quiet && isatty(STDERR_FILENO));
   analysis.load.progress = [&bar](double fraction) { bar.Update(fraction); };
   return LoadHtmlTrace(path, analysis, trace);
+}
+
+size_t TextWidth(int requested, size_t fallback) {
+  if (requested >= 0) return static_cast<size_t>(requested);
+  winsize size{};
+  if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    return size.ws_col;
+  }
+  return fallback;
+}
+
+absl::Status LoadWithProgress(const std::string& path, TraceContext& context, EventSink& sink,
+                              LoadOptions load, bool quiet) {
+  ProgressBar bar("napiscope: reading " + path, !quiet && isatty(STDERR_FILENO));
+  load.progress = [&bar](double fraction) { bar.Update(fraction); };
+  return LoadTrace(path, context, sink, load);
 }
 
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error) {

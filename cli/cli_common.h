@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "napiscope/analysis_pipeline.h"
+#include "napiscope/loader.h"
 #include "napiscope/report.h"
 #include "napiscope/report_html.h"
 
@@ -20,19 +21,26 @@ bool ParseCpuList(std::string_view text, std::vector<int>* cpus);
 /// --cpu, --from, --to and --threads as given on the command line of report, check and diff.
 struct AnalysisFlags {
   std::string cpus;  ///< CPU list, "" for all
-  std::string from;  ///< trace time, "" for the start
-  std::string to;    ///< trace time, "" for the end
+  std::string from;  ///< TimeBound text, "" for the start
+  std::string to;    ///< TimeBound text, "" for the end
   int threads = 0;   ///< trace.dat decoding threads (LoadOptions::threads)
 
   /// Registers --cpu, --from, --to and --threads on `command`.
   void AddTo(CLI::App* command);
-  /// Fills the window, CPUs and load threads of `analysis`; false with a message for people
-  /// on bad input.
+  /// Fills the CPUs and load threads of `analysis` and checks the window's syntax; false with a
+  /// message for people on bad input. Windows are resolved per trace by AnalyzeTraceWindowed.
   bool Apply(AnalysisOptions* analysis, std::string* error) const;
 };
 
-/// Message when `report` has a CPU the trace lacks that --cpu asked for, else "".
-std::string CheckCpusExist(const AnalysisOptions& analysis, const Report& report);
+/// Analyses `path` with `analysis` and the window of `flags`: offsets (+100ms) are resolved
+/// against the trace's first event, and a window that is empty or outside the trace, or a --cpu
+/// the trace lacks, is an error naming the file and the trace's span or CPUs.
+absl::Status AnalyzeTraceWindowed(const std::string& path, const AnalysisFlags& flags,
+                                  AnalysisOptions analysis, bool quiet, Report* report);
+
+/// As AnalyzeTraceWindowed, also building the timeline the HTML report draws from.
+absl::Status LoadHtmlTraceWindowed(const std::string& path, const AnalysisFlags& flags,
+                                   AnalysisOptions analysis, bool quiet, HtmlTrace* trace);
 
 /// AnalyzeTrace with a progress bar on stderr when it is a terminal, `quiet` is false and the
 /// load takes more than a second.
@@ -42,6 +50,14 @@ absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analys
 /// As AnalyzeWithProgress, also building the timeline the HTML report draws from.
 absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
                                   HtmlTrace* trace);
+
+/// Columns to wrap text at: `requested` when >= 0, else the terminal's width when stdout is a
+/// terminal, else `fallback`.
+size_t TextWidth(int requested, size_t fallback);
+
+/// LoadTrace with the same progress bar as AnalyzeWithProgress.
+absl::Status LoadWithProgress(const std::string& path, TraceContext& context, EventSink& sink,
+                              LoadOptions load, bool quiet);
 
 /// Writes `content` to `path` ("-" or "": stdout); false with a message naming the file.
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error);

@@ -8,6 +8,12 @@ namespace napiscope::cli {
 /// Exit codes, rtla's convention: 0 clean, 2 findings at or above the threshold, 1 error.
 enum ExitCode : int { kExitClean = 0, kExitError = 1, kExitFindings = 2 };
 
+/// The exit codes for --help, worded as the man page's EXIT STATUS.
+inline constexpr const char* kExitCodesHelp =
+    "Exit codes: 0 no finding at or above the threshold and no regression; 1 an error (one line "
+    "on stderr naming the file and the problem); 2 a finding reached the threshold (report: "
+    "warning; check and live: --fail-on) or a metric regressed beyond diff --fail-on-regression.";
+
 /// Adds `napiscope info`; sets `*run` to the code that executes it once parsed.
 void AddInfoCommand(CLI::App& app, std::function<int()>* run);
 

@@ -25,11 +25,9 @@ int RunDiff(const DiffOptions& options) {
   if (!options.flags.Apply(&analysis, &error)) return Fail("diff", error);
   Report before, after;
   for (auto [path, report] : {std::pair{&options.before, &before}, {&options.after, &after}}) {
-    absl::Status status = AnalyzeWithProgress(*path, analysis, options.quiet, report);
+    absl::Status status =
+        AnalyzeTraceWindowed(*path, options.flags, analysis, options.quiet, report);
     if (!status.ok()) return Fail("", std::string(status.message()));
-    if (error = CheckCpusExist(analysis, *report); !error.empty()) {
-      return Fail("diff", *path + ": " + error);
-    }
   }
   ReportDiff diff = DiffReports(before, after);
   std::string text = options.format == "json"       ? JsonText(DiffToJson(diff), 2) + "\n"
@@ -52,9 +50,12 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
   auto options = std::make_shared<DiffOptions>();
   CLI::App* diff = app.add_subcommand(
       "diff",
-      "Compare two traces, before and after a change: softirq latency per CPU and vector "
-      "(p50/p99/max), IRQ- and NAPI-thread cross-CPU share and migrations, CPU time per "
-      "context; absolute and relative change, improvements and regressions marked");
+      "Compare two traces, before and after a change: a first line counting regressed, "
+      "improved and unchanged metrics and the findings that are new, worse or gone; warnings "
+      "when the traces do not compare (CPU counts, kernels, lost events); then softirq latency "
+      "per CPU and vector (p50/p99/max), IRQ- and NAPI-thread cross-CPU share and migrations, "
+      "NAPI budget, RT wake latency and CPU time per context, the most changed first, with the "
+      "samples behind each value");
   diff->add_option("BEFORE", options->before, "the trace before the change")->required();
   diff->add_option("AFTER", options->after, "the trace after the change")->required();
   diff->add_option("-f,--format", options->format,
@@ -70,7 +71,8 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
       "Examples:\n"
       "  napiscope diff before.dat after.dat\n"
       "  napiscope diff --format markdown -o diff.md before.dat after.dat\n"
-      "  napiscope diff --fail-on-regression 10 baseline.dat candidate.dat");
+      "  napiscope diff --fail-on-regression 10 baseline.dat candidate.dat\n\n" +
+      std::string(kExitCodesHelp));
   diff->callback([options, run] { *run = [options] { return RunDiff(*options); }; });
 }
 

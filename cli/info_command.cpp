@@ -2,6 +2,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "napiscope/info_report.h"
 #include "napiscope/json_text.h"
@@ -13,8 +14,10 @@ namespace {
 
 struct InfoOptions {
   std::string path;
-  bool json = false;
+  std::string format = "text";
+  bool json = false;  // --json, the older spelling of --format json
   int threads = 0;
+  bool quiet = false;
 };
 
 int RunInfo(const InfoOptions& options) {
@@ -22,13 +25,10 @@ int RunInfo(const InfoOptions& options) {
   TraceSummaryBuilder summary;
   LoadOptions load;
   load.threads = options.threads;
-  absl::Status status = LoadTrace(options.path, context, summary, load);
-  if (!status.ok()) {
-    std::cerr << "napiscope: " << status.message() << "\n";
-    return kExitError;
-  }
+  absl::Status status = LoadWithProgress(options.path, context, summary, load, options.quiet);
+  if (!status.ok()) return Fail("", std::string(status.message()));
   TraceSummary result = summary.Finish(context);
-  if (options.json) {
+  if (options.json || options.format == "json") {
     std::cout << JsonText(InfoToJson(result), 2) << "\n";
   } else {
     std::cout << InfoToText(result);
@@ -44,12 +44,17 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
       "info", "What a trace holds: format, CPUs, span, event counts, missed events, and which "
               "analyses its events allow");
   info->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
-  info->add_flag("--json", options->json, "print the napiscope.info/1 JSON object");
+  info->add_option("--format", options->format, "text (default) or json (napiscope.info/1)")
+      ->check(CLI::IsMember({"text", "json"}));
+  info->add_flag("--json", options->json, "the same as --format json");
+  info->add_flag("-q,--quiet", options->quiet, "no progress bar");
   info->add_option("--threads", options->threads,
                    "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
                    "counting thread, N adds N-1 decoding threads")
       ->check(CLI::Range(0, 256));
-  info->footer("Example:\n  napiscope info trace.dat\n  napiscope info --json trace.dat | jq .event_counts");
+  info->footer(
+      "Examples:\n  napiscope info trace.dat\n"
+      "  napiscope info --format json trace.dat | jq .event_counts");
   info->callback([options, run] { *run = [options] { return RunInfo(*options); }; });
 }
 

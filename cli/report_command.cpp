@@ -17,6 +17,8 @@ struct ReportOptions {
   std::string output = "-";
   AnalysisFlags flags;
   bool quiet = false;
+  TextReportOptions text;
+  int width = -1;  // -1: the terminal's width on a terminal, else the default
 };
 
 int RunReport(const ReportOptions& options) {
@@ -27,14 +29,25 @@ int RunReport(const ReportOptions& options) {
   auto html = std::make_unique<HtmlTrace>();
   absl::Status status =
       options.format == "html"
-          ? LoadHtmlWithProgress(options.path, analysis, options.quiet, html.get())
-          : AnalyzeWithProgress(options.path, analysis, options.quiet, &html->report);
+          ? LoadHtmlTraceWindowed(options.path, options.flags, analysis, options.quiet, html.get())
+          : AnalyzeTraceWindowed(options.path, options.flags, analysis, options.quiet,
+                                 &html->report);
   if (!status.ok()) return Fail("", std::string(status.message()));
   const Report& report = html->report;
-  if (error = CheckCpusExist(analysis, report); !error.empty()) return Fail("report", error);
-  std::string content = options.format == "json"   ? JsonText(ReportToJson(report), 2) + "\n"
-                        : options.format == "html" ? ReportToHtml(html->View())
-                                                   : ReportToText(report);
+  std::string content;
+  if (options.format == "json") {
+    content = JsonText(ReportToJson(report), 2) + "\n";
+  } else if (options.format == "html") {
+    content = ReportToHtml(html->View());
+  } else {
+    TextReportOptions text = options.text;
+    // The terminal's width only when the text goes to the terminal.
+    bool to_stdout = options.output.empty() || options.output == "-";
+    text.width = to_stdout              ? TextWidth(options.width, text.width)
+                 : options.width >= 0 ? static_cast<size_t>(options.width)
+                                      : text.width;
+    content = ReportToText(report, text);
+  }
   if (!WriteOutput(options.output, content, &error)) return Fail("report", error);
   bool above_threshold =
       std::any_of(report.findings.begin(), report.findings.end(),
@@ -57,12 +70,22 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
                      "text (default), json (napiscope.report/1) or html (one self-contained page)")
       ->check(CLI::IsMember({"text", "json", "html"}));
   report->add_option("-o,--output", options->output, "write to this file (default - : stdout)");
+  report->add_flag("--summary", options->text.summary,
+                   "findings, lost and missing events, and one line per analysis; no tables");
+  report->add_option("--top", options->text.top,
+                     "entries of every longest/worst list (default 10)")
+      ->check(CLI::PositiveNumber);
+  report->add_option("--width", options->width,
+                     "wrap sentences at N columns (default: the terminal's width, 120 when "
+                     "stdout is not a terminal; 0: never)")
+      ->check(CLI::NonNegativeNumber);
   options->flags.AddTo(report);
   report->add_flag("-q,--quiet", options->quiet, "no progress bar");
   report->footer(
       "Examples:\n  napiscope report trace.dat\n"
       "  napiscope report --format json trace.dat | jq '.softirq_latency[] | {cpu, name, "
-      "max_ns}'\n  napiscope report --cpu 1 --from 1553.2 --to 1553.4 trace.dat");
+      "max_ns}'\n  napiscope report --summary trace.dat\n"
+      "  napiscope report --top 3 --cpu 1 --from 1553.2 --to +200ms trace.dat");
   report->callback([options, run] { *run = [options] { return RunReport(*options); }; });
 }
 

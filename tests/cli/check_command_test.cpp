@@ -60,9 +60,14 @@ TEST_F(CheckCommand, ExitCodesZeroTwoOne) {
   EXPECT_EQ(result.exit_code, 2);
   result = RunCommand(Check(Passing() + " /nonexistent/trace.dat " + Failing()));
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "napiscope: /nonexistent/trace.dat: No such file or directory\n");
   EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing()));
+  // Printed once (issue 21): in the summary on stdout, so not again on stderr.
   EXPECT_THAT(result.out, HasSubstr("ERROR /nonexistent/trace.dat: No such file or directory\n"));
+  EXPECT_EQ(result.err, "");
+  result = RunCommand(Check("-q -f json -o /dev/null " + Passing() + " /nonexistent/trace.dat"));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err, "napiscope: /nonexistent/trace.dat: No such file or directory\n");
 }
 
 TEST_F(CheckCommand, ThresholdsFromConfigAndFlags) {

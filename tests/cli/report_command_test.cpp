@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -122,19 +124,97 @@ TEST(ReportCommand, BadArgumentsExitOneWithOneLine) {
   result = RunCommand(CliPath() + " report --cpu 0,2" + trace);
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
-  EXPECT_EQ(result.err, "napiscope report: --cpu 2: the trace has CPUs 0-1\n");
+  EXPECT_EQ(result.err, "napiscope: " + trace.substr(1) + ": --cpu 2: the trace has CPUs 0-1\n");
   result = RunCommand(CliPath() + " report --from 1.2.3" + trace);
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_THAT(result.err, HasSubstr("--from wants a trace time"));
-  result = RunCommand(CliPath() + " report --from 5 --to 4" + trace);
+  EXPECT_EQ(result.err,
+            "napiscope report: --from: '1.2.3' is not a time: give trace seconds as trace-cmd "
+            "prints them (705.4123) or +DURATION from the trace start (+100ms, +1.5s, +250us)\n");
+  result = RunCommand(CliPath() + " report --to +1.5" + trace);
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "napiscope report: --to is before --from\n");
+  EXPECT_THAT(result.err, HasSubstr("--to: '+1.5' is not an offset from the trace start"));
   EXPECT_EQ(RunCommand(CliPath() + " report --format xml" + trace).exit_code, 1);
   EXPECT_EQ(RunCommand(CliPath() + " report").exit_code, 1);
   result = RunCommand(CliPath() + " report /nonexistent/trace.dat");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err, "napiscope: /nonexistent/trace.dat: No such file or directory\n");
+}
+
+// A window the trace does not reach passed silently as "no findings" (issue 21): it is an error
+// naming the trace's span, for report and check alike, absolute or from the trace start.
+TEST(ReportCommand, WindowOutsideOrEmptyIsAnErrorNamingTheSpan) {
+  std::string path = TestData("real/veth-threaded-napi.dat");
+  for (const char* command : {" report", " check"}) {
+    auto result = RunCommand(CliPath() + command + " --from 1 --to 2 " + path);
+    EXPECT_EQ(result.exit_code, 1) << command;
+    // Printed once: on stderr for report, in check's summary (stdout) for check.
+    std::string printed = result.out + result.err;
+    EXPECT_THAT(printed, ::testing::MatchesRegex(
+                             "(napiscope: |ERROR ).*veth-threaded-napi.dat: the window 1.000000 .. "
+                             "2.000000 is outside the trace, which spans 705.3[0-9]{5} .. "
+                             "705.6[0-9]{5} \\([0-9.]+ ms\\)\n"))
+        << command;
+  }
+  auto result = RunCommand(CliPath() + " report --from 705.6 --to 705.5 " + path);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("the window 705.600000 .. 705.500000 is empty (it ends "
+                                    "before it begins); the trace spans 705.3"));
+  result = RunCommand(CliPath() + " report --from +10s " + path);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr(" .. end is outside the trace, which spans 705.3"));
+}
+
+// "+100ms" counts from the trace's first event: the same window as its absolute spelling.
+TEST(ReportCommand, OffsetWindowEqualsAbsoluteWindow) {
+  std::string path = " " + TestData("real/veth-threaded-napi.dat");
+  auto whole = json::parse(RunCommand(CliPath() + " report --format json" + path).out);
+  int64_t first_ns = whole["trace"]["first_ts_ns"];
+  int64_t from_ns = first_ns + 100000000, to_ns = first_ns + 200000000;
+  auto offset = RunCommand(CliPath() + " report --format json --from +100ms --to +0.2s" + path);
+  ASSERT_EQ(offset.err, "");
+  json windowed = json::parse(offset.out);
+  EXPECT_EQ(windowed["window"]["from_ns"], from_ns);
+  EXPECT_EQ(windowed["window"]["to_ns"], to_ns);
+  auto absolute = RunCommand(CliPath() + " report --format json --from " +
+                             std::to_string(from_ns) + "ns --to " + std::to_string(to_ns) + "ns" +
+                             path);
+  EXPECT_EQ(absolute.out, offset.out);
+  EXPECT_NE(windowed["softirq_latency"], whole["softirq_latency"]);
+}
+
+// Issue 21: CLI11's own errors lacked the prefix; "napiscope repor x" said "A subcommand is
+// required"; info took --json where the others take --format json.
+TEST(CommandLine, ParseErrorsAreOneLineWithPrefixAndSuggestion) {
+  std::string trace = " " + TestData("real/idle.dat");
+  auto result = RunCommand(CliPath() + " repor x");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "napiscope: unknown command 'repor'; did you mean 'report'? (napiscope --help lists "
+            "the commands)\n");
+  result = RunCommand(CliPath() + " report --sumary" + trace);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "napiscope report: unknown option --sumary; did you mean --summary? (napiscope report "
+            "--help lists the options)\n");
+  result = RunCommand(CliPath() + " report --format xml" + trace);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, ::testing::StartsWith("napiscope report: --format: "));
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1);
+  result = RunCommand(CliPath() + " report");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, ::testing::StartsWith("napiscope report: "));
+  EXPECT_THAT(RunCommand(CliPath() + " --help").out,
+              HasSubstr("Exit codes: 0 no finding at or above the threshold and no regression; "
+                        "1 an error"));
+}
+
+TEST(CommandLine, InfoTakesFormatJsonLikeTheOthers) {
+  std::string trace = " " + TestData("real/idle.dat");
+  auto format = RunCommand(CliPath() + " info --format json" + trace);
+  ASSERT_EQ(format.exit_code, 0) << format.err;
+  EXPECT_EQ(json::parse(format.out)["schema"], "napiscope.info/1");
+  EXPECT_EQ(RunCommand(CliPath() + " info --json" + trace).out, format.out);
 }
 
 }  // namespace

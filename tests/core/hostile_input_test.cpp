@@ -42,7 +42,10 @@ Outcome Analyze(const std::string& path) {
   outcome.status = AnalyzeTrace(path, AnalysisOptions{}, &report);
   if (outcome.status.ok()) {
     std::string text = ReportToText(report);
-    outcome.header = text.substr(0, text.find("\nfindings"));
+    // What the trace is and lacks: the header, findings and the lost/missing block.
+    size_t block = text.find("\nlost and missing events:");
+    outcome.header = text.substr(0, block == std::string::npos ? text.find("\nfindings")
+                                                                : text.find("\n\n", block + 1));
   }
   return outcome;
 }

@@ -81,11 +81,6 @@ std::string CountsLine(const ReportDiff& diff) {
   return line + fmt::format("; findings: {} new, {} worse, {} gone", new_findings, worse, gone);
 }
 
-std::string FindingLine(const FindingDiff& f) {
-  return fmt::format("{:<6} {:<8} {}", FindingChangeName(f.change), SeverityName(f.severity),
-                     f.summary);
-}
-
 }  // namespace
 
 std::string DiffToText(const ReportDiff& diff) {
@@ -98,8 +93,9 @@ std::string DiffToText(const ReportDiff& diff) {
   if (!diff.findings.empty()) {
     text += "\nfindings that changed:\n";
     for (const FindingDiff& f : diff.findings) {
-      for (const std::string& line : internal::Wrap(FindingLine(f), kWidth, "  ",
-                                                    std::string(18, ' '))) {
+      std::string prefix = fmt::format("  {:<6} {:<8} ", FindingChangeName(f.change),
+                                       SeverityName(f.severity));
+      for (const std::string& line : internal::Wrap(f.summary, kWidth, prefix)) {
         text += line + "\n";
       }
     }
@@ -115,10 +111,15 @@ std::string DiffToText(const ReportDiff& diff) {
   for (const auto& line : cells) {
     for (size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
   }
-  text += fmt::format(
-      "\nmetrics, most changed first (samples: waits, wakeups, activations or polls behind a "
-      "value, before -> after; a p50 is judged from {} on both sides, a p99 from {}):\n",
-      MinSamples("p50"), MinSamples("p99"));
+  text += "\n";
+  for (const std::string& line : internal::Wrap(
+           fmt::format("metrics, most changed first (samples: waits, wakeups, activations or polls "
+                       "behind a value, before -> after; a p50 is judged from {} on both sides, a "
+                       "p99 from {}):",
+                       MinSamples("p50"), MinSamples("p99")),
+           kWidth, "")) {
+    text += line + "\n";
+  }
   for (const auto& line : cells) {
     std::string out = fmt::format("  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {:<{}}  {:>{}}  {}", line[0],
                                   widths[0], line[1], widths[1], line[2], widths[2], line[3],

@@ -4,29 +4,20 @@
 #include <cstdlib>
 #include <string>
 
-#include "napiscope/format.h"
+#include "napiscope/time_window.h"
 
 namespace napiscope::gui {
 
 bool ParseTraceTime(const QString& text, TimestampNs trace_start_ns, TimestampNs* ts_ns,
                     QString* error) {
-  QString trimmed = text.trimmed();
-  std::string body = trimmed.toStdString();
-  if (!body.empty() && body[0] == '+') {
-    TimestampNs offset_ns = 0;
-    if (ParseDuration(std::string_view(body).substr(1), &offset_ns)) {
-      *ts_ns = trace_start_ns + offset_ns;
-      return true;
-    }
-  } else {
-    if (!body.empty() && body[0] == '@') body.erase(0, 1);
-    if (ParseTimestamp(body, ts_ns)) return true;
+  TimeBound bound;
+  std::string why;
+  if (!ParseTimeBound(text.trimmed().toStdString(), &bound, &why)) {
+    *error = QString::fromStdString(why);
+    return false;
   }
-  *error = QString(
-               "'%1' is not a time: absolute trace seconds as trace-cmd prints them (705.4123) or "
-               "an offset from the trace start (+100ms, +1.5s, +300us)")
-               .arg(text);
-  return false;
+  *ts_ns = ResolveTimeBound(bound, trace_start_ns);
+  return true;
 }
 
 int SecondDecimals(TimestampNs resolution_ns) {

@@ -1,6 +1,6 @@
 // The one time syntax of napiscope's command lines and time boxes: absolute trace seconds as
 // ftrace prints them ("705.4123", the CLI's --from), or an offset from the trace start after
-// '+' ("+100ms", "+1.5s"). Built on the core's ParseTimestamp / ParseDuration.
+// '+' ("+100ms", "+1.5s"). Parsed by the core's ParseTimeBound, as the CLI and Python do.
 #pragma once
 
 #include <QString>

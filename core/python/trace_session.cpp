@@ -15,6 +15,7 @@
 #include "napiscope/json_text.h"
 #include "napiscope/loader.h"
 #include "napiscope/report_render.h"
+#include "napiscope/time_window.h"
 #include "numpy_columns.h"
 
 namespace py = pybind11;
@@ -45,14 +46,13 @@ Bound ParseBound(const py::object& value, const char* what) {
     return {static_cast<TimestampNs>(std::llround(seconds * 1e9)), std::nullopt};
   }
   if (py::isinstance<py::str>(value)) {
-    std::string text = value.cast<std::string>();
-    int64_t ns = 0;
-    if (text.starts_with('+') && ParseDuration(std::string_view(text).substr(1), &ns)) {
-      return {std::nullopt, ns};
+    TimeBound bound;
+    std::string error;
+    if (!ParseTimeBound(value.cast<std::string>(), &bound, &error)) {
+      throw py::value_error(std::string(what) + ": " + error);
     }
-    if (!text.starts_with('+') && ParseTimestamp(text, &ns)) return {ns, std::nullopt};
-    throw py::value_error(std::string(what) + " wants trace seconds like 705.4123 or an " +
-                          "offset from the trace start like +100ms, not '" + text + "'");
+    if (bound.from_trace_start) return {std::nullopt, bound.ns};
+    return {bound.ns, std::nullopt};
   }
   throw py::type_error(std::string(what) + " wants int nanoseconds, float seconds or a str");
 }
@@ -103,8 +103,8 @@ TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus,
   Bound from = ParseBound(start, "start"), to = ParseBound(end, "end");
   if (from.offset_ns || to.offset_ns) {
     TimestampNs first_ns = FirstEventNs();
-    if (from.offset_ns) from.absolute_ns = first_ns + *from.offset_ns;
-    if (to.offset_ns) to.absolute_ns = first_ns + *to.offset_ns;
+    if (from.offset_ns) from.absolute_ns = ResolveTimeBound({*from.offset_ns, true}, first_ns);
+    if (to.offset_ns) to.absolute_ns = ResolveTimeBound({*to.offset_ns, true}, first_ns);
   }
   if (from.absolute_ns) analysis_.window.from_ns = *from.absolute_ns;
   if (to.absolute_ns) analysis_.window.to_ns = *to.absolute_ns;

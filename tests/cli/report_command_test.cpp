@@ -136,7 +136,7 @@ TEST(ReportCommand, BadArgumentsExitOneWithOneLine) {
             "prints them (705.4123) or +DURATION from the trace start (+100ms, +1.5s, +250us)\n");
   result = RunCommand(CliPath() + " report --to +1.5" + trace);
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_THAT(result.err, HasSubstr("--to: '+1.5' is not an offset from the trace start"));
+  EXPECT_THAT(result.err, HasSubstr("--to: '+1.5' is not a time: give trace seconds"));
   EXPECT_EQ(RunCommand(CliPath() + " report --format xml" + trace).exit_code, 1);
   EXPECT_EQ(RunCommand(CliPath() + " report").exit_code, 1);
   result = RunCommand(CliPath() + " report /nonexistent/trace.dat");

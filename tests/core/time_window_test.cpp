@@ -20,10 +20,14 @@ TEST(TimeWindow, ParsesAbsoluteSecondsAndOffsetsFromTheStart) {
   EXPECT_EQ(bound.ns, 1500000000);
   ASSERT_TRUE(ParseTimeBound("705412300000ns", &bound, &error));
   EXPECT_EQ(bound.ns, 705412300000);
-  for (const char* bad : {"", "+", "+1.5", "1.2.3", "-5", "+-1ms", "705.4123 ", "abc", "+1.5ns"}) {
+  ASSERT_TRUE(ParseTimeBound("@705.4123", &bound, &error));
+  EXPECT_FALSE(bound.from_trace_start);
+  EXPECT_EQ(bound.ns, 705412300000);
+  for (const char* bad : {"", "+", "+1.5", "1.2.3", "-5", "+-1ms", "705.4123 ", "abc", "+1.5ns", "@+1ms", "+@1ms", "@"}) {
     error.clear();
     EXPECT_FALSE(ParseTimeBound(bad, &bound, &error)) << bad;
-    EXPECT_FALSE(error.empty()) << bad;
+    EXPECT_EQ(error.find("'" + std::string(bad) + "' is not a time: give trace seconds"), 0u)
+        << error;
   }
 }
 

@@ -22,8 +22,9 @@ inline constexpr std::string_view kTimeBoundSyntax =
     "trace seconds as trace-cmd prints them (705.4123) or +DURATION from the trace start "
     "(+100ms, +1.5s, +250us)";
 
-/// Parses "705.4123" / "705412300000ns" (absolute) or "+100ms" / "+1.5s" / "+850ns" (from the
-/// trace start); false with a one-line reason in `error` otherwise.
+/// Parses "705.4123" / "@705.4123" / "705412300000ns" (absolute) or "+100ms" / "+1.5s" /
+/// "+850ns" (from the trace start); false with a one-line "'TEXT' is not a time: ..." in `error`
+/// otherwise. The one parser of --from/--to, the GUI's time boxes and the Python module.
 bool ParseTimeBound(std::string_view text, TimeBound* bound, std::string* error);
 
 /// The trace time `bound` stands for in a trace whose first event is at `trace_start_ns`.

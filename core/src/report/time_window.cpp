@@ -10,15 +10,14 @@ namespace napiscope {
 
 bool ParseTimeBound(std::string_view text, TimeBound* bound, std::string* error) {
   TimeBound parsed;
+  bool ok = false;
   if (text.starts_with('+')) {
     parsed.from_trace_start = true;
-    if (!ParseDuration(text.substr(1), &parsed.ns)) {
-      *error = fmt::format("'{}' is not an offset from the trace start like +100ms, +1.5s or "
-                           "+250us",
-                           OneLine(text));
-      return false;
-    }
-  } else if (!ParseTimestamp(text, &parsed.ns)) {
+    ok = ParseDuration(text.substr(1), &parsed.ns);
+  } else {
+    ok = ParseTimestamp(text.starts_with('@') ? text.substr(1) : text, &parsed.ns);
+  }
+  if (!ok) {
     *error = fmt::format("'{}' is not a time: give {}", OneLine(text), kTimeBoundSyntax);
     return false;
   }

@@ -55,8 +55,8 @@ void AddAxes(QChart* chart, QAbstractBarSeries* series, const QStringList& categ
   value->setTitleFont(title_font);
   category->setTitleFont(title_font);
   value->setLabelFormat("%d");
-  // Many bins side by side: labels turned so that each is shown whole.
-  if (!horizontal && categories.size() > 4) category->setLabelsAngle(-60);
+  // Many bins side by side: labels turned upright, so a bin needs only a line's width.
+  if (!horizontal && categories.size() > 4) category->setLabelsAngle(-90);
   chart->addAxis(category, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
   chart->addAxis(value, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
   series->attachAxis(category);
@@ -249,7 +249,7 @@ QChart* MakeNapiWorkChart(const NapiWorkHistogram& histogram, const QString& tit
   AddAxes(chart, series, categories, false, "polls");
   chart->axes(Qt::Horizontal)
       .first()
-      ->setTitleText(QString("packets processed (bins of %1 from the label)").arg(width));
+      ->setTitleText(QString("packets per poll (bins of %1)").arg(width));
   return chart;
 }
 

@@ -1,13 +1,17 @@
 #include "charts_panel.h"
 
 #include <QComboBox>
-#include <algorithm>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <QtCharts/QLegendMarker>
+#include <algorithm>
 
 #include "chart_builders.h"
 #include "napiscope/format.h"
@@ -21,26 +25,55 @@ constexpr int kRefreshDelayMs = 150;
 constexpr int kMaxThreads = 8;
 // Horizontal bar charts show as many bars as have room for a whole label (a label is about
 // this many pixels high); the rest become "others" (CPU time) or are left out (threads).
-constexpr int kPixelsPerBar = 17;
-constexpr int kChartChrome = 95;  // title, axis and margins
+constexpr int kPixelsPerBar = 22;
+constexpr int kChartChrome = 110;  // title, axis and margins
 
 int BarsThatFit(const QWidget* view, int most) {
   return std::clamp((view->height() - kChartChrome) / kPixelsPerBar, 3, most);
 }
 
+// A chart's smallest size; below it the panel scrolls.
+constexpr int kMinChartWidth = 360;
+constexpr int kMinChartHeight = 240;
+
+// The width that gives each bin of a vertical bar chart room for its label turned upright (a
+// line of its font and Qt's padding on both sides), beside the value axis and the legend.
+int WidthForLabels(QChart* chart) {
+  const QList<QAbstractAxis*> axes = chart->axes(Qt::Horizontal);
+  auto* bins = axes.isEmpty() ? nullptr : qobject_cast<QBarCategoryAxis*>(axes.first());
+  if (bins == nullptr) return 0;
+  QFontMetrics legend_font(chart->legend()->font());
+  int legend = 0;
+  for (QLegendMarker* marker : chart->legend()->markers()) {
+    legend = std::max(legend, legend_font.horizontalAdvance(marker->label()));
+  }
+  constexpr int kValueAxis = 60, kMarkerAndMargins = 60, kLabelPadding = 14;
+  return kValueAxis + legend + kMarkerAndMargins +
+         bins->count() * (QFontMetrics(bins->labelsFont()).height() + kLabelPadding);
+}
+
 }  // namespace
 
 ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
-  auto* grid = new QGridLayout(this);
+  // Charts never shrink below the size that shows their labels whole: a small panel scrolls.
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  outer->addWidget(scroll);
+  auto* charts = new QWidget(scroll);
+  scroll->setWidget(charts);
+  auto* grid = new QGridLayout(charts);
   grid->setContentsMargins(2, 2, 2, 2);
   grid->setSpacing(4);
   for (QChartView*& view : views_) {
-    view = new QChartView(new QChart, this);
+    view = new QChartView(new QChart, charts);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumSize(200, 150);
+    view->setMinimumSize(kMinChartWidth, kMinChartHeight);
   }
   // The delay histogram carries its CPU selector above it.
-  auto* delay_box = new QWidget(this);
+  auto* delay_box = new QWidget(charts);
   auto* delay_layout = new QVBoxLayout(delay_box);
   delay_layout->setContentsMargins(0, 0, 0, 0);
   delay_layout->setSpacing(0);
@@ -94,6 +127,7 @@ void ChartsPanel::Replace(int index, QChart* chart) {
   QChart* old = views_[index]->chart();
   views_[index]->setChart(chart);
   delete old;  // setChart releases, not deletes, the previous chart
+  views_[index]->setMinimumWidth(std::max(kMinChartWidth, WidthForLabels(chart)));
 }
 
 void ChartsPanel::Refresh() {

@@ -1,0 +1,68 @@
+// The charts under the timeline show every bin's and bar's label whole, at the window's default
+// size: no "25…" for 256ns, no label hidden because its neighbours overlap it.
+#include <QApplication>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QChart>
+#include <QtCharts/QChartView>
+
+#include <gtest/gtest.h>
+
+#include "charts_panel.h"
+#include "main_window.h"
+#include "support/test_support.h"
+
+namespace napiscope::gui {
+namespace {
+
+using napiscope::testing::TestData;
+
+// The labels the category axis of `chart` asks for ("" when it has none).
+QStringList CategoryLabels(QChart* chart) {
+  for (QAbstractAxis* axis : chart->axes()) {
+    if (auto* category = qobject_cast<QBarCategoryAxis*>(axis)) return category->categories();
+  }
+  return {};
+}
+
+// The text of every text item `view` draws.
+QStringList VisibleTexts(QChartView* view) {
+  QStringList texts;
+  for (QGraphicsItem* item : view->scene()->items()) {
+    auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+    if (text != nullptr && text->isVisible()) texts << text->toPlainText();
+  }
+  return texts;
+}
+
+class ChartLabels : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ChartLabels, EveryCategoryLabelIsShownWhole) {
+  MainWindow window;
+  window.show();
+  ASSERT_TRUE(window.OpenTraceAndWait(QString::fromStdString(TestData(GetParam()))));
+  QApplication::processEvents();
+  int labels = 0;
+  for (int index = 0; index < 4; ++index) {
+    QChartView* view = window.charts()->view(index);
+    SCOPED_TRACE(view->chart()->title().toStdString());
+    QStringList shown = VisibleTexts(view);
+    for (const QString& label : CategoryLabels(view->chart())) {
+      ++labels;
+      EXPECT_TRUE(shown.contains(label))
+          << "label '" << label.toStdString() << "' not shown whole; shown: "
+          << shown.join(" | ").toStdString();
+    }
+  }
+  EXPECT_GT(labels, 12);  // the delay bins, the CPUs and the NAPI bins at least
+}
+
+INSTANTIATE_TEST_SUITE_P(Traces, ChartLabels,
+                         ::testing::Values("real/server16-softirq-napi.dat",
+                                           "real/veth-threaded-napi.dat",
+                                           "scenarios/ksoftirqd_blocked.dat",
+                                           "scenarios/rt_wake_latency.dat"));
+
+}  // namespace
+}  // namespace napiscope::gui

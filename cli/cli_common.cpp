@@ -225,11 +225,19 @@ size_t TextWidth(int requested, size_t fallback) {
   return fallback;
 }
 
+absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* load,
+                             const std::function<absl::Status()>& work) {
+  ProgressBar bar(label, show);
+  load->progress = [&bar](double fraction) { bar.Update(fraction); };
+  absl::Status status = work();
+  load->progress = nullptr;
+  return status;
+}
+
 absl::Status LoadWithProgress(const std::string& path, TraceContext& context, EventSink& sink,
                               LoadOptions load, bool quiet) {
-  ProgressBar bar("napiscope: reading " + path, !quiet && isatty(STDERR_FILENO));
-  load.progress = [&bar](double fraction) { bar.Update(fraction); };
-  return LoadTrace(path, context, sink, load);
+  return WithProgressBar("napiscope: reading " + path, !quiet && isatty(STDERR_FILENO), &load,
+                         [&] { return LoadTrace(path, context, sink, load); });
 }
 
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error) {

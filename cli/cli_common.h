@@ -2,6 +2,7 @@
 // writing outputs, and the one-line error convention.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,11 @@ size_t TextWidth(int requested, size_t fallback);
 /// LoadTrace with the same progress bar as AnalyzeWithProgress.
 absl::Status LoadWithProgress(const std::string& path, TraceContext& context, EventSink& sink,
                               LoadOptions load, bool quiet);
+
+/// Runs `work` while `load->progress` draws a bar on stderr (when `show` and the work takes more
+/// than a second), then clears the bar.
+absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* load,
+                             const std::function<absl::Status()>& work);
 
 /// Writes `content` to `path` ("-" or "": stdout); false with a message naming the file.
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error);

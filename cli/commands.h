@@ -32,4 +32,7 @@ void AddRecordCommand(CLI::App& app, std::function<int()>* run);
 /// Adds `napiscope live`; sets `*run` to the code that executes it once parsed.
 void AddLiveCommand(CLI::App& app, std::function<int()>* run);
 
+/// Adds `napiscope export`; sets `*run` to the code that executes it once parsed.
+void AddExportCommand(CLI::App& app, std::function<int()>* run);
+
 }  // namespace napiscope::cli

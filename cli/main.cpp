@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
       "Examples:\n  napiscope info trace.dat\n  napiscope report trace.dat\n"
       "  napiscope check --config napiscope.toml -f junit -o napiscope.xml *.dat\n"
       "  napiscope diff before.dat after.dat\n"
+      "  napiscope export --format perfetto -o trace.pftrace trace.dat\n"
       "  napiscope record -o trace.dat -- COMMAND\n  napiscope live --fail-on warning\n\n"
       "napiscope COMMAND --help shows a command's options; man napiscope has them all.\n" +
       std::string(kExitCodesHelp));
@@ -97,6 +98,7 @@ int main(int argc, char** argv) {
   AddDiffCommand(app, &run);
   AddRecordCommand(app, &run);
   AddLiveCommand(app, &run);
+  AddExportCommand(app, &run);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

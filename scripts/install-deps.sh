@@ -5,6 +5,7 @@ packages=(
   build-essential cmake ninja-build pkg-config clang libclang-rt-14-dev
   libtracecmd-dev libtraceevent-dev libtracefs-dev libzstd-dev zlib1g-dev liblzma-dev trace-cmd
   libabsl-dev libfmt-dev nlohmann-json3-dev libcli11-dev libtomlplusplus-dev
+  libprotobuf-dev protobuf-compiler
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libegl-dev libxkbcommon-dev
   xvfb xauth xdotool python3 python3-jsonschema libxml2-utils groff-base iproute2 iputils-ping

@@ -7,6 +7,7 @@
 
 #include <absl/status/status.h>
 
+#include "napiscope/contexts.h"
 #include "napiscope/event_sink.h"
 #include "napiscope/loader.h"
 #include "napiscope/report.h"
@@ -32,6 +33,10 @@ class AnalysisPipeline : public EventSink {
   void OnBegin(const TraceContext& context) override;
   void OnEvent(const Event& event) override;
   void OnEnd() override;
+
+  /// Adds a listener to the pipeline's context tracker (before OnBegin); it must outlive the
+  /// pipeline. Exporters read the tracker's intervals here instead of tracking contexts again.
+  void AddContextListener(ContextListener* listener);
 
   /// Builds the report from the events seen so far, with the context the events used; it
   /// changes nothing, so live mode calls it between events as often as it likes.

@@ -115,6 +115,10 @@ void AnalysisPipeline::OnEnd() {
   parts.wake_latency.OnEnd();
 }
 
+void AnalysisPipeline::AddContextListener(ContextListener* listener) {
+  parts_->tracker.AddListener(listener);
+}
+
 namespace {
 
 // Keeps the rows (and findings) of the CPUs asked for; all when none were.

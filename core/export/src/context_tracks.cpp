@@ -1,0 +1,148 @@
+#include "context_tracks.h"
+
+#include <fmt/format.h>
+
+namespace napiscope::perfetto_export {
+
+uint64_t TrackLayout::CpuGroup(uint16_t cpu) {
+  return tracks_->Track(TrackKind::kCpuGroup, cpu,
+                        [&] { return TrackSpec{fmt::format("napiscope CPU {}", cpu)}; });
+}
+
+uint64_t TrackLayout::CpuTrack(TrackKind kind, uint16_t cpu) {
+  return tracks_->Track(kind, cpu, [&] {
+    TrackSpec spec;
+    spec.parent_uuid = CpuGroup(cpu);
+    switch (kind) {
+      case TrackKind::kCpuSoftirqRuns: spec.name = fmt::format("CPU {} softirq runs", cpu); break;
+      case TrackKind::kCpuHardirqs: spec.name = fmt::format("CPU {} hard IRQs", cpu); break;
+      case TrackKind::kCpuNetRxPending:
+        spec.name = fmt::format("CPU {} NET_RX pending", cpu);
+        spec.counter = true;
+        break;
+      case TrackKind::kCpuFindings: spec.name = fmt::format("CPU {} findings", cpu); break;
+      case TrackKind::kCpuLostEvents: spec.name = fmt::format("CPU {} lost events", cpu); break;
+      default: spec.name = fmt::format("CPU {}", cpu); break;
+    }
+    return spec;
+  });
+}
+
+uint64_t TrackLayout::SoftirqWaits(uint16_t cpu, uint32_t vec) {
+  return tracks_->Track(TrackKind::kCpuSoftirqWaits, (uint64_t{cpu} << 8) | (vec & 0xff), [&] {
+    return TrackSpec{fmt::format("CPU {} {} waits", cpu, SoftirqVectorName(vec)), CpuGroup(cpu)};
+  });
+}
+
+uint64_t TrackLayout::NapiInstance(uint64_t napi, StringId dev) {
+  return tracks_->Track(TrackKind::kNapiInstance, napi, [&] {
+    uint64_t group =
+        tracks_->Track(TrackKind::kNapiGroup, 0, [] { return TrackSpec{"napiscope NAPI"}; });
+    return TrackSpec{fmt::format("NAPI {} {:#x}", Str(dev), napi), group};
+  });
+}
+
+uint64_t TrackLayout::NapiPackets(uint64_t napi, StringId dev) {
+  return tracks_->Track(TrackKind::kNapiPacketsCounter, napi, [&] {
+    uint64_t group =
+        tracks_->Track(TrackKind::kNapiGroup, 0, [] { return TrackSpec{"napiscope NAPI"}; });
+    return TrackSpec{fmt::format("packets per poll {} {:#x}", Str(dev), napi), group, true};
+  });
+}
+
+std::string_view TrackLayout::Comm(int32_t pid) const {
+  return (*context_)->strings.Get((*context_)->tasks.CommOf(pid));
+}
+
+uint64_t TrackLayout::Thread(int32_t pid) {
+  return tracks_->Track(TrackKind::kThread, static_cast<uint32_t>(pid), [&] {
+    uint64_t group = tracks_->Track(TrackKind::kThreadGroup, 0,
+                                    [] { return TrackSpec{"napiscope threads"}; });
+    return TrackSpec{fmt::format("{} {}", Comm(pid), pid), group};
+  });
+}
+
+uint64_t TrackLayout::ThreadFindings(int32_t pid) {
+  return tracks_->Track(TrackKind::kThreadFindings, static_cast<uint32_t>(pid), [&] {
+    uint64_t group = tracks_->Track(TrackKind::kThreadGroup, 0,
+                                    [] { return TrackSpec{"napiscope threads"}; });
+    return TrackSpec{fmt::format("findings {} {}", Comm(pid), pid), group};
+  });
+}
+
+uint64_t TrackLayout::TraceFindings() {
+  return tracks_->Track(TrackKind::kTraceFindings, 0,
+                        [] { return TrackSpec{"napiscope findings"}; });
+}
+
+bool InScope(const AnalysisOptions& options, uint16_t cpu, TimestampNs start_ns,
+             TimestampNs end_ns) {
+  if (end_ns < options.window.from_ns || start_ns > options.window.to_ns) return false;
+  if (options.cpus.empty()) return true;
+  for (int wanted : options.cpus) {
+    if (wanted == cpu) return true;
+  }
+  return false;
+}
+
+void ContextTracks::OnInterval(const ContextInterval& interval) {
+  const ContextFrame& frame = interval.frame;
+  if (!InScope(options_, frame.cpu, frame.start_ns, interval.end_ns)) return;
+  switch (frame.kind) {
+    case ContextKind::kSoftirq: Softirq(interval); break;
+    case ContextKind::kHardirq: Hardirq(interval); break;
+    case ContextKind::kNapiPoll: NapiPoll(interval); break;
+    case ContextKind::kTask: break;
+  }
+}
+
+void ContextTracks::Softirq(const ContextInterval& interval) {
+  const ContextFrame& frame = interval.frame;
+  layout_->writer()->Slice(
+      layout_->CpuTrack(TrackKind::kCpuSoftirqRuns, frame.cpu), frame.start_ns, interval.end_ns,
+      "softirq", SoftirqVectorName(frame.vec),
+      {{"vec", int64_t{frame.vec}},
+       {"ran_in", SoftirqSiteName(frame.site)},
+       {"pid", int64_t{frame.pid}},
+       {"comm", layout_->Comm(frame.pid)},
+       {"start_known", frame.start_known},
+       {"end_known", interval.end_known},
+       {"resumed", frame.resumed},
+       {"suspended", interval.suspended}});
+}
+
+void ContextTracks::Hardirq(const ContextInterval& interval) {
+  const ContextFrame& frame = interval.frame;
+  layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuHardirqs, frame.cpu), frame.start_ns,
+                           interval.end_ns, "hardirq", layout_->Str(frame.name),
+                           {{"irq", int64_t{frame.irq}},
+                            {"interrupted_pid", int64_t{frame.pid}},
+                            {"start_known", frame.start_known},
+                            {"end_known", interval.end_known}});
+}
+
+void ContextTracks::NapiPoll(const ContextInterval& interval) {
+  const ContextFrame& frame = interval.frame;
+  bool exhausted = frame.budget > 0 && frame.work >= frame.budget;
+  layout_->writer()->Slice(layout_->NapiInstance(frame.napi, frame.name), frame.start_ns,
+                           interval.end_ns, "napi", exhausted ? "poll (budget exhausted)" : "poll",
+                           {{"work", int64_t{frame.work}},
+                            {"budget", int64_t{frame.budget}},
+                            {"exhausted", exhausted},
+                            {"cpu", int64_t{frame.cpu}},
+                            {"ran_in", SoftirqSiteName(frame.site)},
+                            {"pid", int64_t{frame.pid}},
+                            {"comm", layout_->Comm(frame.pid)},
+                            {"start_known", frame.start_known}});
+  layout_->writer()->Counter(layout_->NapiPackets(frame.napi, frame.name), interval.end_ns,
+                             frame.work);
+}
+
+void ContextTracks::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
+  if (!InScope(options_, cpu, start_ns, end_ns)) return;
+  layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuLostEvents, cpu), start_ns, end_ns,
+                           "lost", "events lost (not idle: unknown)",
+                           {{"lost_ns", int64_t{end_ns - start_ns}}});
+}
+
+}  // namespace napiscope::perfetto_export

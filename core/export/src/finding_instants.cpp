@@ -1,0 +1,56 @@
+#include "finding_instants.h"
+
+#include <deque>
+#include <string>
+
+#include "napiscope/json_text.h"
+
+namespace napiscope::perfetto_export {
+namespace {
+
+// The evidence's top-level values as args; nested objects and arrays as JSON text.
+void EvidenceArgs(const nlohmann::json& evidence, std::deque<std::string>* storage,
+                  std::vector<Arg>* args) {
+  if (!evidence.is_object()) return;
+  for (const auto& [key, value] : evidence.items()) {
+    std::string_view name = storage->emplace_back("evidence." + key);
+    if (value.is_number_integer()) {
+      args->push_back({name, value.get<int64_t>()});
+    } else if (value.is_number()) {
+      args->push_back({name, value.get<double>()});
+    } else if (value.is_boolean()) {
+      args->push_back({name, value.get<bool>()});
+    } else if (value.is_string()) {
+      args->push_back({name, std::string_view(value.get_ref<const std::string&>())});
+    } else {
+      args->push_back({name, std::string_view(storage->emplace_back(value.dump()))});
+    }
+  }
+}
+
+}  // namespace
+
+void WriteFindingInstants(const std::vector<Finding>& findings, TrackLayout* layout) {
+  for (const Finding& finding : findings) {
+    uint64_t track;
+    if (finding.cpu >= 0) {
+      track = layout->CpuTrack(TrackKind::kCpuFindings, static_cast<uint16_t>(finding.cpu));
+    } else if (finding.evidence.is_object() && finding.evidence.contains("pid") &&
+               finding.evidence["pid"].is_number_integer()) {
+      track = layout->ThreadFindings(finding.evidence["pid"].get<int32_t>());
+    } else {
+      track = layout->TraceFindings();
+    }
+    std::deque<std::string> storage;
+    std::vector<Arg> args = {{"rule", std::string_view(finding.rule)},
+                             {"severity", SeverityName(finding.severity)},
+                             {"summary", std::string_view(finding.summary)},
+                             {"start_ns", int64_t{finding.start_ns}},
+                             {"end_ns", int64_t{finding.end_ns}},
+                             {"cpu", int64_t{finding.cpu}}};
+    EvidenceArgs(finding.evidence, &storage, &args);
+    layout->writer()->Instant(track, finding.start_ns, "finding", finding.rule, args);
+  }
+}
+
+}  // namespace napiscope::perfetto_export

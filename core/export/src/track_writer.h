@@ -1,0 +1,104 @@
+// napiscope's derived data as Perfetto TrackEvent tracks: descriptors written on first use,
+// slices, instants, counters and flows.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "napiscope/event.h"
+#include "napiscope/perfetto_export.h"
+#include "packet_writer.h"
+
+namespace napiscope::perfetto_export {
+
+/// The kinds of tracks the export makes; with an id (CPU, vector, NAPI pointer, pid) they name
+/// one track.
+enum class TrackKind : uint8_t {
+  kCpuGroup,          ///< "napiscope CPU N": parent of the CPU's tracks
+  kCpuSoftirqRuns,    ///< softirq entry -> exit on the CPU
+  kCpuHardirqs,       ///< hard IRQ handlers on the CPU (traced or inferred)
+  kCpuSoftirqWaits,   ///< raise -> entry waits of one vector (id: cpu << 8 | vec)
+  kCpuNetRxPending,   ///< counter: NET_RX raised and not yet entered on the CPU
+  kCpuFindings,       ///< findings about the CPU
+  kCpuLostEvents,     ///< time the CPU's events were lost
+  kNapiGroup,         ///< "napiscope NAPI": parent of the instances
+  kNapiInstance,      ///< polls of one napi_struct (id: the pointer)
+  kNapiPacketsCounter,  ///< counter: packets of each poll of one instance
+  kThreadGroup,       ///< "napiscope threads": parent of the threads
+  kThread,            ///< wake -> run waits and activations of one thread (id: pid)
+  kThreadFindings,    ///< findings about one thread (id: pid)
+  kTraceFindings,     ///< findings about no single CPU
+};
+
+/// How a new track is shown.
+struct TrackSpec {
+  std::string name;
+  uint64_t parent_uuid = 0;  ///< 0: top level
+  bool counter = false;
+};
+
+/// A value attached to a slice or instant: a Perfetto debug annotation (args "debug.NAME").
+struct Arg {
+  std::string_view name;
+  std::variant<int64_t, double, bool, std::string_view> value;
+};
+
+/// Flow ids leaving (`out`) and ending at (`in`) a slice or instant.
+struct Flows {
+  std::span<const uint64_t> out;
+  std::span<const uint64_t> in;
+};
+
+/// Writes TrackEvents; remembers only the tracks it described.
+class TrackWriter {
+ public:
+  TrackWriter(PacketWriter* out, PerfettoExportStats* stats) : out_(out), stats_(stats) {}
+
+  /// The uuid of track (kind, id); `describe()` gives its TrackSpec the first time.
+  template <typename Describe>
+  uint64_t Track(TrackKind kind, uint64_t id, Describe&& describe) {
+    auto key = std::make_pair(kind, id);
+    if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
+    // describe() may ask for its parent track first: no iterator is held across it.
+    uint64_t uuid = Describe_(std::forward<Describe>(describe)());
+    tracks_.emplace(key, uuid);
+    return uuid;
+  }
+
+  /// A slice [begin_ns, end_ns] on `track`.
+  void Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns, std::string_view category,
+             std::string_view name, std::initializer_list<Arg> args, Flows flows = {});
+
+  /// An instant at `ts_ns` on `track`.
+  void Instant(uint64_t track, TimestampNs ts_ns, std::string_view category, std::string_view name,
+               std::span<const Arg> args, Flows flows = {});
+
+  /// A counter value at `ts_ns` on the counter track `track`.
+  void Counter(uint64_t track, TimestampNs ts_ns, int64_t value);
+
+  /// A new flow id, unique in the trace.
+  uint64_t NewFlow() {
+    ++stats_->flows;
+    return next_flow_++;
+  }
+
+ private:
+  uint64_t Describe_(const TrackSpec& spec);
+  perfetto::protos::TracePacket* NewEvent(uint64_t track, TimestampNs ts_ns,
+                                          perfetto::protos::TrackEvent::Type type);
+
+  PacketWriter* out_;
+  PerfettoExportStats* stats_;
+  absl::flat_hash_map<std::pair<TrackKind, uint64_t>, uint64_t> tracks_;
+  uint64_t next_uuid_ = 0x6e617069'00000001;  // "napi": away from Perfetto's small ids
+  uint64_t next_flow_ = 1;
+};
+
+}  // namespace napiscope::perfetto_export

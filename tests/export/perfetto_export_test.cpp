@@ -1,0 +1,288 @@
+// `napiscope export --format perfetto`: every exported file decodes with protoc and the project's
+// .proto, and holds what the input and napiscope's report say: the same ftrace events, a slice
+// per softirq run, hard IRQ and NAPI poll, lost time marked, and an instant per finding.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "perfetto_decode.h"
+#include "support/test_support.h"
+
+namespace napiscope::testing {
+namespace {
+
+struct ExportCase {
+  std::string trace;  // under testdata/
+  bool parse_text;    // content from protoc's text (small files) or the binary (large ones)
+};
+
+class PerfettoExportTest : public ::testing::TestWithParam<ExportCase> {};
+
+// Ftrace events per name and CPU are the input's, as `napiscope info` counts them.
+void ExpectSameEvents(const DecodedExport& decoded, const nlohmann::json& info) {
+  ASSERT_TRUE(info.is_object());
+  std::map<std::string, int64_t> expected;
+  for (const auto& [name, count] : info["event_counts"].items()) {
+    expected[name] = count["total"].get<int64_t>();
+    const auto& per_cpu = count["per_cpu"];
+    for (size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
+      int64_t want = per_cpu[cpu].get<int64_t>();
+      auto it = decoded.ftrace_counts_per_cpu.find({name, static_cast<uint32_t>(cpu)});
+      EXPECT_EQ(it == decoded.ftrace_counts_per_cpu.end() ? 0 : it->second, want)
+          << name << " on CPU " << cpu;
+    }
+  }
+  EXPECT_EQ(decoded.ftrace_counts, expected);
+}
+
+// Complete softirq runs per CPU and vector are the report's softirq_runtime counts (traces
+// without preempted softirqs, where a run is one slice).
+void ExpectSoftirqRuns(const DecodedExport& decoded, const nlohmann::json& report) {
+  std::map<std::pair<int64_t, int64_t>, int64_t> slices;
+  for (const DecodedEvent& slice : decoded.slices) {
+    if (slice.category != "softirq") continue;
+    const auto& a = slice.args;
+    if (a.at("start_known") && a.at("end_known") && !a.at("resumed") && !a.at("suspended")) {
+      std::string cpu = slice.track.substr(4, slice.track.find(' ', 4) - 4);
+      ++slices[{std::stoll(cpu), a.at("vec").get<int64_t>()}];
+    }
+  }
+  std::map<std::pair<int64_t, int64_t>, int64_t> expected;
+  for (const auto& row : report["softirq_runtime"]) {
+    ASSERT_EQ(row["preempted_runs"].get<int64_t>(), 0);
+    expected[{row["cpu"].get<int64_t>(), row["vec"].get<int64_t>()}] = row["count"].get<int64_t>();
+  }
+  EXPECT_EQ(slices, expected);
+}
+
+// Complete hard IRQ runs per CPU and IRQ are the report's hardirq_runtime counts.
+void ExpectHardirqRuns(const DecodedExport& decoded, const nlohmann::json& report) {
+  std::map<std::tuple<int64_t, int64_t, std::string>, int64_t> slices, expected;
+  for (const DecodedEvent& slice : decoded.slices) {
+    if (slice.category != "hardirq" || !slice.args.at("start_known") ||
+        !slice.args.at("end_known")) {
+      continue;
+    }
+    std::string cpu = slice.track.substr(4, slice.track.find(' ', 4) - 4);
+    ++slices[{std::stoll(cpu), slice.args.at("irq").get<int64_t>(), slice.name}];
+  }
+  for (const auto& row : report["hardirq_runtime"]) {
+    expected[{row["cpu"].get<int64_t>(), row["irq"].get<int64_t>(),
+              row["name"].get<std::string>()}] = row["count"].get<int64_t>();
+  }
+  EXPECT_EQ(slices, expected);
+}
+
+// A slice per NAPI poll on its instance's track, and the packets-per-poll counter has the work.
+void ExpectNapiPolls(const DecodedExport& decoded, const nlohmann::json& report) {
+  std::map<std::string, int64_t> polls, expected_polls, work, expected_work;
+  for (const DecodedEvent& slice : decoded.slices) {
+    if (slice.category != "napi") continue;
+    std::string napi = slice.track.substr(slice.track.rfind(' ') + 1);
+    ++polls[napi];
+  }
+  for (const auto& [track, values] : decoded.counters) {
+    if (track.rfind("packets per poll ", 0) != 0) continue;
+    std::string napi = track.substr(track.rfind(' ') + 1);
+    for (int64_t value : values) work[napi] += value;
+  }
+  for (const auto& row : report["napi"]) {
+    std::string napi = row["napi"].get<std::string>();
+    expected_polls[napi] += row["polls"].get<int64_t>();
+    expected_work[napi] += row["work"].get<int64_t>();
+  }
+  EXPECT_EQ(polls, expected_polls);
+  EXPECT_EQ(work, expected_work);
+}
+
+// An instant per finding, at its start, with its sentence.
+void ExpectFindings(const DecodedExport& decoded, const nlohmann::json& report) {
+  std::multiset<std::tuple<std::string, int64_t, std::string>> instants, expected;
+  for (const DecodedEvent& instant : decoded.instants) {
+    if (instant.category != "finding") continue;
+    EXPECT_EQ(instant.ts_ns, instant.args.at("start_ns").get<uint64_t>());
+    instants.insert({instant.name, static_cast<int64_t>(instant.ts_ns),
+                     instant.args.at("summary").get<std::string>()});
+  }
+  for (const auto& finding : report["findings"]) {
+    expected.insert({finding["rule"].get<std::string>(), finding["start_ns"].get<int64_t>(),
+                     finding["summary"].get<std::string>()});
+  }
+  EXPECT_EQ(instants, expected);
+}
+
+TEST_P(PerfettoExportTest, HoldsTheInputEventsAndTheReportsCounts) {
+  std::string trace = TestData(GetParam().trace);
+  std::string dir = MakeTempDir();
+  DecodedExport decoded = Decode(ExportWithCli(trace, "", dir), GetParam().parse_text);
+  nlohmann::json info = CliJson("info --json " + trace);
+  nlohmann::json report = CliJson("report --format json " + trace);
+  ASSERT_TRUE(report.is_object());
+  ExpectSameEvents(decoded, info);
+  ExpectSoftirqRuns(decoded, report);
+  ExpectHardirqRuns(decoded, report);
+  ExpectNapiPolls(decoded, report);
+  ExpectFindings(decoded, report);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Traces, PerfettoExportTest,
+    ::testing::Values(ExportCase{"scenarios/softirq_contexts.dat", true},
+                      ExportCase{"scenarios/napi_budget.dat", true},
+                      ExportCase{"scenarios/missed_events_gap.dat", true},
+                      ExportCase{"scenarios/irq_threads_bouncing.dat", true},
+                      ExportCase{"real/short-v6.dat", true},
+                      ExportCase{"real/veth-softirq-napi.dat", false}),
+    [](const auto& param_info) {
+      std::string name = param_info.param.trace.substr(param_info.param.trace.find('/') + 1);
+      name = name.substr(0, name.find('.'));
+      std::replace(name.begin(), name.end(), '-', '_');
+      return name;
+    });
+
+// The real recording exercises every kind of track, so the comparisons above are not vacuous.
+TEST(PerfettoExport, RealTraceHasEveryKindOfTrack) {
+  DecodedExport decoded =
+      Decode(ExportWithCli(TestData("real/short-v6.dat"), "", MakeTempDir()), false);
+  std::map<std::string, int64_t> per_category;
+  for (const DecodedEvent& slice : decoded.slices) ++per_category[slice.category];
+  for (const char* category : {"softirq", "hardirq", "napi", "lost"}) {
+    EXPECT_GT(per_category[category], 0) << category;
+  }
+  EXPECT_FALSE(decoded.instants.empty());
+  EXPECT_FALSE(decoded.counters.empty());
+  EXPECT_GT(decoded.bundles_with_lost_events, 0);
+}
+
+TEST(PerfettoExport, LostEventsAreMarkedNotIdle) {
+  std::string trace = TestData("scenarios/missed_events_gap.dat");
+  DecodedExport decoded = Decode(ExportWithCli(trace, "", MakeTempDir()), true);
+  nlohmann::json info = CliJson("info --json " + trace);
+  int64_t gaps = 0;
+  for (const auto& row : info["missed_events_per_cpu"]) gaps += row["gaps"].get<int64_t>();
+  ASSERT_GT(gaps, 0);
+  int64_t lost_slices = 0;
+  for (const DecodedEvent& slice : decoded.slices) {
+    if (slice.category != "lost") continue;
+    ++lost_slices;
+    EXPECT_LT(slice.ts_ns, slice.end_ns);
+    EXPECT_NE(slice.track.find("lost events"), std::string::npos);
+  }
+  EXPECT_GE(lost_slices, gaps);
+  EXPECT_EQ(decoded.bundles_with_lost_events, gaps);
+}
+
+TEST(PerfettoExport, WindowAndCpusLimitTheEvents) {
+  std::string trace = TestData("real/short-v6.dat");
+  DecodedExport all = Decode(ExportWithCli(trace, "", MakeTempDir()), false);
+  ASSERT_GT(all.ftrace_timestamps.size(), 1000u);
+  std::vector<uint64_t> sorted = all.ftrace_timestamps;
+  std::sort(sorted.begin(), sorted.end());
+  uint64_t from = sorted[sorted.size() / 4], to = sorted[sorted.size() / 2];
+  DecodedExport part = Decode(
+      ExportWithCli(trace, "--cpu 1 --from " + std::to_string(from) + "ns --to " +
+                               std::to_string(to) + "ns", MakeTempDir()),
+      false);
+  int64_t expected = 0;
+  for (const auto& packet : all.trace.packet()) {
+    if (!packet.has_ftrace_events() || packet.ftrace_events().cpu() != 1) continue;
+    for (const auto& event : packet.ftrace_events().event()) {
+      expected += event.timestamp() >= from && event.timestamp() <= to;
+    }
+  }
+  ASSERT_GT(expected, 0);
+  EXPECT_EQ(static_cast<int64_t>(part.ftrace_timestamps.size()), expected);
+  for (const auto& packet : part.trace.packet()) {
+    if (packet.has_ftrace_events()) {
+      EXPECT_EQ(packet.ftrace_events().cpu(), 1u);
+    }
+  }
+  for (const DecodedEvent& slice : part.slices) {
+    EXPECT_LE(slice.ts_ns, to);
+    EXPECT_GE(slice.end_ns, from);
+  }
+}
+
+TEST(PerfettoExport, BrokenInputIsOneLineNamingTheFileAndLeavesNoOutput) {
+  std::string dir = MakeTempDir();
+  WriteFile(dir + "/broken.dat", "not a trace at all\n\x01\x02");
+  CommandResult result = RunCommand(CliPath() + " export --format perfetto -q -o " + dir +
+                                    "/out.pftrace " + dir + "/broken.dat");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.err.find("broken.dat"), std::string::npos) << result.err;
+  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  EXPECT_TRUE(ReadFile(dir + "/out.pftrace").empty());
+}
+
+// The .proto keeps Perfetto's field numbers (protos/perfetto/trace/...): a changed number would
+// still decode with protoc but Perfetto would read another field.
+TEST(PerfettoExport, ProtoUsesPerfettosFieldNumbers) {
+  struct Expected {
+    const google::protobuf::Descriptor* message;
+    const char* field;
+    int number;
+  };
+  using namespace perfetto::protos;
+  const Expected expected[] = {
+      {Trace::descriptor(), "packet", 1},
+      {TracePacket::descriptor(), "timestamp", 8},
+      {TracePacket::descriptor(), "ftrace_events", 1},
+      {TracePacket::descriptor(), "track_event", 11},
+      {TracePacket::descriptor(), "track_descriptor", 60},
+      {TracePacket::descriptor(), "trusted_packet_sequence_id", 10},
+      {TracePacket::descriptor(), "sequence_flags", 13},
+      {FtraceEventBundle::descriptor(), "cpu", 1},
+      {FtraceEventBundle::descriptor(), "event", 2},
+      {FtraceEventBundle::descriptor(), "lost_events", 3},
+      {FtraceEvent::descriptor(), "timestamp", 1},
+      {FtraceEvent::descriptor(), "pid", 2},
+      {FtraceEvent::descriptor(), "common_flags", 5},
+      {FtraceEvent::descriptor(), "sched_switch", 4},
+      {FtraceEvent::descriptor(), "sched_wakeup", 17},
+      {FtraceEvent::descriptor(), "sched_waking", 20},
+      {FtraceEvent::descriptor(), "softirq_entry", 24},
+      {FtraceEvent::descriptor(), "softirq_exit", 25},
+      {FtraceEvent::descriptor(), "softirq_raise", 26},
+      {FtraceEvent::descriptor(), "irq_handler_entry", 36},
+      {FtraceEvent::descriptor(), "irq_handler_exit", 37},
+      {FtraceEvent::descriptor(), "sched_wakeup_new", 114},
+      {FtraceEvent::descriptor(), "sched_process_exit", 238},
+      {FtraceEvent::descriptor(), "sched_process_fork", 239},
+      {FtraceEvent::descriptor(), "generic", 327},
+      {FtraceEvent::descriptor(), "sched_pi_setprio", 353},
+      {FtraceEvent::descriptor(), "netif_receive_skb", 360},
+      {FtraceEvent::descriptor(), "net_dev_xmit", 361},
+      {FtraceEvent::descriptor(), "sched_migrate_task", 491},
+      {FtraceEvent::descriptor(), "local_timer_entry", 559},
+      {FtraceEvent::descriptor(), "local_timer_exit", 560},
+      {SchedSwitchFtraceEvent::descriptor(), "prev_state", 4},
+      {SchedSwitchFtraceEvent::descriptor(), "next_pid", 6},
+      {SchedPiSetprioFtraceEvent::descriptor(), "newprio", 2},
+      {SchedPiSetprioFtraceEvent::descriptor(), "pid", 4},
+      {IrqHandlerEntryFtraceEvent::descriptor(), "name", 2},
+      {GenericFtraceEvent::Field::descriptor(), "int_value", 4},
+      {GenericFtraceEvent::Field::descriptor(), "uint_value", 5},
+      {TrackDescriptor::descriptor(), "parent_uuid", 5},
+      {TrackDescriptor::descriptor(), "counter", 8},
+      {TrackEvent::descriptor(), "name", 23},
+      {TrackEvent::descriptor(), "categories", 22},
+      {TrackEvent::descriptor(), "type", 9},
+      {TrackEvent::descriptor(), "track_uuid", 11},
+      {TrackEvent::descriptor(), "counter_value", 30},
+      {TrackEvent::descriptor(), "flow_ids", 47},
+      {TrackEvent::descriptor(), "terminating_flow_ids", 48},
+      {TrackEvent::descriptor(), "debug_annotations", 4},
+      {DebugAnnotation::descriptor(), "name", 10},
+      {DebugAnnotation::descriptor(), "int_value", 4},
+      {DebugAnnotation::descriptor(), "string_value", 6},
+  };
+  for (const Expected& e : expected) {
+    const google::protobuf::FieldDescriptor* field = e.message->FindFieldByName(e.field);
+    ASSERT_NE(field, nullptr) << e.message->name() << "." << e.field;
+    EXPECT_EQ(field->number(), e.number) << e.message->name() << "." << e.field;
+  }
+}
+
+}  // namespace
+}  // namespace napiscope::testing

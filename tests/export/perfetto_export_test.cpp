@@ -19,6 +19,12 @@ struct ExportCase {
 
 class PerfettoExportTest : public ::testing::TestWithParam<ExportCase> {};
 
+// A flag arg of a slice; the export writes flags only when they are not the usual value.
+bool Flag(const DecodedEvent& slice, const std::string& name, bool usual) {
+  auto it = slice.args.find(name);
+  return it == slice.args.end() ? usual : it->second.get<bool>();
+}
+
 // Ftrace events per name and CPU are the input's, as `napiscope info` counts them.
 void ExpectSameEvents(const DecodedExport& decoded, const nlohmann::json& info) {
   ASSERT_TRUE(info.is_object());
@@ -42,10 +48,10 @@ void ExpectSoftirqRuns(const DecodedExport& decoded, const nlohmann::json& repor
   std::map<std::pair<int64_t, int64_t>, int64_t> slices;
   for (const DecodedEvent& slice : decoded.slices) {
     if (slice.category != "softirq") continue;
-    const auto& a = slice.args;
-    if (a.at("start_known") && a.at("end_known") && !a.at("resumed") && !a.at("suspended")) {
+    if (Flag(slice, "start_known", true) && Flag(slice, "end_known", true) &&
+        !Flag(slice, "resumed", false) && !Flag(slice, "suspended", false)) {
       std::string cpu = slice.track.substr(4, slice.track.find(' ', 4) - 4);
-      ++slices[{std::stoll(cpu), a.at("vec").get<int64_t>()}];
+      ++slices[{std::stoll(cpu), slice.args.at("vec").get<int64_t>()}];
     }
   }
   std::map<std::pair<int64_t, int64_t>, int64_t> expected;
@@ -60,8 +66,8 @@ void ExpectSoftirqRuns(const DecodedExport& decoded, const nlohmann::json& repor
 void ExpectHardirqRuns(const DecodedExport& decoded, const nlohmann::json& report) {
   std::map<std::tuple<int64_t, int64_t, std::string>, int64_t> slices, expected;
   for (const DecodedEvent& slice : decoded.slices) {
-    if (slice.category != "hardirq" || !slice.args.at("start_known") ||
-        !slice.args.at("end_known")) {
+    if (slice.category != "hardirq" || !Flag(slice, "start_known", true) ||
+        !Flag(slice, "end_known", true)) {
       continue;
     }
     std::string cpu = slice.track.substr(4, slice.track.find(' ', 4) - 4);

@@ -22,6 +22,7 @@ uint64_t TrackLayout::CpuTrack(TrackKind kind, uint16_t cpu) {
         break;
       case TrackKind::kCpuFindings: spec.name = fmt::format("CPU {} findings", cpu); break;
       case TrackKind::kCpuLostEvents: spec.name = fmt::format("CPU {} lost events", cpu); break;
+      case TrackKind::kCpuWakeups: spec.name = fmt::format("CPU {} activations", cpu); break;
       default: spec.name = fmt::format("CPU {}", cpu); break;
     }
     return spec;
@@ -58,7 +59,15 @@ uint64_t TrackLayout::Thread(int32_t pid) {
   return tracks_->Track(TrackKind::kThread, static_cast<uint32_t>(pid), [&] {
     uint64_t group = tracks_->Track(TrackKind::kThreadGroup, 0,
                                     [] { return TrackSpec{"napiscope threads"}; });
-    return TrackSpec{fmt::format("{} {}", Comm(pid), pid), group};
+    return TrackSpec{fmt::format("{} {} wake->run", Comm(pid), pid), group};
+  });
+}
+
+uint64_t TrackLayout::ThreadActivations(int32_t pid) {
+  return tracks_->Track(TrackKind::kThreadActivations, static_cast<uint32_t>(pid), [&] {
+    uint64_t group = tracks_->Track(TrackKind::kThreadGroup, 0,
+                                    [] { return TrackSpec{"napiscope threads"}; });
+    return TrackSpec{fmt::format("{} {} activations", Comm(pid), pid), group};
   });
 }
 
@@ -96,44 +105,54 @@ void ContextTracks::OnInterval(const ContextInterval& interval) {
   }
 }
 
+namespace {
+
+// Flags are written only when they are not the usual value (smaller files): start_known and
+// end_known when false, resumed and suspended when true.
+void AddUnusualFlags(const ContextInterval& interval, std::vector<Arg>* args) {
+  if (!interval.frame.start_known) args->push_back({"start_known", false});
+  if (!interval.end_known) args->push_back({"end_known", false});
+  if (interval.frame.resumed) args->push_back({"resumed", true});
+  if (interval.suspended) args->push_back({"suspended", true});
+}
+
+}  // namespace
+
 void ContextTracks::Softirq(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
-  layout_->writer()->Slice(
-      layout_->CpuTrack(TrackKind::kCpuSoftirqRuns, frame.cpu), frame.start_ns, interval.end_ns,
-      "softirq", SoftirqVectorName(frame.vec),
-      {{"vec", int64_t{frame.vec}},
-       {"ran_in", SoftirqSiteName(frame.site)},
-       {"pid", int64_t{frame.pid}},
-       {"comm", layout_->Comm(frame.pid)},
-       {"start_known", frame.start_known},
-       {"end_known", interval.end_known},
-       {"resumed", frame.resumed},
-       {"suspended", interval.suspended}});
+  std::vector<Arg>& args = args_;
+  args = {{"vec", int64_t{frame.vec}},
+          {"ran_in", SoftirqSiteName(frame.site)},
+          {"pid", int64_t{frame.pid}}};
+  AddUnusualFlags(interval, &args);
+  layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuSoftirqRuns, frame.cpu),
+                           frame.start_ns, interval.end_ns, "softirq",
+                           SoftirqVectorName(frame.vec), args);
 }
 
 void ContextTracks::Hardirq(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
+  std::vector<Arg>& args = args_;
+  args = {{"irq", int64_t{frame.irq}}, {"interrupted_pid", int64_t{frame.pid}}};
+  AddUnusualFlags(interval, &args);
   layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuHardirqs, frame.cpu), frame.start_ns,
-                           interval.end_ns, "hardirq", layout_->Str(frame.name),
-                           {{"irq", int64_t{frame.irq}},
-                            {"interrupted_pid", int64_t{frame.pid}},
-                            {"start_known", frame.start_known},
-                            {"end_known", interval.end_known}});
+                           interval.end_ns, "hardirq", layout_->Str(frame.name), args);
 }
 
 void ContextTracks::NapiPoll(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
   bool exhausted = frame.budget > 0 && frame.work >= frame.budget;
+  std::vector<Arg>& args = args_;
+  args = {{"work", int64_t{frame.work}},
+          {"budget", int64_t{frame.budget}},
+          {"exhausted", exhausted},
+          {"cpu", int64_t{frame.cpu}},
+          {"ran_in", SoftirqSiteName(frame.site)},
+          {"pid", int64_t{frame.pid}}};
+  AddUnusualFlags(interval, &args);
   layout_->writer()->Slice(layout_->NapiInstance(frame.napi, frame.name), frame.start_ns,
                            interval.end_ns, "napi", exhausted ? "poll (budget exhausted)" : "poll",
-                           {{"work", int64_t{frame.work}},
-                            {"budget", int64_t{frame.budget}},
-                            {"exhausted", exhausted},
-                            {"cpu", int64_t{frame.cpu}},
-                            {"ran_in", SoftirqSiteName(frame.site)},
-                            {"pid", int64_t{frame.pid}},
-                            {"comm", layout_->Comm(frame.pid)},
-                            {"start_known", frame.start_known}});
+                           args);
   layout_->writer()->Counter(layout_->NapiPackets(frame.napi, frame.name), interval.end_ns,
                              frame.work);
 }

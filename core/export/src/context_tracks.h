@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/contexts.h"
@@ -22,7 +23,8 @@ class TrackLayout {
   uint64_t SoftirqWaits(uint16_t cpu, uint32_t vec);     ///< "NET_RX waits"
   uint64_t NapiInstance(uint64_t napi, StringId dev);    ///< "NAPI eth0 0xffff..."
   uint64_t NapiPackets(uint64_t napi, StringId dev);     ///< "packets per poll eth0 0xffff..."
-  uint64_t Thread(int32_t pid);                          ///< "comm pid"
+  uint64_t Thread(int32_t pid);                          ///< "comm pid wake->run"
+  uint64_t ThreadActivations(int32_t pid);               ///< "comm pid activations"
   uint64_t ThreadFindings(int32_t pid);                  ///< "findings comm pid"
   uint64_t TraceFindings();                              ///< "napiscope findings"
   /// The comm of `pid` as the trace names it ("" when unknown).
@@ -57,6 +59,7 @@ class ContextTracks : public ContextListener {
 
   TrackLayout* layout_;
   const AnalysisOptions& options_;
+  std::vector<Arg> args_;  // reused from slice to slice
 };
 
 }  // namespace napiscope::perfetto_export

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "ftrace_event_fill.h"
+#include "perfetto_trace.pb.h"
 
 namespace napiscope::perfetto_export {
 namespace {
@@ -55,14 +55,22 @@ void FtraceBundler::OnEnd() {
 void FtraceBundler::Flush(uint16_t cpu) {
   CpuBuffer& buffer = cpus_[cpu];
   if (buffer.events.empty()) return;
-  perfetto::protos::TracePacket* packet = out_->NewPacket();
-  perfetto::protos::FtraceEventBundle* bundle = packet->mutable_ftrace_events();
-  bundle->set_cpu(cpu);
-  if (buffer.lost_before) bundle->set_lost_events(true);
+  using perfetto::protos::FtraceEventBundle;
+  using perfetto::protos::TracePacket;
+  // Encoded directly (fields in number order, as the generated classes write them): building
+  // a message object per event would cost more than the rest of the export.
+  bundle_.Clear();
+  bundle_.Varint(FtraceEventBundle::kCpuFieldNumber, cpu);
   for (const Event& event : buffer.events) {
-    FillFtraceEvent(event, context_->strings, bundle->add_event());
+    EncodeFtraceEvent(event, context_->strings, &scratch_);
+    bundle_.Message(FtraceEventBundle::kEventFieldNumber, scratch_.event);
   }
-  out_->Write(*packet);
+  if (buffer.lost_before) bundle_.Varint(FtraceEventBundle::kLostEventsFieldNumber, 1);
+  packet_.Clear();
+  packet_.Message(TracePacket::kFtraceEventsFieldNumber, bundle_);
+  packet_.Varint(TracePacket::kTrustedPacketSequenceIdFieldNumber, PacketWriter::kSequenceId);
+  if (out_->ClaimFirstPacket()) packet_.Varint(TracePacket::kSequenceFlagsFieldNumber, 1);
+  out_->WriteEncoded(packet_.bytes());
   stats_->ftrace_events += static_cast<int64_t>(buffer.events.size());
   ++stats_->ftrace_bundles;
   buffer.events.clear();

@@ -9,6 +9,7 @@
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/event_sink.h"
 #include "napiscope/perfetto_export.h"
+#include "ftrace_event_encode.h"
 #include "packet_writer.h"
 
 namespace napiscope::perfetto_export {
@@ -37,6 +38,9 @@ class FtraceBundler : public EventSink {
   const TraceContext* context_ = nullptr;
   std::vector<CpuBuffer> cpus_;
   std::vector<bool> cpu_wanted_;
+  FtraceEncodeScratch scratch_;
+  ProtoBuffer bundle_;
+  ProtoBuffer packet_;
 };
 
 }  // namespace napiscope::perfetto_export

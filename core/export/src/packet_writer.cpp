@@ -13,8 +13,6 @@
 namespace napiscope::perfetto_export {
 namespace {
 
-// All packets share one sequence: TrackEvents need one, and nothing here is incremental.
-constexpr uint32_t kSequenceId = 1;
 // Trace.packet is field 1, length-delimited: tag (1 << 3) | 2.
 constexpr uint32_t kTracePacketTag = 0x0a;
 // Arena size at which written packets are freed (bounded memory, few allocations).
@@ -50,10 +48,8 @@ perfetto::protos::TracePacket* PacketWriter::NewPacket() {
   if (arena_.SpaceAllocated() > kArenaBytes) arena_.Reset();
   auto* packet = google::protobuf::Arena::CreateMessage<perfetto::protos::TracePacket>(&arena_);
   packet->set_trusted_packet_sequence_id(kSequenceId);
-  if (first_packet_) {
-    packet->set_sequence_flags(1);  // SEQ_INCREMENTAL_STATE_CLEARED: the sequence starts here
-    first_packet_ = false;
-  }
+  // SEQ_INCREMENTAL_STATE_CLEARED on the first packet: the sequence starts here.
+  if (ClaimFirstPacket()) packet->set_sequence_flags(1);
   return packet;
 }
 
@@ -66,6 +62,16 @@ void PacketWriter::Write(const perfetto::protos::TracePacket& packet) {
   packet.SerializeWithCachedSizes(&coded);
   bytes_ += 1 + google::protobuf::io::CodedOutputStream::VarintSize64(size) +
             static_cast<int64_t>(size);
+}
+
+void PacketWriter::WriteEncoded(std::string_view packet) {
+  if (output_ == nullptr) return;
+  google::protobuf::io::CodedOutputStream& coded = *output_->coded;
+  coded.WriteTag(kTracePacketTag);
+  coded.WriteVarint64(packet.size());
+  coded.WriteRaw(packet.data(), static_cast<int>(packet.size()));
+  bytes_ += 1 + google::protobuf::io::CodedOutputStream::VarintSize64(packet.size()) +
+            static_cast<int64_t>(packet.size());
 }
 
 absl::Status PacketWriter::Close() {

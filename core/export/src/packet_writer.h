@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 
 #include <absl/status/status.h>
 #include <google/protobuf/arena.h>
@@ -26,6 +28,16 @@ class PacketWriter {
 
   /// Appends `packet` to the file.
   void Write(const perfetto::protos::TracePacket& packet);
+
+  /// Appends an already encoded TracePacket.
+  void WriteEncoded(std::string_view packet);
+
+  /// True for the first packet of the file, which must carry the sequence's flags; each call
+  /// after the first returns false.
+  bool ClaimFirstPacket() { return std::exchange(first_packet_, false); }
+
+  /// The packet sequence every packet of the file belongs to.
+  static constexpr uint32_t kSequenceId = 1;
 
   /// Flushes and closes; the error names the file.
   absl::Status Close();

@@ -63,12 +63,12 @@ perfetto::protos::TracePacket* TrackWriter::NewEvent(uint64_t track, TimestampNs
 
 void TrackWriter::Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns,
                         std::string_view category, std::string_view name,
-                        std::initializer_list<Arg> args, Flows flows) {
+                        std::span<const Arg> args, Flows flows) {
   perfetto::protos::TracePacket* packet = NewEvent(track, begin_ns, TrackEvent::TYPE_SLICE_BEGIN);
   TrackEvent* begin = packet->mutable_track_event();
   begin->add_categories(std::string(category));
   begin->set_name(std::string(name));
-  AddArgs(begin, std::span<const Arg>(args.begin(), args.size()));
+  AddArgs(begin, args);
   AddFlows(begin, flows);
   out_->Write(*packet);
   out_->Write(*NewEvent(track, std::max(begin_ns, end_ns), TrackEvent::TYPE_SLICE_END));

@@ -28,11 +28,13 @@ enum class TrackKind : uint8_t {
   kCpuNetRxPending,   ///< counter: NET_RX raised and not yet entered on the CPU
   kCpuFindings,       ///< findings about the CPU
   kCpuLostEvents,     ///< time the CPU's events were lost
+  kCpuWakeups,        ///< hard IRQs and wakeups on the CPU that activated a service thread
   kNapiGroup,         ///< "napiscope NAPI": parent of the instances
   kNapiInstance,      ///< polls of one napi_struct (id: the pointer)
   kNapiPacketsCounter,  ///< counter: packets of each poll of one instance
   kThreadGroup,       ///< "napiscope threads": parent of the threads
-  kThread,            ///< wake -> run waits and activations of one thread (id: pid)
+  kThread,            ///< wake -> run waits of one thread (id: pid)
+  kThreadActivations,  ///< activations of one service thread (id: pid)
   kThreadFindings,    ///< findings about one thread (id: pid)
   kTraceFindings,     ///< findings about no single CPU
 };
@@ -74,7 +76,13 @@ class TrackWriter {
 
   /// A slice [begin_ns, end_ns] on `track`.
   void Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns, std::string_view category,
-             std::string_view name, std::initializer_list<Arg> args, Flows flows = {});
+             std::string_view name, std::span<const Arg> args, Flows flows = {});
+  /// The same with args written in place.
+  void Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns, std::string_view category,
+             std::string_view name, std::initializer_list<Arg> args, Flows flows = {}) {
+    Slice(track, begin_ns, end_ns, category, name, std::span<const Arg>(args.begin(), args.size()),
+          flows);
+  }
 
   /// An instant at `ts_ns` on `track`.
   void Instant(uint64_t track, TimestampNs ts_ns, std::string_view category, std::string_view name,

@@ -1,4 +1,5 @@
-// One napiscope Event as a Perfetto FtraceEvent.
+// One napiscope Event as a Perfetto FtraceEvent through the generated message classes: the
+// reference the export's direct encoding (ftrace_event_encode.h) is tested against.
 #pragma once
 
 #include "napiscope/event_sink.h"

@@ -146,25 +146,6 @@ absl::Status TraceStart(const std::string& path, int threads, TimestampNs* start
   return absl::OkStatus();
 }
 
-// Resolves the window of `flags` into `analysis`: offsets (+100ms) count from the trace's first
-// event, read by a load that stops there.
-absl::Status ResolveWindow(const std::string& path, const AnalysisFlags& flags,
-                           AnalysisOptions* analysis) {
-  TimeBound from, to;
-  std::string why;
-  bool has_from = !flags.from.empty() && ParseTimeBound(flags.from, &from, &why);
-  bool has_to = !flags.to.empty() && ParseTimeBound(flags.to, &to, &why);
-  TimestampNs start_ns = 0;
-  if ((has_from && from.from_trace_start) || (has_to && to.from_trace_start)) {
-    if (absl::Status status = TraceStart(path, flags.threads, &start_ns); !status.ok()) {
-      return status;
-    }
-  }
-  if (has_from) analysis->window.from_ns = ResolveTimeBound(from, start_ns);
-  if (has_to) analysis->window.to_ns = ResolveTimeBound(to, start_ns);
-  return absl::OkStatus();
-}
-
 // An error naming the trace's span when the window is empty or outside it, or its CPUs when
 // --cpu names one it lacks.
 absl::Status CheckWindowAndCpus(const std::string& path, const AnalysisOptions& analysis,
@@ -183,6 +164,24 @@ absl::Status CheckWindowAndCpus(const std::string& path, const AnalysisOptions& 
 }
 
 }  // namespace
+
+// Offsets are read from the trace's first event by a load that stops there.
+absl::Status ResolveWindow(const std::string& path, const AnalysisFlags& flags,
+                           AnalysisOptions* analysis) {
+  TimeBound from, to;
+  std::string why;
+  bool has_from = !flags.from.empty() && ParseTimeBound(flags.from, &from, &why);
+  bool has_to = !flags.to.empty() && ParseTimeBound(flags.to, &to, &why);
+  TimestampNs start_ns = 0;
+  if ((has_from && from.from_trace_start) || (has_to && to.from_trace_start)) {
+    if (absl::Status status = TraceStart(path, flags.threads, &start_ns); !status.ok()) {
+      return status;
+    }
+  }
+  if (has_from) analysis->window.from_ns = ResolveTimeBound(from, start_ns);
+  if (has_to) analysis->window.to_ns = ResolveTimeBound(to, start_ns);
+  return absl::OkStatus();
+}
 
 absl::Status AnalyzeTraceWindowed(const std::string& path, const AnalysisFlags& flags,
                                   AnalysisOptions analysis, bool quiet, Report* report) {

@@ -33,6 +33,11 @@ struct AnalysisFlags {
   bool Apply(AnalysisOptions* analysis, std::string* error) const;
 };
 
+/// Sets the window of `analysis` from `flags`: offsets (+100ms) count from the first event of
+/// `path`. Syntax is checked earlier, by AnalysisFlags::Apply.
+absl::Status ResolveWindow(const std::string& path, const AnalysisFlags& flags,
+                           AnalysisOptions* analysis);
+
 /// Analyses `path` with `analysis` and the window of `flags`: offsets (+100ms) are resolved
 /// against the trace's first event, and a window that is empty or outside the trace, or a --cpu
 /// the trace lacks, is an error naming the file and the trace's span or CPUs.

@@ -28,9 +28,12 @@ int RunExport(const ExportOptions& options) {
   if (options.output.empty()) return Fail("export", "-o FILE is required (- for stdout)");
   bool show = !options.quiet && (options.progress || isatty(STDERR_FILENO));
   PerfettoExportStats stats;
-  absl::Status status =
-      WithProgressBar("napiscope: exporting " + options.path, show, &analysis.load,
-                      [&] { return ExportPerfettoTrace(options.path, options.output, analysis, &stats); });
+  absl::Status status = ResolveWindow(options.path, options.flags, &analysis);
+  if (status.ok()) {
+    status = WithProgressBar("napiscope: exporting " + options.path, show, &analysis.load, [&] {
+      return ExportPerfettoTrace(options.path, options.output, analysis, &stats);
+    });
+  }
   if (!status.ok()) return Fail("", std::string(status.message()));
   if (!options.quiet && options.output != "-") {
     std::cerr << fmt::format(

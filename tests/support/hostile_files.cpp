@@ -262,6 +262,23 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   }
   add("timestamps going backwards", "backwards.dat", backwards, true, "timestamps earlier");
 
+  // CPU 0's first record (after the 16-byte page header) made a padding record of length -4,
+  // which points at itself (kbuffer and libtracecmd loop on it forever), then a data record
+  // whose length word claims 2 GiB.
+  if (!table.empty()) {
+    const size_t record = table[0].offset + 16;
+    std::string looping = trace;
+    PutLe(&looping, record, (1u << 5) | 29u, 4);  // time delta 1, type 29 (padding)
+    PutLe(&looping, record + 4, 0xfffffffcu, 4);
+    add("a padding record whose length points back at itself", "padding-loop.dat", looping,
+        false, "has a record (page byte 16) whose length points backwards (corrupt page)");
+    std::string long_record = trace;
+    PutLe(&long_record, record, 1u << 5, 4);  // type 0: the length is in the next word
+    PutLe(&long_record, record + 4, 0x7ffffff0u, 4);
+    add("a data record longer than its page", "record-2gib.dat", long_record, false,
+        "has a record (page byte 16) whose length runs past the page's data (corrupt page)");
+  }
+
   // 10 GB of zeros, and the trace followed by 10 GB of zeros: sparse, so nothing is written.
   std::string zeros = dir + "/zeros-10g.dat";
   WriteFile(zeros, "");

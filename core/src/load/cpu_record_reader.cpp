@@ -189,7 +189,31 @@ bool PageCpuReader::LoadPage(uint64_t offset) {
                              " bytes of data, more than a ", layout_.page_size,
                              "-byte page holds (corrupt page)"));
   }
+  if (!CheckRecordsAdvance(page, data_bytes, offset)) return false;
   return kbuffer_load_subbuffer(kbuf_, page) >= 0;
+}
+
+// kbuffer follows each record's length unchecked: a negative padding or data length sends it
+// back to an earlier record (an endless loop, in libtracecmd's reader too), and a data record
+// longer than the page's data has it read past the page. So walk the records first, the way
+// kbuffer will (kbuffer_raw_get steps with its rules).
+bool PageCpuReader::CheckRecordsAdvance(uint8_t* page, uint64_t data_bytes, uint64_t offset) {
+  const uintptr_t start = reinterpret_cast<uintptr_t>(page);
+  const uintptr_t end = start + (layout_.header_long_size == 8 ? 16 : 12) + data_bytes;
+  kbuffer_raw_info info{};
+  info.next = page + (end - start - data_bytes);
+  for (;;) {
+    const uintptr_t record = reinterpret_cast<uintptr_t>(info.next);
+    if (record >= end || kbuffer_raw_get(kbuf_, page, &info) == nullptr) return true;
+    const uintptr_t next = reinterpret_cast<uintptr_t>(info.next);
+    const bool data = info.type < KBUFFER_TYPE_PADDING;
+    if (next > record && (!data || next <= end)) continue;
+    return Fail(absl::StrCat("the page at byte ", layout_.zstd ? chunk_file_offset_ : offset,
+                             layout_.zstd ? " (compressed chunk)" : "", " has a record (page byte ",
+                             record - start, ") whose length ",
+                             next > record ? "runs past the page's data" : "points backwards",
+                             " (corrupt page)"));
+  }
 }
 
 bool PageCpuReader::Next(RawRecord* record) {

@@ -78,6 +78,7 @@ class PageCpuReader : public CpuRecordReader {
   bool Allocate();
   void CheckAllChunksRead();
   bool LoadPage(uint64_t offset);
+  bool CheckRecordsAdvance(uint8_t* page, uint64_t data_bytes, uint64_t offset);
   bool ReadBlock(uint64_t offset);
   bool ReadChunk(uint64_t offset);
   bool ReadFile(uint64_t offset, size_t length, uint8_t* into, size_t* got);

@@ -1,5 +1,6 @@
 // The same recording loaded from trace.dat and from `trace-cmd report` text must give the same
 // events, field by field, except what the text form cannot print.
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "load/text_flags.h"
+#include "napiscope/analysis_pipeline.h"
 #include "napiscope/loader.h"
 #include "support/test_support.h"
 #include "tracegen/event_describe.h"
@@ -119,6 +121,47 @@ INSTANTIATE_TEST_SUITE_P(RealTraces, CrossFormatTest,
                                                               "veth-threaded-napi"),
                                             ::testing::ValuesIn(kVariants)),
                          VariantTestName);
+
+// Text printed to the microsecond (trace-cmd report without -t, the kernel's trace file) says
+// so, and its analyses match the trace.dat's to within that microsecond: each duration's two
+// ends are cut to the microsecond, so a duration moves by less than 1000 ns, and so does every
+// order statistic of a set of them.
+TEST(CrossFormat, MicrosecondTextSaysSoAndItsLatenciesAreWithinAMicrosecond) {
+  if (!HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
+  std::string dat = TestData("real/veth-softirq-napi.dat");
+  std::string dir = MakeTempDir();
+  std::string text = dir + "/veth-softirq-napi-us.txt";
+  testing::CommandResult report = RunCommand("trace-cmd report -i " + dat);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  WriteFile(text, report.out);
+  Report from_dat, from_text;
+  ASSERT_TRUE(AnalyzeTrace(dat, AnalysisOptions{}, &from_dat).ok());
+  ASSERT_TRUE(AnalyzeTrace(text, AnalysisOptions{}, &from_text).ok());
+  EXPECT_THAT(from_text.trace.meta.warnings,
+              ::testing::Contains(::testing::HasSubstr("timestamps are printed to 1.0 us")));
+  EXPECT_THAT(from_dat.trace.meta.warnings,
+              ::testing::Not(::testing::Contains(::testing::HasSubstr("timestamps are printed"))));
+  auto expect_within_a_microsecond = [](const DurationStats& a, const DurationStats& b) {
+    EXPECT_EQ(a.count, b.count);
+    for (auto field : {&DurationStats::min_ns, &DurationStats::p50_ns, &DurationStats::p99_ns,
+                       &DurationStats::max_ns}) {
+      EXPECT_LT(std::abs(a.*field - b.*field), 1000) << a.*field << " vs " << b.*field;
+    }
+  };
+  ASSERT_EQ(from_dat.softirq_latency.size(), from_text.softirq_latency.size());
+  ASSERT_FALSE(from_dat.softirq_latency.empty());
+  for (size_t i = 0; i < from_dat.softirq_latency.size(); ++i) {
+    SCOPED_TRACE(::testing::Message() << "CPU " << from_dat.softirq_latency[i].cpu << " vec "
+                                      << from_dat.softirq_latency[i].vec);
+    expect_within_a_microsecond(from_dat.softirq_latency[i].delay,
+                                from_text.softirq_latency[i].delay);
+  }
+  ASSERT_EQ(from_dat.softirq_runtime.size(), from_text.softirq_runtime.size());
+  for (size_t i = 0; i < from_dat.softirq_runtime.size(); ++i) {
+    expect_within_a_microsecond(from_dat.softirq_runtime[i].run, from_text.softirq_runtime[i].run);
+  }
+  std::filesystem::remove_all(dir);
+}
 
 }  // namespace
 }  // namespace napiscope

@@ -239,7 +239,8 @@ TEST_F(TextLoaderTest, TraceCmdReportForms) {
   EXPECT_EQ(context_.missed[0].cpu, 2);
   EXPECT_EQ(context_.missed[0].count, 120);
   EXPECT_EQ(context_.missed[0].last_before_ns, -1);
-  EXPECT_THAT(context_.meta.warnings, ::testing::IsEmpty());
+  EXPECT_THAT(context_.meta.warnings,
+              ::testing::ElementsAre(HasSubstr("timestamps are printed to 1.0 us")));
 }
 
 // Time going backwards within one CPU is the one disorder text must not have: warned about.
@@ -253,7 +254,8 @@ TEST_F(TextLoaderTest, TimeGoingBackwardsOnOneCpuIsAWarning) {
   ASSERT_EQ(events_.size(), 3u);
   EXPECT_THAT(context_.meta.warnings,
               ::testing::ElementsAre(HasSubstr("1 events have timestamps earlier than the "
-                                               "previous event on their CPU")));
+                                               "previous event on their CPU"),
+                                     HasSubstr("timestamps are printed to 1.0 us")));
 }
 
 TEST_F(TextLoaderTest, TraceCmdLatencyColumnGluesCpuAndFlags) {
@@ -312,6 +314,13 @@ TEST(TextTimestamps, ConvertToIntegerNanoseconds) {
   EXPECT_FALSE(internal::ParseTimestampNs("1.1234567891", &ts));
   EXPECT_FALSE(internal::ParseTimestampNs("1.", &ts));
   EXPECT_FALSE(internal::ParseTimestampNs("99999999999999.1", &ts));
+  TimestampNs resolution = 0;
+  ASSERT_TRUE(internal::ParseTimestampNs("160.740307", &ts, &resolution));
+  EXPECT_EQ(resolution, 1000);
+  ASSERT_TRUE(internal::ParseTimestampNs("160.740307123", &ts, &resolution));
+  EXPECT_EQ(resolution, 1);
+  ASSERT_TRUE(internal::ParseTimestampNs("0.5", &ts, &resolution));
+  EXPECT_EQ(resolution, 100'000'000);
 }
 
 TEST_F(TextLoaderTest, KernelLostEventsLineCarriesTheCount) {

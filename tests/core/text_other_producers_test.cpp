@@ -175,9 +175,10 @@ TEST(StoredTextForms, KernelLatencyFormat) {
   EXPECT_EQ(t.Str(t.context.tasks.CommOf(4100)), "napi/vb-4099");
   EXPECT_EQ(t.Str(t.context.tasks.CommOf(77)), "kworker/u8:3");
   EXPECT_EQ(t.context.tasks.CommOf(21), 0u);
-  ASSERT_EQ(meta.warnings.size(), 1u);
-  EXPECT_THAT(meta.warnings[0], HasSubstr("cut to 8 characters"));
-  EXPECT_THAT(meta.warnings[0], HasSubstr("1 task is named by nothing else and left unnamed (cut "
+  ASSERT_EQ(meta.warnings.size(), 2u);
+  EXPECT_THAT(meta.warnings[0], HasSubstr("timestamps are printed to 1.0 us"));  // "486183281us"
+  EXPECT_THAT(meta.warnings[1], HasSubstr("cut to 8 characters"));
+  EXPECT_THAT(meta.warnings[1], HasSubstr("1 task is named by nothing else and left unnamed (cut "
                                           "name: ksoftirq (pid 21))"));
 }
 

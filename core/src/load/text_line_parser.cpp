@@ -154,9 +154,10 @@ bool ParseInt(std::string_view text, int64_t* value) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
-bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns) {
+bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns, TimestampNs* resolution_ns) {
   size_t dot = text.find('.');
   int64_t seconds = 0;
+  if (resolution_ns != nullptr) *resolution_ns = 1;
   if (dot == std::string_view::npos) return ParseUnsigned(text, ts_ns);
   std::string_view fraction = text.substr(dot + 1);
   int64_t fraction_value = 0;
@@ -165,6 +166,7 @@ bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns) {
     return false;
   }
   *ts_ns = seconds * kNsPerSecond + fraction_value * kFractionScale[fraction.size()];
+  if (resolution_ns != nullptr) *resolution_ns = kFractionScale[fraction.size()];
   return true;
 }
 
@@ -201,7 +203,8 @@ bool ParseEventLine(std::string_view line, TextEventLine* out) {
   size_t colon = FindTimestampColon(line, &ts_start);
   std::string_view prefix;
   if (colon != std::string_view::npos &&
-      ParseTimestampNs(line.substr(ts_start, colon - ts_start), &out->ts_ns) &&
+      ParseTimestampNs(line.substr(ts_start, colon - ts_start), &out->ts_ns,
+                       &out->ts_resolution_ns) &&
       ParseNameAndFields(line.substr(colon + 1), out)) {
     prefix = TrimRight(line.substr(0, ts_start));
     if (ParseCpuAndFlags(&prefix, out) && ParseTaskColumns(prefix, out)) return true;
@@ -217,6 +220,7 @@ bool ParseEventLine(std::string_view line, TextEventLine* out) {
     return false;
   }
   out->ts_ns = us * 1000;
+  out->ts_resolution_ns = 1000;
   out->latency_us = true;
   prefix = TrimRight(line.substr(0, ts_start));
   if (!ParseCpuAndFlags(&prefix, out)) return false;

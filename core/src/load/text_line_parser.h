@@ -20,6 +20,7 @@ struct TextEventLine {
   bool comm_truncated = false;  ///< latency layouts cut comms to 8 characters: this one was
   bool latency_us = false;      ///< kernel latency-format: "123us+:" since the buffer's start
   TimestampNs ts_ns = 0;
+  TimestampNs ts_resolution_ns = 1;  ///< what the last printed digit is worth (1000: "12.345678")
   /// Event name ("sched_switch"); "function" for a function-tracer line ("f <-caller"),
   /// "<stack trace>" / "<user stack trace>" for the head of a kernel stack dump.
   std::string_view name;
@@ -32,8 +33,10 @@ struct TextMissedLine {
   int64_t count = -1;  ///< -1 when the line does not say
 };
 
-/// Parses "SECONDS.FRACTION" (1 to 9 fraction digits) or plain integer nanoseconds.
-bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns);
+/// Parses "SECONDS.FRACTION" (1 to 9 fraction digits) or plain integer nanoseconds; sets
+/// `resolution_ns`, when given, to what the last digit is worth.
+bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns,
+                      TimestampNs* resolution_ns = nullptr);
 
 /// Parses an event line of any supported layout; false when the line is not one.
 bool ParseEventLine(std::string_view line, TextEventLine* out);

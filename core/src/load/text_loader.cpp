@@ -13,6 +13,7 @@
 #include "load/text_input.h"
 #include "load/text_line_parser.h"
 #include "load/text_scan.h"
+#include "napiscope/format.h"
 
 namespace napiscope::internal {
 namespace {
@@ -149,6 +150,7 @@ class TextTraceLoader {
     Event& event = run.head;
     event = Event();
     event.ts_ns = parsed.ts_ns;
+    finest_resolution_ns_ = std::min(finest_resolution_ns_, parsed.ts_resolution_ns);
     event.cpu = static_cast<uint16_t>(parsed.cpu);
     event.pid = parsed.pid;
     const NameInfo& info = InfoOf(parsed.name);
@@ -315,6 +317,11 @@ class TextTraceLoader {
                         " events are earlier than the line before them (text not merged by time); "
                         "analysed at the time of the line before"));
     }
+    if (finest_resolution_ns_ > 1) {
+      Warn(absl::StrCat("timestamps are printed to ", FormatDuration(finest_resolution_ns_),
+                        ": every time and duration is exact only to that (trace-cmd report -t, "
+                        "or the trace.dat, gives nanoseconds)"));
+    }
     if (context_.meta.comms_cut) NameCutTasks();
     if (options_.progress) options_.progress(1.0);
     if (begun_) ingest_.End();
@@ -333,6 +340,7 @@ class TextTraceLoader {
   std::vector<TimestampNs> cpu_last_ns_;
   bool begun_ = false;
   int64_t events_ = 0;
+  TimestampNs finest_resolution_ns_ = INT64_MAX;  // of every event line's timestamp
   absl::Status reading_error_;
   std::vector<int64_t> skipped_examples_;  // the lowest skipped line numbers, ascending
   int64_t first_skipped_line_ = 0;

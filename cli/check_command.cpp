@@ -63,15 +63,8 @@ int RunCheck(const CheckOptions& options) {
     if (!status.ok()) return Fail("check", std::string(status.message()));
   }
   if (!options.fail_on.empty()) ParseSeverity(options.fail_on, &config.fail_on);
-  for (const std::string& setting : options.thresholds) {
-    size_t equals = setting.find('=');
-    absl::Status status =
-        equals == std::string::npos
-            ? absl::InvalidArgumentError("--threshold wants KEY=VALUE, not '" + setting + "'")
-            : SetThreshold(setting.substr(0, equals), setting.substr(equals + 1),
-                           &config.thresholds);
-    if (!status.ok()) return Fail("check", std::string(status.message()));
-  }
+  absl::Status applied = ApplyThresholdSettings(options.thresholds, &config.thresholds);
+  if (!applied.ok()) return Fail("check", std::string(applied.message()));
   AnalysisOptions analysis;
   analysis.thresholds = config.thresholds;
   std::string error;

@@ -1,6 +1,8 @@
 #include "cli_common.h"
 
+#include <fcntl.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "commands.h"
+#include "napiscope/check_config.h"
 #include "napiscope/format.h"
 #include "napiscope/loader.h"
 #include "napiscope/time_window.h"
@@ -249,6 +252,37 @@ bool WriteOutput(const std::string& path, const std::string& content, std::strin
   if (file.flush()) return true;
   *error = fmt::format("{}: cannot write: {}", path, std::strerror(errno));
   return false;
+}
+
+absl::Status ApplyThresholdSettings(const std::vector<std::string>& settings,
+                                    Thresholds* thresholds) {
+  for (const std::string& setting : settings) {
+    size_t equals = setting.find('=');
+    absl::Status status =
+        equals == std::string::npos
+            ? absl::InvalidArgumentError("--threshold wants KEY=VALUE, not '" + setting + "'")
+            : SetThreshold(setting.substr(0, equals), setting.substr(equals + 1), thresholds);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+bool CheckWritable(const std::string& path, std::string* error) {
+  struct stat info {};
+  const bool existed = stat(path.c_str(), &info) == 0;
+  if (existed && S_ISDIR(info.st_mode)) {
+    *error = fmt::format("{}: is a directory, not a file", path);
+    return false;
+  }
+  int fd = open(path.c_str(), existed ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+                0644);
+  if (fd < 0) {
+    *error = fmt::format("{}: cannot write: {}", path, std::strerror(errno));
+    return false;
+  }
+  close(fd);
+  if (!existed) unlink(path.c_str());
+  return true;
 }
 
 int Fail(std::string_view command, std::string_view message) {

@@ -13,6 +13,7 @@
 #include "napiscope/loader.h"
 #include "napiscope/report.h"
 #include "napiscope/report_html.h"
+#include "napiscope/thresholds.h"
 
 namespace napiscope::cli {
 
@@ -72,6 +73,15 @@ absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* l
 
 /// Writes `content` to `path` ("-" or "": stdout); false with a message naming the file.
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error);
+
+/// Applies --threshold settings ("KEY=VALUE", as SetThreshold takes them) to `thresholds`;
+/// the first bad one is the error.
+absl::Status ApplyThresholdSettings(const std::vector<std::string>& settings,
+                                    Thresholds* thresholds);
+
+/// Whether `path` can be written (it is created and removed again when it does not exist yet);
+/// false with "PATH: reason" in `*error`. Lets a command fail before it starts long work.
+bool CheckWritable(const std::string& path, std::string* error);
 
 /// Prints "napiscope COMMAND: MESSAGE" (or "napiscope: MESSAGE" when `command` is empty) on
 /// stderr and returns the error exit code.

@@ -7,9 +7,13 @@
 #include <optional>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "capture_args.h"
+#include "cli_common.h"
 #include "commands.h"
 #include "live_summary.h"
+#include "napiscope/format.h"
 #include "napiscope/json_text.h"
 #include "napiscope/live.h"
 #include "napiscope/report_render.h"
@@ -23,6 +27,10 @@ struct LiveArgs {
   CaptureArgs capture;
   bool json_lines = false;
   std::string fail_on;
+  std::vector<std::string> thresholds;  // KEY=VALUE, as in check
+  std::string save_on_fail;  // trace.dat to write when --fail-on trips
+  double keep_s = 10;        // seconds of pages kept for it
+  int64_t keep_mb = 256;     // memory they may take
 };
 
 constexpr auto kPollPeriod = std::chrono::milliseconds(100);
@@ -32,6 +40,21 @@ std::optional<Severity> ParseSeverity(const std::string& name) {
     if (name == SeverityName(severity)) return severity;
   }
   return std::nullopt;
+}
+
+// "napiscope live: saved the last 9.87 s (...) to FILE": where the trace went and what it holds.
+std::string SavedSpanLine(const std::string& path, const SavedTraceSpan& span) {
+  std::string line = fmt::format(
+      "napiscope live: saved the last {} before the failure to {} ({} events, {} to {} s on "
+      "the monotonic clock, {} pages, {:.1f} MiB)",
+      FormatDuration(span.last_ns - span.first_ns), path, span.events,
+      FormatTimestamp(span.first_ns), FormatTimestamp(span.last_ns), span.pages,
+      static_cast<double>(span.file_bytes) / (1 << 20));
+  if (span.pages_dropped_for_memory > 0) {
+    line += fmt::format("; {} older pages went to stay within --keep-mb",
+                        span.pages_dropped_for_memory);
+  }
+  return line + "\n";
 }
 
 int RunLive(const LiveArgs& args) {
@@ -46,6 +69,13 @@ int RunLive(const LiveArgs& args) {
     std::cerr << "napiscope live: --fail-on wants info, warning or error, not '" << args.fail_on
               << "'\n";
     return kExitError;
+  }
+  absl::Status applied = ApplyThresholdSettings(args.thresholds, &options.analysis.thresholds);
+  if (!applied.ok()) return Fail("live", std::string(applied.message()));
+  if (!args.save_on_fail.empty()) {
+    if (!CheckWritable(args.save_on_fail, &error)) return Fail("live", error);
+    options.keep_ns = static_cast<TimestampNs>(args.keep_s * 1e9);
+    options.keep_max_bytes = static_cast<size_t>(args.keep_mb) << 20;
   }
   InstallStopSignals(options.capture.instance_name);
   auto started = LiveCapture::Start(options);
@@ -111,6 +141,12 @@ int RunLive(const LiveArgs& args) {
   failed = failed || reached(report);
   print(report, true);
   if (!args.json_lines) std::cout << "\n" << ReportToText(report);
+  if (failed && !args.save_on_fail.empty()) {
+    SavedTraceSpan span;
+    status = capture->SaveRecent(args.save_on_fail, &span);
+    if (!status.ok()) return Fail("live", std::string(status.message()));
+    std::cerr << SavedSpanLine(args.save_on_fail, span) << std::flush;
+  }
   return failed ? kExitFindings : kExitClean;
 }
 
@@ -130,11 +166,33 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
   AddCaptureFlags(live, &args->capture, "napiscope");
   live->add_flag("--json-lines", args->json_lines,
                  "print one napiscope.live/1 JSON object per interval (and a final one)");
-  live->add_option("--fail-on", args->fail_on,
-                   "stop with exit code 2 at the first finding of this severity "
-                   "(info, warning, error)");
+  CLI::Option* fail_on = live->add_option("--fail-on", args->fail_on,
+                                          "stop with exit code 2 at the first finding of this "
+                                          "severity (info, warning, error)");
+  live->add_option("-t,--threshold", args->thresholds,
+                   "KEY=VALUE as in check, e.g. softirq_latency_p99_warning_ns=200us (see "
+                   "napiscope check --list-thresholds)")
+      ->allow_extra_args(false);
+  CLI::Option* save = live->add_option("--save-on-fail", args->save_on_fail,
+                                       "when --fail-on trips, write the last --keep seconds of "
+                                       "events to this trace.dat (opens in report, the GUI and "
+                                       "trace-cmd)")
+                          ->type_name("FILE")
+                          ->needs(fail_on);
+  live->add_option("--keep", args->keep_s, "seconds of events --save-on-fail keeps")
+      ->type_name("SECONDS")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0))
+      ->needs(save);
+  live->add_option("--keep-mb", args->keep_mb,
+                   "MiB --save-on-fail may keep; the oldest pages go beyond it")
+      ->type_name("MIB")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
+      ->needs(save);
   live->footer(
       "Examples:\n  napiscope live\n  napiscope live --interval 5 --fail-on warning\n"
+      "  napiscope live --fail-on warning --save-on-fail stall.dat --keep 5\n"
       "  napiscope live --duration 10 --json-lines | jq .cpus");
   live->callback([args, run] { *run = [args] { return RunLive(*args); }; });
 }

@@ -219,5 +219,55 @@ TEST_F(RecordLive, UnknownEventsAreSkippedAndNoKnownEventIsAnError) {
                                   "nosuch:event"));
 }
 
+// `live --fail-on warning` with a threshold every softirq exceeds trips at the first summary
+// (2 s); --save-on-fail then writes the last --keep (0.5 s) of events, not all 2 s of them.
+TEST_F(RecordLive, SaveOnFailWritesTheLastSecondsAsATraceDat) {
+  std::string file = dir_ + "/stall.dat";
+  auto live = RunCommand(Cli("live", "--interval 2 --duration 30 --json-lines --fail-on warning "
+                                     "-t softirq_latency_p99_warning_ns=1ns --keep 0.5 "
+                                     "--save-on-fail " + file));
+  ASSERT_EQ(live.exit_code, 2) << live.err;
+  EXPECT_THAT(live.err, HasSubstr("napiscope live: saved the last "));
+  EXPECT_THAT(live.err, HasSubstr(" before the failure to " + file + " ("));
+  TraceSummary summary;
+  ASSERT_TRUE(testing::SummarizeTrace(file, &summary).ok());
+  EXPECT_EQ(summary.meta.file_version, 6);
+  EXPECT_GT(summary.events, 0);
+  EXPECT_THAT(live.err, HasSubstr("(" + std::to_string(summary.events) + " events, "));
+  // Whole pages go, so the file may begin up to one page's time (a poll, 0.1 s) early.
+  const double span_s = static_cast<double>(summary.last_ts_ns - summary.first_ts_ns) / 1e9;
+  EXPECT_LE(span_s, 0.5 + 0.2);
+  EXPECT_GT(span_s, 0.25);
+  // The events that led to the failure: softirqs, the last one close to the end of the file.
+  std::map<std::string, int64_t> counts;
+  for (const EventNameCount& count : summary.counts) counts[count.name] = count.total;
+  EXPECT_GT(counts["softirq_entry"], 0);
+  EXPECT_GT(counts["sched_switch"], 0);
+  if (HaveProgram("trace-cmd")) {
+    auto report = RunCommand("trace-cmd report -i " + file);
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    std::map<std::string, int64_t> in_trace_cmd = TraceCmdCounts(report.out);
+    EXPECT_EQ(in_trace_cmd, counts);
+  }
+  auto napiscope_report = RunCommand(CliPath() + " report " + file);
+  EXPECT_EQ(napiscope_report.exit_code, 0) << napiscope_report.err;
+}
+
+TEST_F(RecordLive, SaveOnFailToAFileThatCannotBeWrittenFailsBeforeTracing) {
+  for (const auto& [file, reason] : {std::pair<std::string, std::string>{
+                                         dir_ + "/no/such/dir/t.dat", "cannot write: No such "
+                                                                      "file or directory"},
+                                     {dir_, "is a directory, not a file"}}) {
+    auto live = RunCommand(Cli("live", "--duration 5 --fail-on warning --save-on-fail " + file));
+    EXPECT_EQ(live.exit_code, 1);
+    EXPECT_EQ(live.err, "napiscope live: " + file + ": " + reason + "\n");
+    EXPECT_EQ(live.out, "");  // nothing traced, no summary printed
+  }
+  auto without_fail_on = RunCommand(Cli("live", "--duration 5 --save-on-fail " + dir_ + "/x.dat"));
+  EXPECT_NE(without_fail_on.exit_code, 0);
+  EXPECT_THAT(without_fail_on.err, HasSubstr("--save-on-fail requires --fail-on"));
+  EXPECT_FALSE(Exists(dir_ + "/x.dat"));
+}
+
 }  // namespace
 }  // namespace napiscope

@@ -10,6 +10,7 @@ extern "C" {  // kbuffer.h has no C++ guards
 #include <traceevent/kbuffer.h>
 }
 
+#include "live/recent_pages.h"
 #include "load/event_decoder.h"
 #include "load/event_ingest.h"
 #include "napiscope/live.h"
@@ -60,6 +61,8 @@ struct LiveCapture::State {
   std::vector<TimestampNs> last_read_ns;     // per index: newest event decoded, for gaps
   std::vector<LiveNapiCounts> napi;          // per CPU slot
   std::vector<std::string> enabled, missing;
+  std::unique_ptr<internal::RecentPages> recent;  // the last pages read, when asked to keep them
+  absl::StatusOr<TraceDatHeader> header;          // for SaveRecent once the session is gone
   bool stopped = false;
 };
 
@@ -73,6 +76,8 @@ absl::Status LiveCapture::State::ReadCpu(size_t index) {
     }
     unsigned long long ts = 0;
     bool first = true;
+    TimestampNs first_ns = -1;
+    int64_t events = 0;
     for (void* data = kbuffer_read_event(kbuf, &ts); data != nullptr;
          data = kbuffer_next_event(kbuf, &ts), first = false) {
       int missed = first ? kbuffer_missed_events(kbuf) : 0;
@@ -94,7 +99,9 @@ absl::Status LiveCapture::State::ReadCpu(size_t index) {
         ++context.meta.skipped_records;
       }
       last_read = std::max(last_read, event.ts_ns);
+      if (events++ == 0) first_ns = event.ts_ns;
     }
+    if (recent) recent->Add(cpu, page, first_ns, last_read, events);
     return absl::OkStatus();
   });
 }
@@ -180,6 +187,10 @@ absl::StatusOr<std::unique_ptr<LiveCapture>> LiveCapture::Start(const LiveOption
   state.napi.assign(meta.cpus, {});
   state.ingest = std::make_unique<internal::EventIngest>(state.context, state.pipeline, state.tep);
   state.ingest->Begin();
+  if (options.keep_ns > 0) {
+    state.recent = std::make_unique<internal::RecentPages>(meta.cpus, options.keep_ns,
+                                                           options.keep_max_bytes);
+  }
   return capture;
 }
 
@@ -210,11 +221,30 @@ absl::Status LiveCapture::Stop() {
                      "forward to keep the order"));
   }
   state.pipeline.OnEnd();
+  if (state.recent) state.header = state.session->BuildHeader();
   state.session.reset();
   return status;
 }
 
 Report LiveCapture::Snapshot() const { return state_->pipeline.Finish(state_->context); }
+
+absl::Status LiveCapture::SaveRecent(const std::string& path, SavedTraceSpan* span) const {
+  const State& state = *state_;
+  if (!state.recent) return absl::FailedPreconditionError("live capture keeps no pages");
+  absl::StatusOr<TraceDatHeader> header =
+      state.session ? state.session->BuildHeader() : state.header;
+  if (!header.ok()) return header.status();
+  const internal::RecentPages& recent = *state.recent;
+  *span = SavedTraceSpan();
+  absl::Status status = internal::WriteRecentPages(recent, *header, path, &span->file_bytes);
+  if (!status.ok()) return status;
+  span->first_ns = recent.first_ns();
+  span->last_ns = recent.last_ns();
+  span->events = recent.events();
+  span->pages = recent.page_count();
+  span->pages_dropped_for_memory = recent.dropped_for_memory();
+  return absl::OkStatus();
+}
 
 int64_t LiveCapture::events() const { return state_->ingest->delivered(); }
 

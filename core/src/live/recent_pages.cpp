@@ -1,0 +1,79 @@
+#include "live/recent_pages.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <limits>
+
+namespace napiscope::internal {
+
+RecentPages::RecentPages(size_t streams, TimestampNs keep_ns, size_t max_bytes)
+    : streams_(streams), keep_ns_(keep_ns), max_bytes_(max_bytes) {}
+
+void RecentPages::DropFront(size_t index) {
+  const KeptPage& page = streams_[index].front();
+  events_ -= page.events;
+  bytes_ -= page.bytes.size();
+  --page_count_;
+  streams_[index].pop_front();
+}
+
+void RecentPages::Add(size_t index, std::string_view page, TimestampNs first_ns,
+                      TimestampNs last_ns, int64_t events) {
+  if (events <= 0) return;
+  streams_[index].push_back({std::string(page), first_ns, last_ns, events});
+  events_ += events;
+  bytes_ += page.size();
+  ++page_count_;
+  newest_ns_ = std::max(newest_ns_, last_ns);
+  const TimestampNs cutoff_ns = newest_ns_ - keep_ns_;
+  for (size_t i = 0; i < streams_.size(); ++i) {
+    while (!streams_[i].empty() && streams_[i].front().last_ns < cutoff_ns) DropFront(i);
+  }
+  // Over the byte limit: the page whose last event is oldest goes, whichever CPU it is on.
+  while (bytes_ > max_bytes_ && page_count_ > 1) {
+    size_t oldest = 0;
+    TimestampNs oldest_ns = std::numeric_limits<TimestampNs>::max();
+    for (size_t i = 0; i < streams_.size(); ++i) {
+      if (!streams_[i].empty() && streams_[i].front().last_ns < oldest_ns) {
+        oldest = i;
+        oldest_ns = streams_[i].front().last_ns;
+      }
+    }
+    DropFront(oldest);
+    ++dropped_for_memory_;
+  }
+}
+
+TimestampNs RecentPages::first_ns() const {
+  TimestampNs first = std::numeric_limits<TimestampNs>::max();
+  for (const std::deque<KeptPage>& stream : streams_) {
+    if (!stream.empty()) first = std::min(first, stream.front().first_ns);
+  }
+  return first == std::numeric_limits<TimestampNs>::max() ? 0 : first;
+}
+
+absl::Status WriteRecentPages(const RecentPages& recent, const TraceDatHeader& header,
+                              const std::string& path, uint64_t* file_bytes) {
+  TraceDatFileWriter writer;
+  absl::Status status = writer.Open(path, header);
+  if (!status.ok()) return status;
+  for (size_t cpu = 0; status.ok() && cpu < recent.streams(); ++cpu) {
+    if (recent.pages(cpu).empty()) continue;
+    status = writer.BeginCpu(static_cast<int>(cpu));
+    for (const KeptPage& page : recent.pages(cpu)) {
+      if (status.ok()) status = writer.WritePages(page.bytes);
+    }
+    if (status.ok()) status = writer.EndCpu();
+  }
+  absl::Status closed = writer.Close();
+  if (status.ok()) status = closed;
+  if (!status.ok()) {
+    unlink(path.c_str());
+    return status;
+  }
+  *file_bytes = writer.bytes();
+  return absl::OkStatus();
+}
+
+}  // namespace napiscope::internal

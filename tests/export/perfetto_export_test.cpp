@@ -102,6 +102,87 @@ void ExpectNapiPolls(const DecodedExport& decoded, const nlohmann::json& report)
   EXPECT_EQ(work, expected_work);
 }
 
+// A slice per paired softirq wait, raise to entry, on its CPU's vector track: the report's
+// softirq_latency counts, each slice as long as its delay.
+void ExpectSoftirqWaits(const DecodedExport& decoded, const nlohmann::json& report) {
+  std::map<std::pair<int64_t, int64_t>, int64_t> slices, expected;
+  for (const DecodedEvent& slice : decoded.slices) {
+    if (slice.category != "softirq_wait") continue;
+    std::string cpu = slice.track.substr(4, slice.track.find(' ', 4) - 4);
+    ++slices[{std::stoll(cpu), slice.args.at("vec").get<int64_t>()}];
+    EXPECT_EQ(static_cast<int64_t>(slice.end_ns - slice.ts_ns),
+              slice.args.at("delay_ns").get<int64_t>());
+  }
+  for (const auto& row : report["softirq_latency"]) {
+    if (row["count"].get<int64_t>() == 0) continue;
+    expected[{row["cpu"].get<int64_t>(), row["vec"].get<int64_t>()}] = row["count"].get<int64_t>();
+  }
+  EXPECT_EQ(slices, expected);
+}
+
+// A slice per service-thread activation (the report's counts per thread), each with one flow
+// in, from an instant at the same time on the activating CPU's track.
+void ExpectActivations(const DecodedExport& decoded, const nlohmann::json& report) {
+  std::map<uint64_t, const DecodedEvent*> flow_sources;
+  for (const DecodedEvent& instant : decoded.instants) {
+    for (uint64_t flow : instant.flows_out) flow_sources[flow] = &instant;
+  }
+  std::map<int64_t, int64_t> slices, expected;
+  for (const DecodedEvent& slice : decoded.slices) {
+    if (slice.category != "activation") continue;
+    int64_t pid = slice.args.at("pid").get<int64_t>();
+    ++slices[pid];
+    ASSERT_EQ(slice.flows_in.size(), 1u) << slice.track;
+    auto source = flow_sources.find(slice.flows_in[0]);
+    ASSERT_NE(source, flow_sources.end()) << "flow into " << slice.track << " from nowhere";
+    EXPECT_EQ(source->second->ts_ns, slice.ts_ns);
+    EXPECT_EQ(source->second->args.at("pid").get<int64_t>(), pid);
+    EXPECT_EQ(source->second->track,
+              "CPU " + std::to_string(slice.args.at("from_cpu").get<int64_t>()) + " activations");
+  }
+  for (const char* section : {"irq_threads", "napi_threads", "ksoftirqd"}) {
+    for (const auto& row : report[section]) {
+      int64_t activations = row["activations"].get<int64_t>();
+      if (activations > 0) expected[row["pid"].get<int64_t>()] += activations;
+    }
+  }
+  EXPECT_EQ(slices, expected);
+}
+
+// A slice per wake -> run wait of the threads the report's rt_wake_latency lists.
+void ExpectWakeWaits(const DecodedExport& decoded, const nlohmann::json& report) {
+  std::map<int64_t, int64_t> slices, expected;
+  for (const DecodedEvent& slice : decoded.slices) {
+    if (slice.category != "wake") continue;
+    ++slices[slice.args.at("pid").get<int64_t>()];
+    EXPECT_EQ(static_cast<int64_t>(slice.end_ns - slice.ts_ns),
+              slice.args.at("wait_ns").get<int64_t>());
+  }
+  for (const auto& row : report["rt_wake_latency"]) {
+    if (row["count"].get<int64_t>() > 0) {
+      expected[row["pid"].get<int64_t>()] += row["count"].get<int64_t>();
+    }
+  }
+  EXPECT_EQ(slices, expected);
+}
+
+// NET_RX pending per CPU goes to 1 at a first raise and back to 0 at the entry (or a loss).
+void ExpectNetRxPending(const DecodedExport& decoded, const nlohmann::json& report) {
+  int64_t net_rx_waits = 0;
+  for (const auto& row : report["softirq_latency"]) {
+    if (row["vec"].get<int64_t>() == 3) net_rx_waits += row["count"].get<int64_t>();
+  }
+  int64_t rises = 0;
+  for (const auto& [track, values] : decoded.counters) {
+    if (track.find(" NET_RX pending") == std::string::npos) continue;
+    for (size_t i = 0; i < values.size(); ++i) {
+      EXPECT_EQ(values[i], i % 2 == 0 ? 1 : 0) << track << " value " << i;
+      rises += values[i];
+    }
+  }
+  EXPECT_GE(rises, net_rx_waits);
+}
+
 // An instant per finding, at its start, with its sentence.
 void ExpectFindings(const DecodedExport& decoded, const nlohmann::json& report) {
   std::multiset<std::tuple<std::string, int64_t, std::string>> instants, expected;
@@ -129,6 +210,10 @@ TEST_P(PerfettoExportTest, HoldsTheInputEventsAndTheReportsCounts) {
   ExpectSoftirqRuns(decoded, report);
   ExpectHardirqRuns(decoded, report);
   ExpectNapiPolls(decoded, report);
+  ExpectSoftirqWaits(decoded, report);
+  ExpectActivations(decoded, report);
+  ExpectWakeWaits(decoded, report);
+  ExpectNetRxPending(decoded, report);
   ExpectFindings(decoded, report);
 }
 
@@ -138,6 +223,7 @@ INSTANTIATE_TEST_SUITE_P(
                       ExportCase{"scenarios/napi_budget.dat", true},
                       ExportCase{"scenarios/missed_events_gap.dat", true},
                       ExportCase{"scenarios/irq_threads_bouncing.dat", true},
+                      ExportCase{"scenarios/rt_wake_latency.dat", true},
                       ExportCase{"real/short-v6.dat", true},
                       ExportCase{"real/veth-softirq-napi.dat", false}),
     [](const auto& param_info) {
@@ -153,7 +239,8 @@ TEST(PerfettoExport, RealTraceHasEveryKindOfTrack) {
       Decode(ExportWithCli(TestData("real/short-v6.dat"), "", MakeTempDir()), false);
   std::map<std::string, int64_t> per_category;
   for (const DecodedEvent& slice : decoded.slices) ++per_category[slice.category];
-  for (const char* category : {"softirq", "hardirq", "napi", "lost"}) {
+  for (const char* category :
+       {"softirq", "hardirq", "napi", "lost", "softirq_wait", "activation"}) {
     EXPECT_GT(per_category[category], 0) << category;
   }
   EXPECT_FALSE(decoded.instants.empty());

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "context_tracks.h"
+#include "fact_tracks.h"
 #include "finding_instants.h"
 #include "ftrace_bundler.h"
 #include "napiscope/loader.h"
@@ -37,9 +38,11 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   TrackWriter writer(&out, counts);
   TrackLayout layout(&writer, &context_seen);
   ContextTracks context_tracks(&layout, options);
+  FactTracks fact_tracks(&layout, options);
   ContextHolder holder(&context_seen);
   AnalysisPipeline pipeline(options);
   pipeline.AddContextListener(&context_tracks);
+  pipeline.AddFactListener(&fact_tracks);
   FtraceBundler bundler(&out, options, counts);
   FanoutSink fanout;
   fanout.Add(&holder);

@@ -9,6 +9,7 @@
 
 #include "napiscope/contexts.h"
 #include "napiscope/event_sink.h"
+#include "napiscope/facts.h"
 #include "napiscope/loader.h"
 #include "napiscope/report.h"
 #include "napiscope/thresholds.h"
@@ -37,6 +38,10 @@ class AnalysisPipeline : public EventSink {
   /// Adds a listener to the pipeline's context tracker (before OnBegin); it must outlive the
   /// pipeline. Exporters read the tracker's intervals here instead of tracking contexts again.
   void AddContextListener(ContextListener* listener);
+
+  /// Adds a listener to the pipeline's fact producers (before OnBegin); it must outlive the
+  /// pipeline. Exporters read softirq waits, activations and wake waits here.
+  void AddFactListener(FactListener* listener);
 
   /// Builds the report from the events seen so far, with the context the events used; it
   /// changes nothing, so live mode calls it between events as often as it likes.

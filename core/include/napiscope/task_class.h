@@ -22,6 +22,10 @@ std::string_view TaskClassName(TaskClass task_class);
 /// True for the threads that run softirq or NAPI work: IRQ threads, ksoftirqd, NAPI kthreads.
 bool ServesSoftirqs(TaskClass task_class);
 
+/// True for the tasks whose wake-to-run waits the wake-latency analysis measures: an RT
+/// priority (kernel prio below 100), or a thread that serves softirqs.
+bool WakeLatencyWatches(int32_t pid, std::string_view comm, int kernel_prio);
+
 /// Classifies a task; `kernel_prio` < 0 means unknown.
 TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio);
 

@@ -119,6 +119,10 @@ void AnalysisPipeline::AddContextListener(ContextListener* listener) {
   parts_->tracker.AddListener(listener);
 }
 
+void AnalysisPipeline::AddFactListener(FactListener* listener) {
+  parts_->facts.AddListener(listener);
+}
+
 namespace {
 
 // Keeps the rows (and findings) of the CPUs asked for; all when none were.

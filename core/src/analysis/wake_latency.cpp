@@ -32,11 +32,8 @@ void WakeLatency::OnEnd() {
 }
 
 void WakeLatency::OnWakeQueued(const WakeWaitFact& fact) {
-  bool realtime = fact.waking_prio >= 0 && fact.waking_prio < 100;
-  if (!realtime) {
-    std::string_view comm = tracker_->trace()->strings.Get(fact.waking_comm);
-    if (!ServesSoftirqs(ClassifyTask(fact.pid, comm, fact.waking_prio))) return;
-  }
+  std::string_view comm = tracker_->trace()->strings.Get(fact.waking_comm);
+  if (!WakeLatencyWatches(fact.pid, comm, fact.waking_prio)) return;
   Wait& wait = waits_[fact.wait_id];
   wait.pid = fact.pid;
   wait.waker_cpu = fact.waker_cpu;

@@ -69,4 +69,9 @@ bool ServesSoftirqs(TaskClass task_class) {
          task_class == TaskClass::kNapiKthread;
 }
 
+bool WakeLatencyWatches(int32_t pid, std::string_view comm, int kernel_prio) {
+  return (kernel_prio >= 0 && kernel_prio < 100) ||
+         ServesSoftirqs(ClassifyTask(pid, comm, kernel_prio));
+}
+
 }  // namespace napiscope

@@ -1,0 +1,48 @@
+// What the fact producers pair, as tracks: softirq raise -> entry waits per CPU and vector with
+// a NET_RX-pending counter per CPU, service-thread activations with a flow from the hard IRQ or
+// wakeup that caused them, and the wake -> run waits of the threads the wake-latency analysis
+// measures (RT tasks and softirq servers).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "context_tracks.h"
+#include "napiscope/facts.h"
+
+namespace napiscope::perfetto_export {
+
+/// Writes the producers' facts as they stream; holds only the waits still open.
+class FactTracks : public FactListener {
+ public:
+  FactTracks(TrackLayout* layout, const AnalysisOptions& options)
+      : layout_(layout), options_(options) {}
+
+  void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
+  void OnSoftirqWait(const SoftirqWaitFact& wait) override;
+  void OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) override;
+  void OnThreadActivation(const ThreadActivationFact& activation) override;
+  void OnWakeQueued(const WakeWaitFact& wait) override;
+  void OnWakeMoved(uint64_t wait_id, uint16_t from_cpu, uint16_t to_cpu,
+                   TimestampNs ts_ns) override;
+  void OnWakeRan(const WakeRunFact& run) override;
+  void OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) override;
+
+ private:
+  struct OpenWait {
+    TimestampNs waking_ns = 0;
+    uint16_t waker_cpu = 0;
+    int32_t moves = 0;
+  };
+
+  void NetRxPending(uint16_t cpu, TimestampNs ts_ns, int64_t value);
+
+  TrackLayout* layout_;
+  const AnalysisOptions& options_;
+  absl::flat_hash_map<uint64_t, OpenWait> waits_;  // watched wake waits not yet ended
+  std::vector<Arg> args_;                          // reused from slice to slice
+};
+
+}  // namespace napiscope::perfetto_export

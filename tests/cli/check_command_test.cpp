@@ -50,7 +50,7 @@ TEST_F(CheckCommand, ExitCodesZeroTwoOne) {
   EXPECT_EQ(result.out, "pass  " + Passing() + ": 0 errors, 0 warnings, 4 info\n");
   result = RunCommand(Check(Failing()));
   EXPECT_EQ(result.exit_code, 2) << result.err;
-  EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing() + ": 0 errors, 6 warnings, 3 info\n"));
+  EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing() + ": 0 errors, 6 warnings, 4 info\n"));
   EXPECT_THAT(result.out, HasSubstr("      warning  ksoftirqd-blocked        ksoftirqd/0 was "
                                     "switched out in D for 3.00 ms"));
   // Only warnings: failing on errors passes it.
@@ -79,7 +79,7 @@ TEST_F(CheckCommand, ThresholdsFromConfigAndFlags) {
             "[thresholds.TIMER]\nsoftirq_latency_p99_warning_ns = \"10ms\"\n");
   auto result = RunCommand(Check("--config " + config + " " + Failing()));
   EXPECT_EQ(result.exit_code, 2);  // SCHED still waited 3.99 ms
-  EXPECT_THAT(result.out, HasSubstr("0 errors, 1 warning, 3 info"));
+  EXPECT_THAT(result.out, HasSubstr("0 errors, 1 warning, 4 info"));
   EXPECT_THAT(result.out, HasSubstr("SCHED on CPU0 waited up to 3.99 ms"));
   result = RunCommand(Check("--config " + config + " -t SCHED.softirq_latency_p99_warning_ns=4ms " +
                             Failing()));
@@ -156,8 +156,10 @@ TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
               HasSubstr("ksoftirqd/0 was switched out in D for 3.00 ms"));
   EXPECT_THAT(failing["cases"]["softirq-latency"]["text"].get<std::string>(),
               HasSubstr("\nwarning: SCHED on CPU0 waited up to 3.99 ms"));  // both findings
-  // The trace has no irq_handler_entry: the IRQ-thread rules are skipped, not passed.
+  // The trace has no irq_handler_entry: the IRQ-thread and network-path rules are skipped (and
+  // say so in an info finding each), not passed.
   EXPECT_EQ(failing["cases"]["irq-thread-pingpong"]["tag"], "skipped");
+  EXPECT_EQ(failing["cases"]["net-path-priority"]["tag"], "skipped");
   EXPECT_EQ(failing["cases"]["softirq-pending-at-idle"], "pass");  // info only
   const json& passing = junit["suites"][1];
   EXPECT_EQ(passing["failures"], "0");
@@ -171,7 +173,7 @@ TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
   std::string markdown = ReadFile(md);
   EXPECT_THAT(markdown, HasSubstr("### napiscope check: 1 of 3 failed, 1 unreadable\n"));
   EXPECT_THAT(markdown, HasSubstr("| trace | result | errors | warnings | info |\n"));
-  EXPECT_THAT(markdown, HasSubstr("scenarios/ksoftirqd\\_blocked.dat | ❌ fail | 0 | 6 | 3 |\n"));
+  EXPECT_THAT(markdown, HasSubstr("scenarios/ksoftirqd\\_blocked.dat | ❌ fail | 0 | 6 | 4 |\n"));
   EXPECT_THAT(markdown, HasSubstr("- **warning** `ksoftirqd-blocked` ksoftirqd/0 was switched out"));
 }
 

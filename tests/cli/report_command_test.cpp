@@ -39,7 +39,7 @@ TEST(ReportCommand, TextHasHeaderFindingsAndTables) {
   EXPECT_THAT(result.out, HasSubstr("format:   trace.dat v7, compression zstd 1.5.4\n"));
   EXPECT_THAT(result.out, HasSubstr("span:     663.739770 .. 664.217468 (477.70 ms)\n"));
   // Findings first, then what was lost or not recorded, then the tables (issue 21).
-  EXPECT_THAT(result.out, HasSubstr("\nfindings (1 error, 1 warning, 1 info):\n"));
+  EXPECT_THAT(result.out, HasSubstr("\nfindings (1 error, 1 warning, 2 info):\n"));
   EXPECT_THAT(result.out, HasSubstr("\nlost and missing events:\n  lost      at least 193248 "
                                     "events in 2 gaps on CPUs 0-1.\n"));
   EXPECT_THAT(result.out, HasSubstr("  missing   execution contexts and CPU time: less complete "

@@ -32,7 +32,8 @@ SoftirqSite SiteOf(const std::string& context) {
       {"task_bh_enable", SoftirqSite::kTaskBhEnable},
       {"irq_thread", SoftirqSite::kIrqThread},
       {"ksoftirqd", SoftirqSite::kKsoftirqd},
-      {"napi_thread", SoftirqSite::kNapiKthread}};
+      {"napi_thread", SoftirqSite::kNapiKthread},
+      {"softirq_thread", SoftirqSite::kSoftirqThread}};
   auto it = kSites.find(context);
   return it == kSites.end() ? SoftirqSite::kNone : it->second;
 }
@@ -93,7 +94,8 @@ TEST_P(ScenarioReport, SoftirqLatencyIsWhatTheScenarioStates) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, ScenarioReport,
                          ::testing::Values("softirq_contexts", "missed_events_gap",
-                                           "ksoftirqd_blocked"));
+                                           "ksoftirqd_blocked", "rt_2_6_26_sirq_threads",
+                                           "rt_4_4_irq_threads", "rt_current_threaded_napi"));
 
 // docs/definitions.md case 2: SCHED waited almost 4 ms behind a blocked ksoftirqd; TIMER 3 ms.
 TEST(ScenarioReport, KsoftirqdBlockedIsAFindingWithItsBlame) {
@@ -158,16 +160,32 @@ TEST_P(RealTraceAsText, TraceCmdReportTextGivesTheSameJson) {
   std::string dat = TestData("real/" + GetParam() + ".dat");
   std::string dir = MakeTempDir();
   std::string text = dir + "/" + GetParam() + ".txt";
+  auto expect_same = [](const json& from_dat, const json& from_text) {
+    EXPECT_EQ(from_dat, from_text);
+    if (from_dat != from_text) {
+      json diff = json::diff(from_dat, from_text);
+      ADD_FAILURE() << "first differences: " << diff.dump(1).substr(0, 4000);
+    }
+  };
+  // The plain text has no latency columns, so no common_flags: it must read as the trace.dat's
+  // events without them.
   testing::CommandResult printed = RunCommand("trace-cmd report -t -N -i " + dat);
   ASSERT_EQ(printed.exit_code, 0) << printed.err;
   WriteFile(text, printed.out);
-  json from_dat = ReportJson(dat);
-  json from_text = ReportJson(text);
-  EXPECT_EQ(from_dat, from_text);
-  if (from_dat != from_text) {
-    json diff = json::diff(from_dat, from_text);
-    ADD_FAILURE() << "first differences: " << diff.dump(1).substr(0, 4000);
-  }
+  Report without_flags;
+  ASSERT_TRUE(testing::AnalyzeTraceWithoutFlags(dat, &without_flags).ok());
+  expect_same(WithoutPath(ReportToJson(without_flags)), ReportJson(text));
+  // The latency format (-l) carries the flags: it must read as the trace.dat itself, but for
+  // the warning that its comm column is cut to 8 characters.
+  printed = RunCommand("trace-cmd report -t -N -l -i " + dat);
+  ASSERT_EQ(printed.exit_code, 0) << printed.err;
+  WriteFile(text, printed.out);
+  json from_latency = ReportJson(text);
+  ASSERT_EQ(from_latency["trace"]["warnings"].size(), 1u) << from_latency["trace"]["warnings"];
+  EXPECT_THAT(from_latency["trace"]["warnings"][0].get<std::string>(),
+              ::testing::HasSubstr("cut to 8 characters"));
+  from_latency["trace"]["warnings"] = json::array();
+  expect_same(ReportJson(dat), from_latency);
   std::filesystem::remove_all(dir);
 }
 

@@ -60,5 +60,21 @@ TEST(TaskTable, ARepeatedObservationIsCachedButAChangeIsNot) {
   EXPECT_EQ(tasks.Find(1500)->comms.size(), 4u);
 }
 
+// Saved cmdlines hold the name at the end of the recording: `chrt` that exec'd `taskset` is
+// `taskset` there, but before its first switch-out the task was `chrt`.
+TEST(TaskTable, SavedCmdlinesDoNotNameTheTaskBeforeItsFirstEventName) {
+  StringTable strings;
+  StringId taskset = strings.Intern("taskset");
+  StringId chrt = strings.Intern("chrt");
+  TaskTable tasks;
+  tasks.SetInitialComm(700, taskset);
+  EXPECT_EQ(tasks.CommAt(700, 50), taskset);  // no event named it yet: cmdlines are all there is
+  tasks.ObserveComm(700, chrt, 100);
+  tasks.ObserveComm(700, taskset, 200);
+  EXPECT_EQ(tasks.CommAt(700, 50), chrt);
+  EXPECT_EQ(tasks.CommAt(700, 150), chrt);
+  EXPECT_EQ(tasks.CommAt(700, 250), taskset);
+}
+
 }  // namespace
 }  // namespace napiscope

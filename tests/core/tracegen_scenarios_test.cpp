@@ -251,9 +251,11 @@ TEST_P(ScenarioFileTest, StatedFactsMatchTheEvents) {
 INSTANTIATE_TEST_SUITE_P(AllScenarios, ScenarioFileTest,
                          ::testing::Values("irq_threads_bouncing", "irq_threads_pinned",
                                            "ksoftirqd_blocked", "softirq_contexts", "napi_budget",
-                                           "missed_events_gap", "rt_wake_latency"));
+                                           "missed_events_gap", "rt_wake_latency",
+                                           "rt_2_6_26_sirq_threads", "rt_4_4_irq_threads",
+                                           "rt_current_threaded_napi"));
 
-TEST(ScenarioFileList, EveryBuiltinScenarioIsTested) { EXPECT_EQ(BuiltinScenarios().size(), 7u); }
+TEST(ScenarioFileList, EveryBuiltinScenarioIsTested) { EXPECT_EQ(BuiltinScenarios().size(), 10u); }
 
 }  // namespace
 }  // namespace napiscope::tracegen

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "napiscope/analysis_pipeline.h"
 #include "napiscope/loader.h"
 
 namespace napiscope::testing {
@@ -26,6 +27,27 @@ absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary) {
   TraceSummaryBuilder builder;
   absl::Status status = LoadTrace(path, context, builder);
   if (status.ok()) *summary = builder.Finish(context);
+  return status;
+}
+
+absl::Status AnalyzeTraceWithoutFlags(const std::string& path, Report* report) {
+  // Every event reaches the pipeline with its common_flags cleared, nothing else changed.
+  struct DropFlags : EventSink {
+    explicit DropFlags(EventSink* next) : next(next) {}
+    void OnBegin(const TraceContext& context) override { next->OnBegin(context); }
+    void OnEvent(const Event& event) override {
+      Event copy = event;
+      copy.flags = 0;
+      next->OnEvent(copy);
+    }
+    void OnEnd() override { next->OnEnd(); }
+    EventSink* next;
+  };
+  TraceContext context;
+  AnalysisPipeline pipeline(AnalysisOptions{});
+  DropFlags drop(&pipeline);
+  absl::Status status = LoadTrace(path, context, drop);
+  if (status.ok()) *report = pipeline.Finish(context);
   return status;
 }
 

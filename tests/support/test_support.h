@@ -6,6 +6,7 @@
 #include <absl/status/status.h>
 
 #include "napiscope/event_sink.h"
+#include "napiscope/report.h"
 #include "napiscope/trace_summary.h"
 
 namespace napiscope::testing {
@@ -18,6 +19,10 @@ std::string MakeTempDir();
 
 /// Loads `path` into a summary; the status says why it failed.
 absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary);
+
+/// Analyses `path` as if its events carried no common_flags (as `trace-cmd report` text
+/// without latency columns): what such text must give. The status says why it failed.
+absl::Status AnalyzeTraceWithoutFlags(const std::string& path, Report* report);
 
 /// Result of running a command.
 struct CommandResult {

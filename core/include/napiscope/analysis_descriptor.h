@@ -23,6 +23,7 @@ enum class AnalysisId : uint8_t {
   kIdleWithPending,     ///< idle with softirqs pending, ordering stalls
   kNapi,                ///< NAPI polling and budget
   kRtWakeLatency,       ///< wake latency of RT and softirq-serving threads
+  kNetPath,             ///< the network path's priorities per NIC IRQ
   kCount,               ///< number of analyses
 };
 

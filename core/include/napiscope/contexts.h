@@ -15,7 +15,7 @@ namespace napiscope {
 /// What a context frame is.
 enum class ContextKind : uint8_t {
   kTask,      ///< a task running at task level (idle included)
-  kHardirq,   ///< a hard IRQ handler or x86 interrupt vector
+  kHardirq,   ///< a hard IRQ handler, an x86 interrupt vector, or an untraced hard IRQ
   kSoftirq,   ///< a softirq vector being processed
   kNapiPoll,  ///< one napi->poll() call, nested in a softirq or a NAPI kthread
 };
@@ -28,15 +28,27 @@ enum class SoftirqSite : uint8_t {
   kNone,           ///< not a softirq
   kIrqExit,        ///< at hard-IRQ exit, on top of whatever was interrupted
   kTaskBhEnable,   ///< in a task, at local_bh_enable()
-  kIrqThread,      ///< inside an RT IRQ thread irq/N-*
+  kIrqThread,      ///< inside an RT IRQ thread irq/N-* (or IRQ-N on 2.6.x-rt)
   kKsoftirqd,      ///< in ksoftirqd/N
   kNapiKthread,    ///< in a threaded-NAPI kthread napi/*
+  kSoftirqThread,  ///< in an RT softirq thread: sirq-<vec>/N, softirq-<vec>/N, ktimersoftd/N
   kUnknown,        ///< began before the trace or a gap; where is not known
 };
 
 /// Stable name of a site ("irq_exit", "task_bh_enable", "irq_thread", "ksoftirqd",
-/// "napi_kthread", "unknown", "").
+/// "napi_kthread", "softirq_thread", "unknown", "").
 std::string_view SoftirqSiteName(SoftirqSite site);
+
+/// The site of a softirq run at task level in a task of `task_class` (kTaskBhEnable for tasks
+/// that do not serve softirqs).
+SoftirqSite SoftirqSiteOfTask(TaskClass task_class);
+
+/// The irq of a hard-IRQ frame known only from common_flags: its entry and exit were not traced
+/// (x86 vectors without irq_vectors:*, filtered IRQs). Such frames are named "untraced hard IRQ".
+inline constexpr int32_t kUntracedIrq = -1;
+
+/// The name given to hard-IRQ frames inferred from common_flags.
+inline constexpr std::string_view kUntracedIrqName = "untraced hard IRQ";
 
 /// One level of a CPU's context stack.
 struct ContextFrame {
@@ -48,6 +60,7 @@ struct ContextFrame {
   uint8_t depth = 0;          ///< 0 for the task, +1 per nested frame
   bool start_known = true;    ///< false when the frame was already running at trace start / gap
   bool resumed = false;       ///< true when start_ns is a resume, not the first start
+  bool inferred = false;      ///< a hard IRQ seen only in common_flags (kUntracedIrq)
   uint16_t cpu = 0;
   int16_t prio = -1;          ///< kernel priority of the task on the CPU, -1 unknown
   int32_t pid = 0;            ///< the task on the CPU (for every kind)
@@ -95,6 +108,7 @@ struct ContextAnomalies {
   int64_t unmatched_exits = 0;       ///< exit without entry after the trace start was settled
   int64_t frames_closed_by_switch = 0;  ///< hard IRQ / IRQ-exit softirq open at a sched_switch
   int64_t missing_switches = 0;      ///< an event's pid was not the task we had current
+  int64_t untraced_hardirqs = 0;     ///< hard IRQs inferred from common_flags alone
 };
 
 /// Rebuilds per-CPU context stacks from events. Feed it events first, then query it or read
@@ -118,8 +132,8 @@ class ContextTracker : public EventSink {
   /// The task current on `cpu`, -1 when unknown.
   int32_t CurrentPid(uint16_t cpu) const;
 
-  /// Softirq frames a task is inside (RT: kept while it is switched out); may be empty.
-  const std::vector<ContextFrame>& TaskSoftirqFrames(int32_t pid) const;
+  /// Softirq frames `pid` is inside on `cpu` (RT: kept while it is switched out); may be empty.
+  const std::vector<ContextFrame>& TaskSoftirqFrames(uint16_t cpu, int32_t pid) const;
 
   /// Softirq frames open on `cpu` after the last event: the CPU's own (IRQ exit) and those of
   /// tasks that entered a softirq there and were switched out inside it (PREEMPT_RT).
@@ -158,7 +172,17 @@ class ContextTracker : public EventSink {
   const TraceContext* trace_ = nullptr;
   std::vector<ContextListener*> listeners_;
   std::vector<CpuState> cpus_;
-  absl::flat_hash_map<int32_t, std::vector<ContextFrame>> task_frames_;  // by TaskKey
+  void DropFramesElsewhere(int32_t pid, uint16_t cpu);
+  void InferHardirq(CpuState& cpu, const Event& event);
+  void CloseUntracedIrq(CpuState& cpu, TimestampNs ts);
+  StringId IdleName(uint16_t cpu) const;
+  void RenameTask(CpuState& cpu, int32_t pid, StringId comm);
+  SoftirqSite NapiPollSite(const CpuState& cpu, const ContextFrame& top, const Event& event) const;
+
+  absl::flat_hash_map<uint64_t, std::vector<ContextFrame>> task_frames_;  // by (cpu, pid)
+  std::vector<StringId> idle_names_;  // swapper/N per CPU
+  StringId untraced_irq_name_ = 0;
+  bool flags_seen_ = false;  // some event carried common_flags bits
   ContextAnomalies anomalies_;
 };
 

@@ -34,16 +34,15 @@ struct SoftirqWaitFact {
   int64_t delay_ns() const { return paired() ? entry_ns - raise_ns : 0; }
 };
 
-/// True for the classes of service threads: IRQ threads, NAPI kthreads, ksoftirqd.
-constexpr bool IsServiceThreadClass(TaskClass task_class) {
-  return task_class == TaskClass::kIrqThread || task_class == TaskClass::kNapiKthread ||
-         task_class == TaskClass::kKsoftirqd;
-}
+/// True for the classes of service threads: IRQ threads, NAPI kthreads, ksoftirqd and RT
+/// softirq threads (ServesSoftirqs).
+inline bool IsServiceThreadClass(TaskClass task_class) { return ServesSoftirqs(task_class); }
 
-/// A thread that serves IRQs or softirqs (IRQ thread, NAPI kthread, ksoftirqd), as tracked.
+/// A thread that serves IRQs or softirqs (IRQ thread, NAPI kthread, ksoftirqd, RT softirq
+/// thread), as tracked.
 struct ServiceThread {
   int32_t pid = 0;                           ///< the thread
-  TaskClass task_class = TaskClass::kOther;  ///< kIrqThread, kNapiKthread or kKsoftirqd
+  TaskClass task_class = TaskClass::kOther;  ///< kIrqThread, kNapiKthread, kKsoftirqd or kSoftirqThread
   int32_t irq = -1;                          ///< the IRQ of an IRQ thread (from its name), else -1
   StringId comm = 0;                         ///< its name when first seen
   int16_t prio = -1;                         ///< last kernel priority seen, -1 unknown

@@ -13,6 +13,7 @@
 #include "napiscope/duration_stats.h"
 #include "napiscope/findings.h"
 #include "napiscope/napi_rt_rows.h"
+#include "napiscope/net_path.h"
 #include "napiscope/scheduling_rows.h"
 #include "napiscope/trace_summary.h"
 
@@ -92,7 +93,12 @@ struct KernelModel {
   std::string evidence;                ///< why, in one sentence
   int64_t irq_threads = 0;             ///< irq/N-* threads that ran
   int64_t softirqs_at_irq_exit = 0;    ///< paired softirq entries at hard-IRQ exit
-  int64_t softirqs_in_threads = 0;     ///< ... in IRQ threads, ksoftirqd or NAPI kthreads
+  int64_t softirqs_in_threads = 0;     ///< ... in IRQ threads, ksoftirqd, RT softirq threads or NAPI kthreads
+  int64_t softirq_threads = 0;         ///< RT softirq threads (sirq-*, ktimersoftd, ktimers) that ran
+  int64_t softirqs_in_softirq_threads = 0;  ///< paired softirq entries in those threads
+  /// What the verdict rests on: "uname", "rt_softirq_threads", "forced_irq_threads",
+  /// "irq_threads", "softirq_sites"; empty when unknown.
+  std::vector<std::string> evidence_used;
 };
 
 /// True for the analyses (AnalysisRequirements ids) whose results a Report holds.
@@ -119,6 +125,7 @@ struct Report {
   int64_t softirq_ordering_stalls_not_listed = 0;
   std::vector<NapiRow> napi;                       ///< by dev, napi, cpu, context
   std::vector<WakeLatencyRow> rt_wake_latency;     ///< RT and softirq-serving threads, by pid, cpu
+  std::vector<NetPathRow> net_path;                ///< per NIC IRQ: its chain's priorities
   KernelModel kernel;                              ///< PREEMPT_RT or not, and why
   std::vector<Finding> findings;                   ///< most severe first
 

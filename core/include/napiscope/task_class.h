@@ -9,17 +9,19 @@ namespace napiscope {
 /// Task kinds that matter for interrupt and softirq diagnosis.
 enum class TaskClass : uint8_t {
   kIdle,         ///< pid 0, swapper/N
-  kIrqThread,    ///< irq/<N>-<name>: a forced-threaded or threaded IRQ handler
+  kIrqThread,    ///< irq/<N>-<name> (2.6.3x+) or IRQ-<N> (2.6.2x-rt): a threaded IRQ handler
   kKsoftirqd,    ///< ksoftirqd/<cpu>
   kNapiKthread,  ///< napi/<dev>-<id>: threaded NAPI
   kRtTask,       ///< any other task with an RT priority (kernel prio < 100)
   kOther,
+  kSoftirqThread,  ///< RT softirq thread: sirq-<vec>/N, softirq-<vec>/N, ktimersoftd/N, ktimers/N
 };
 
 /// Short stable name of a class ("irq_thread", "ksoftirqd", ...).
 std::string_view TaskClassName(TaskClass task_class);
 
-/// True for the threads that run softirq or NAPI work: IRQ threads, ksoftirqd, NAPI kthreads.
+/// True for the threads that run softirq or NAPI work: IRQ threads, ksoftirqd, RT softirq
+/// threads, NAPI kthreads.
 bool ServesSoftirqs(TaskClass task_class);
 
 /// True for the tasks whose wake-to-run waits the wake-latency analysis measures: an RT
@@ -29,10 +31,15 @@ bool WakeLatencyWatches(int32_t pid, std::string_view comm, int kernel_prio);
 /// Classifies a task; `kernel_prio` < 0 means unknown.
 TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio);
 
-/// For "irq/354-4848400" sets `*irq` to 354; false for other names.
+/// For "irq/354-4848400" (or "IRQ-354" of 2.6.2x-rt) sets `*irq` to 354; false otherwise.
 bool ParseIrqThreadName(std::string_view comm, int32_t* irq);
 
 /// For "ksoftirqd/3" sets `*cpu` to 3; false for other names.
 bool ParseKsoftirqdName(std::string_view comm, int* cpu);
+
+/// For an RT softirq thread ("sirq-net-rx/0", "softirq-timer/1", "ktimersoftd/2",
+/// "ktimers/3") sets `*cpu` (-1 when the name was cut before it) and `*vectors` (bit =
+/// 1 << vec, the vectors it serves; 0 when the name does not say); false for other names.
+bool ParseSoftirqThreadName(std::string_view comm, int* cpu, uint32_t* vectors);
 
 }  // namespace napiscope

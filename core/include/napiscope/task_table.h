@@ -39,7 +39,8 @@ class TaskTable {
   /// The latest known comm of `pid`, 0 (empty) if unknown.
   StringId CommOf(int32_t pid) const;
 
-  /// The comm `pid` had at `ts_ns`, falling back to the earliest known one.
+  /// The comm `pid` had at `ts_ns`, falling back to the earliest one an event gave (saved
+  /// cmdlines only name pids no event names: they hold the name at the end of the recording).
   StringId CommAt(int32_t pid, TimestampNs ts_ns) const;
 
   /// The record of `pid`, or nullptr.

@@ -26,7 +26,7 @@ struct CpuTimeBreakdown {
   int64_t unknown_ns = 0;  ///< in gaps: nothing is known
   int64_t hardirq_ns = 0;
   std::array<int64_t, kSoftirqVectorCount> softirq_ns{};
-  std::array<int64_t, 6> task_ns{};  ///< by TaskClass (kIdle stays 0: idle is idle_ns)
+  std::array<int64_t, 7> task_ns{};  ///< by TaskClass (kIdle stays 0: idle is idle_ns)
   int64_t idle_ns = 0;               ///< no task, IRQ or softirq known to run
 };
 

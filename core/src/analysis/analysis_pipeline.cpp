@@ -12,6 +12,7 @@
 #include "analysis/lost_events_findings.h"
 #include "analysis/napi_polls.h"
 #include "analysis/napi_rt_findings.h"
+#include "analysis/net_path_priorities.h"
 #include "analysis/scheduling_findings.h"
 #include "analysis/softirq_latency.h"
 #include "analysis/thread_activity.h"
@@ -35,7 +36,8 @@ struct AnalysisPipeline::Parts {
         ksoftirqd_blocked(&tracker, &facts, options.window),
         idle_pending(&tracker, &facts, options.window, options.thresholds.ordering_stall_ns),
         napi(options.window),
-        wake_latency(&tracker, options.window) {
+        wake_latency(&tracker, options.window),
+        net_path(&tracker, options.window) {
     tracker.AddListener(&facts);
     tracker.AddListener(&softirq_latency);
     tracker.AddListener(&runtime);
@@ -43,6 +45,7 @@ struct AnalysisPipeline::Parts {
     tracker.AddListener(&threads);
     tracker.AddListener(&napi);
     tracker.AddListener(&wake_latency);
+    tracker.AddListener(&net_path);
     facts.AddListener(&softirq_latency);
     facts.AddListener(&threads);
     facts.AddListener(&idle_pending);
@@ -52,6 +55,7 @@ struct AnalysisPipeline::Parts {
     Route(AnalysisId::kKsoftirqdBlocked, &ksoftirqd_blocked);
     Route(AnalysisId::kIdleWithPending, &idle_pending);
     Route(AnalysisId::kNapi, &napi);
+    Route(AnalysisId::kNetPath, &net_path);
   }
 
   // Sends `analysis` the raw kinds its descriptor says it reads, and its begin and end.
@@ -74,6 +78,7 @@ struct AnalysisPipeline::Parts {
   internal::IdlePending idle_pending;
   internal::NapiPolls napi;
   internal::WakeLatency wake_latency;
+  internal::NetPathPriorities net_path;
   std::vector<EventSink*> sinks;  // the routed analyses, for begin and end
   std::array<std::vector<EventSink*>, static_cast<size_t>(EventKind::kCount)> routes;  // by kind
   TimestampNs last_ts_ns = 0;  // the latest event, lost-events markers included
@@ -168,6 +173,7 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
                 "net:netif_receive_skb") == napi->missing_optional.end();
   report.napi = parts_->napi.Rows(context, skb_recorded);
   report.rt_wake_latency = parts_->wake_latency.Rows(context);
+  report.net_path = parts_->net_path.Rows();
   report.kernel = internal::JudgeKernelModel(report);
   KeepCpus(options_.cpus, &report.softirq_latency);
   KeepCpus(options_.cpus, &report.softirq_runtime);
@@ -191,6 +197,7 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   internal::RtWakeLatencyFindings(report.rt_wake_latency, thresholds, &report.findings);
   internal::SoftirqStarvationFindings(report.softirq_latency, report.rt_wake_latency, thresholds,
                                       &report.findings);
+  internal::NetPathFindings(report.net_path, thresholds, &report.findings);
   internal::NoteLostEvents(report.trace.missed, report.trace.first_ts_ns, &report.findings);
   internal::SortFindings(&report.findings);
   return report;

@@ -37,6 +37,10 @@ const std::vector<AnalysisRequirement>& AnalysisRequirements() {
        "RT wake latency",
        {"sched:sched_waking", "sched:sched_switch"},
        {"irq:irq_handler_entry", "irq:softirq_entry"}},
+      {"net_path",
+       "network path priorities",
+       {"irq:irq_handler_entry", "sched:sched_switch", "sched:sched_waking"},
+       {"irq:softirq_raise", "irq:softirq_entry", "napi:napi_poll"}},
   };
   return kRequirements;
 }

@@ -63,6 +63,7 @@ void CpuTime::OnSegment(const CpuSegment& segment) {
       row.irq_thread_ns += ns;
       break;
     case TaskClass::kKsoftirqd:
+    case TaskClass::kSoftirqThread:  // RT softirq threads do ksoftirqd's work, per vector
       row.ksoftirqd_ns += ns;
       break;
     case TaskClass::kNapiKthread:

@@ -16,6 +16,8 @@ const std::vector<FindingRuleInfo>& FindingRules() {
       {"napi-budget-exhausted", "napi", "NAPI polls rarely use their whole budget"},
       {"rt-wake-latency", "rt_wake_latency", "RT threads run soon after their wakeup"},
       {"softirq-starvation", "rt_wake_latency", "softirqs do not wait behind RT tasks"},
+      {"net-path-priority", "net_path",
+       "NIC IRQ threads above their NET_RX runners, both above the RT tasks that starve them"},
   };
   return kRules;
 }

@@ -1,6 +1,12 @@
 #include "napiscope/contexts.h"
 
 #include <algorithm>
+#include <string>
+
+#include <absl/container/flat_hash_map.h>
+
+#include "model/context_cpu_state.h"
+#include "napiscope/context_flags.h"
 
 namespace napiscope {
 namespace {
@@ -8,63 +14,18 @@ namespace {
 // Segments held back per CPU until its first sched_switch; past this the CPU is taken as settled.
 constexpr size_t kMaxWarmupSegments = 1 << 16;
 
-// Every CPU has its own idle task, all with pid 0: key their frames per CPU.
-int32_t TaskKey(int32_t pid, uint16_t cpu) { return pid != 0 ? pid : -1 - static_cast<int32_t>(cpu); }
+// Softirq frames of a task are keyed by CPU and pid: a task inside a softirq cannot migrate
+// (bottom halves disabled, on RT migrate_disable), and every CPU has its own idle task pid 0.
+// A frame that seemed to follow its pid to another CPU was one whose exit was lost.
+uint64_t TaskKey(int32_t pid, uint16_t cpu) {
+  return (static_cast<uint64_t>(cpu) << 32) | static_cast<uint32_t>(pid);
+}
 
 bool IsIrqEntry(EventKind kind) {
   return kind == EventKind::kIrqHandlerEntry || kind == EventKind::kIrqVectorEntry;
 }
 
 }  // namespace
-
-std::string_view ContextKindName(ContextKind kind) {
-  switch (kind) {
-    case ContextKind::kTask:
-      return "task";
-    case ContextKind::kHardirq:
-      return "hardirq";
-    case ContextKind::kSoftirq:
-      return "softirq";
-    case ContextKind::kNapiPoll:
-      return "napi_poll";
-  }
-  return "";
-}
-
-std::string_view SoftirqSiteName(SoftirqSite site) {
-  switch (site) {
-    case SoftirqSite::kNone:
-      return "";
-    case SoftirqSite::kIrqExit:
-      return "irq_exit";
-    case SoftirqSite::kTaskBhEnable:
-      return "task_bh_enable";
-    case SoftirqSite::kIrqThread:
-      return "irq_thread";
-    case SoftirqSite::kKsoftirqd:
-      return "ksoftirqd";
-    case SoftirqSite::kNapiKthread:
-      return "napi_kthread";
-    case SoftirqSite::kUnknown:
-      return "unknown";
-  }
-  return "";
-}
-
-// Per-CPU reconstruction state.
-struct ContextTracker::CpuState {
-  bool seen = false;         // has a known task (false at start and after a gap)
-  bool warm = false;         // a sched_switch settled the stack since the start / last gap
-  bool in_irq_tail = false;  // the last context change was a hard IRQ returning to task level
-  uint16_t cpu = 0;
-  TimestampNs cursor_ns = 0;  // exclusive time is attributed up to here
-  TimestampNs last_ts_ns = 0;
-  TimestampNs gap_from_ns = -1;  // after a gap: the last event before it, until the next event
-  TimestampNs napi_cursor_ns = 0;
-  ContextFrame task;                    // depth 0
-  std::vector<ContextFrame> irq_frames;  // hard IRQs and IRQ-exit softirqs, bottom first
-  std::vector<CpuSegment> warmup;       // held back until warm
-};
 
 ContextTracker::ContextTracker() = default;
 ContextTracker::~ContextTracker() = default;
@@ -73,6 +34,19 @@ void ContextTracker::OnBegin(const TraceContext& context) {
   trace_ = &context;
   cpus_.assign(std::max(context.meta.cpus, 1), CpuState{});
   for (size_t i = 0; i < cpus_.size(); ++i) cpus_[i].cpu = static_cast<uint16_t>(i);
+  // Sinks run on the loader's thread before any event and the context is the loader's own
+  // (non-const) object: interning the few names the tracker gives frames is safe here.
+  StringTable& strings = const_cast<StringTable&>(context.strings);
+  untraced_irq_name_ = strings.Intern(kUntracedIrqName);
+  idle_names_.clear();
+  for (size_t i = 0; i < cpus_.size(); ++i) {
+    idle_names_.push_back(strings.Intern("swapper/" + std::to_string(i)));
+  }
+}
+
+// The idle task pid 0 is swapper/N of the CPU it runs on, whatever name the pid had elsewhere.
+StringId ContextTracker::IdleName(uint16_t cpu) const {
+  return cpu < idle_names_.size() ? idle_names_[cpu] : 0;
 }
 
 ContextTracker::CpuState& ContextTracker::StateOf(const Event& event) {
@@ -102,6 +76,7 @@ ContextTracker::CpuState& ContextTracker::StateOf(const Event& event) {
 
 void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringId comm,
                                TimestampNs ts, bool start_known) {
+  if (pid == 0 && IdleName(cpu.cpu) != 0) comm = IdleName(cpu.cpu);
   std::string_view comm_text = trace_ ? trace_->strings.Get(comm) : std::string_view();
   cpu.task = ContextFrame{};
   cpu.task.start_ns = ts;
@@ -112,6 +87,7 @@ void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringI
   cpu.task.prio = prio;
   cpu.task.name = comm;
   cpu.task.task_class = ClassifyTask(pid, comm_text, prio);
+  if (pid != 0 && !task_frames_.empty()) DropFramesElsewhere(pid, cpu.cpu);
   auto it = task_frames_.find(TaskKey(pid, cpu.cpu));
   if (it != task_frames_.end()) {
     for (ContextFrame& frame : it->second) {
@@ -123,6 +99,18 @@ void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringI
     }
   }
   Renumber(cpu);
+}
+
+// `pid` runs on `cpu` at task level, so it is inside no softirq on another CPU: frames kept
+// there lost their exit (a task in a softirq cannot migrate). Their suspended pieces were
+// already reported; they must not resume, nor count as open on that CPU.
+void ContextTracker::DropFramesElsewhere(int32_t pid, uint16_t cpu) {
+  absl::erase_if(task_frames_, [&](const auto& entry) {
+    bool stale = static_cast<int32_t>(entry.first & 0xffffffffu) == pid &&
+                 static_cast<uint16_t>(entry.first >> 32) != cpu;
+    if (stale) anomalies_.unmatched_exits += static_cast<int64_t>(entry.second.size());
+    return stale;
+  });
 }
 
 ContextFrame& ContextTracker::MutableTop(CpuState& cpu) {
@@ -215,6 +203,7 @@ void ContextTracker::PopAt(std::vector<ContextFrame>& frames, size_t index, Time
 }
 
 void ContextTracker::PushIrq(CpuState& cpu, const Event& event) {
+  CloseUntracedIrq(cpu, event.ts_ns);  // hard IRQs do not nest: the untraced one has ended
   ContextFrame frame = NestedFrame(cpu, event.ts_ns, ContextKind::kHardirq);
   frame.irq = event.irq.irq;
   frame.name = event.irq.handler;
@@ -254,24 +243,7 @@ void ContextTracker::PushSoftirq(CpuState& cpu, const Event& event) {
   frame.vec = event.softirq.vec;
   frame.name = 0;
   bool on_cpu_stack = cpu.in_irq_tail || !cpu.irq_frames.empty();
-  if (on_cpu_stack) {
-    frame.site = SoftirqSite::kIrqExit;
-  } else {
-    switch (cpu.task.task_class) {
-      case TaskClass::kKsoftirqd:
-        frame.site = SoftirqSite::kKsoftirqd;
-        break;
-      case TaskClass::kIrqThread:
-        frame.site = SoftirqSite::kIrqThread;
-        break;
-      case TaskClass::kNapiKthread:
-        frame.site = SoftirqSite::kNapiKthread;
-        break;
-      default:
-        frame.site = SoftirqSite::kTaskBhEnable;
-        break;
-    }
-  }
+  frame.site = on_cpu_stack ? SoftirqSite::kIrqExit : SoftirqSiteOfTask(cpu.task.task_class);
   if (on_cpu_stack) {
     cpu.irq_frames.push_back(frame);
   } else {
@@ -310,6 +282,7 @@ void ContextTracker::PopSoftirq(CpuState& cpu, const Event& event) {
       cpu.irq_frames.clear();
       PopAt(frames, frames.size() - 1 - (in_task - frames.rbegin()), event.ts_ns);
     }
+    if (frames.empty()) task_frames_.erase(TaskKey(cpu.task.pid, cpu.cpu));
   }
   Renumber(cpu);
   cpu.napi_cursor_ns = event.ts_ns;
@@ -334,6 +307,7 @@ void ContextTracker::LearnWarmupPriority(CpuState& cpu, int32_t pid, int16_t pri
 void ContextTracker::SwitchTask(CpuState& cpu, const Event& event) {
   const SchedSwitchFields& s = event.sched_switch;
   LearnWarmupPriority(cpu, s.prev_pid, s.prev_prio);
+  if (s.prev_pid != 0) RenameTask(cpu, s.prev_pid, s.prev_comm);
   Advance(cpu, event.ts_ns);
   for (const ContextFrame& stale : cpu.irq_frames) {
     CloseInterval(stale, event.ts_ns, false, false);
@@ -363,10 +337,8 @@ void ContextTracker::NapiPoll(CpuState& cpu, const Event& event) {
   frame.entered_ns = frame.start_ns;
   frame.start_known = top.start_known || cpu.napi_cursor_ns > top.start_ns;
   frame.resumed = false;
-  if (top.kind != ContextKind::kSoftirq) {
-    frame.site = top.task_class == TaskClass::kNapiKthread ? SoftirqSite::kNapiKthread
-                                                            : SoftirqSite::kNone;
-  }
+  if (top.kind != ContextKind::kSoftirq) frame.site = NapiPollSite(cpu, top, event);
+  if (frame.site == SoftirqSite::kUnknown) frame.start_known = false;
   frame.name = event.napi.dev;
   frame.napi = event.napi.napi;
   frame.work = event.napi.work;
@@ -412,6 +384,7 @@ void ContextTracker::Resync(CpuState& cpu, const Event& event) {
 void ContextTracker::OnEvent(const Event& event) {
   CpuState& cpu = StateOf(event);
   if (event.kind != EventKind::kMissedEvents && event.pid != cpu.task.pid) Resync(cpu, event);
+  if (event.kind != EventKind::kMissedEvents) InferHardirq(cpu, event);
   switch (event.kind) {
     case EventKind::kMissedEvents:
       if (cpu.seen) {  // unknown time is reported once the CPU's next event ends the gap
@@ -447,7 +420,10 @@ void ContextTracker::OnEvent(const Event& event) {
     case EventKind::kSchedWaking:
     case EventKind::kSchedWakeup:
     case EventKind::kSchedWakeupNew:
-      break;  // happen inside the IRQ tail too (raise, wakeup_softirqd) without ending it
+      // Without flags they may be the IRQ's own (raise, wakeup_softirqd) and leave the tail
+      // open; with flags, one recorded outside hard-IRQ context is the task's, after the IRQ.
+      if (flags_seen_ && !InHardirq(event.flags) && !InNmi(event.flags)) cpu.in_irq_tail = false;
+      break;
     default:
       if (!IsIrqEntry(event.kind)) cpu.in_irq_tail = false;
       break;
@@ -492,9 +468,10 @@ std::vector<ContextFrame> ContextTracker::OpenSoftirqFrames(uint16_t cpu) const 
   return open;
 }
 
-const std::vector<ContextFrame>& ContextTracker::TaskSoftirqFrames(int32_t pid) const {
+const std::vector<ContextFrame>& ContextTracker::TaskSoftirqFrames(uint16_t cpu,
+                                                                  int32_t pid) const {
   static const std::vector<ContextFrame> kEmpty;
-  auto it = task_frames_.find(pid);  // idle (pid 0) is per CPU and never blocks in a softirq
+  auto it = task_frames_.find(TaskKey(pid, cpu));
   return it == task_frames_.end() ? kEmpty : it->second;
 }
 

@@ -1,6 +1,9 @@
 #include "napiscope/task_class.h"
 
 #include <charconv>
+#include <utility>
+
+#include "napiscope/event.h"
 
 namespace napiscope {
 namespace {
@@ -28,6 +31,8 @@ std::string_view TaskClassName(TaskClass task_class) {
       return "ksoftirqd";
     case TaskClass::kNapiKthread:
       return "napi_kthread";
+    case TaskClass::kSoftirqThread:
+      return "softirq_thread";
     case TaskClass::kRtTask:
       return "rt_task";
     case TaskClass::kOther:
@@ -39,9 +44,56 @@ std::string_view TaskClassName(TaskClass task_class) {
 bool ParseIrqThreadName(std::string_view comm, int32_t* irq) {
   int64_t value = 0;
   std::string_view rest;
-  if (!ParseNumberAfter(comm, "irq/", &value, &rest)) return false;
-  if (!rest.empty() && rest.front() != '-') return false;
+  if (ParseNumberAfter(comm, "irq/", &value, &rest)) {
+    if (!rest.empty() && rest.front() != '-') return false;
+  } else if (!ParseNumberAfter(comm, "IRQ-", &value, &rest) || !rest.empty()) {
+    return false;  // 2.6.2x-rt names its IRQ threads IRQ-<N>, nothing after the number
+  }
   *irq = static_cast<int32_t>(value);
+  return true;
+}
+
+bool ParseSoftirqThreadName(std::string_view comm, int* cpu, uint32_t* vectors) {
+  // Per-vector threads of 2.6.x-rt use the kernel's lower-case vector names with '-' for '_'.
+  static constexpr std::pair<std::string_view, uint32_t> kVectorWords[] = {
+      {"high", 1u << kHi},         {"timer", 1u << kTimer},     {"net-tx", 1u << kNetTx},
+      {"net-rx", 1u << kNetRx},    {"block", 1u << kBlock},     {"block-iopoll", 1u << kIrqPoll},
+      {"irq-poll", 1u << kIrqPoll}, {"tasklet", 1u << kTasklet}, {"sched", 1u << kSched},
+      {"hrtimer", 1u << kHrtimer}, {"rcu", 1u << kRcu}};
+  std::string_view body;
+  uint32_t served = 0;
+  if (comm.substr(0, 5) == "sirq-" || comm.substr(0, 8) == "softirq-") {
+    body = comm.substr(comm.find('-') + 1);
+    size_t slash = body.rfind('/');
+    if (slash == std::string_view::npos) {
+      // Cut at 15 characters (TASK_COMM_LEN) before the CPU: the kind is still certain.
+      if (comm.size() != 15) return false;
+      for (const auto& [name, bits] : kVectorWords) {
+        if (name.substr(0, body.size()) == body) served |= bits;
+      }
+      *cpu = -1;
+      *vectors = served;
+      return true;
+    }
+    std::string_view word = body.substr(0, slash);
+    for (const auto& [name, bits] : kVectorWords) {
+      if (word == name) served = bits;
+    }
+    body = body.substr(slash);
+  } else if (comm.substr(0, 11) == "ktimersoftd") {
+    body = comm.substr(11);  // timer softirqs of 3.x-4.x rt: TIMER and HRTIMER
+    served = (1u << kTimer) | (1u << kHrtimer);
+  } else if (comm.substr(0, 7) == "ktimers") {
+    body = comm.substr(7);  // 6.x rt: TIMER and HRTIMER
+    served = (1u << kTimer) | (1u << kHrtimer);
+  } else {
+    return false;
+  }
+  int64_t value = 0;
+  std::string_view rest;
+  if (!ParseNumberAfter(body, "/", &value, &rest) || !rest.empty()) return false;
+  *cpu = static_cast<int>(value);
+  *vectors = served;
   return true;
 }
 
@@ -58,7 +110,9 @@ TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio) {
   int32_t irq = 0;
   int cpu = 0;
   if (ParseIrqThreadName(comm, &irq)) return TaskClass::kIrqThread;
+  uint32_t vectors = 0;
   if (ParseKsoftirqdName(comm, &cpu)) return TaskClass::kKsoftirqd;
+  if (ParseSoftirqThreadName(comm, &cpu, &vectors)) return TaskClass::kSoftirqThread;
   if (comm.substr(0, 5) == "napi/") return TaskClass::kNapiKthread;
   if (kernel_prio >= 0 && kernel_prio < 100) return TaskClass::kRtTask;
   return TaskClass::kOther;
@@ -66,7 +120,7 @@ TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio) {
 
 bool ServesSoftirqs(TaskClass task_class) {
   return task_class == TaskClass::kIrqThread || task_class == TaskClass::kKsoftirqd ||
-         task_class == TaskClass::kNapiKthread;
+         task_class == TaskClass::kNapiKthread || task_class == TaskClass::kSoftirqThread;
 }
 
 bool WakeLatencyWatches(int32_t pid, std::string_view comm, int kernel_prio) {

@@ -90,7 +90,12 @@ StringId TaskTable::CommAt(int32_t pid, TimestampNs ts_ns) const {
                                 [](TimestampNs ts, const TaskRecord::CommChange& change) {
                                   return ts < change.since_ns;
                                 });
-  return after == comms.begin() ? comms.front().comm : std::prev(after)->comm;
+  if (after == comms.begin()) return comms.front().comm;
+  // Saved cmdlines hold the name at the end of the recording (after any exec); before the
+  // first name an event gave, that event's name is the one the task had.
+  auto at = std::prev(after);
+  if (at->since_ns == INT64_MIN && std::next(at) != comms.end()) return std::next(at)->comm;
+  return at->comm;
 }
 
 const TaskRecord* TaskTable::Find(int32_t pid) const {

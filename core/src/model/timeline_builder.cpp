@@ -158,8 +158,10 @@ void TimelineBuilder::OnThreadActivation(const ThreadActivationFact& fact) {
   activation.from_cpu = fact.from_cpu;
   activation.to_cpu = fact.to_cpu;
   activation.kind = fact.task_class == TaskClass::kNapiKthread ? ActivationKind::kNapiKthread
-                    : fact.task_class == TaskClass::kKsoftirqd ? ActivationKind::kKsoftirqd
-                                                               : ActivationKind::kIrqThread;
+                    : fact.task_class == TaskClass::kKsoftirqd ||
+                            fact.task_class == TaskClass::kSoftirqThread  // ksoftirqd's work
+                        ? ActivationKind::kKsoftirqd
+                        : ActivationKind::kIrqThread;
   activation.exact = fact.exact;
   activations_.push_back(activation);
 }

@@ -193,7 +193,10 @@ void AddNapiRtJson(const Report& report, json& out) {
                    {"evidence", kernel.evidence},
                    {"irq_threads", kernel.irq_threads},
                    {"softirqs_at_irq_exit", kernel.softirqs_at_irq_exit},
-                   {"softirqs_in_threads", kernel.softirqs_in_threads}};
+                   {"softirqs_in_threads", kernel.softirqs_in_threads},
+                   {"softirq_threads", kernel.softirq_threads},
+                   {"softirqs_in_softirq_threads", kernel.softirqs_in_softirq_threads},
+                   {"evidence_used", kernel.evidence_used}};
 }
 
 std::vector<std::string> NapiRtText(const Report& report, const TextReportOptions& options) {

@@ -44,6 +44,7 @@ Rgb TaskClassColor(TaskClass task_class) {
     case TaskClass::kIrqThread:
       return {0xff860f};
     case TaskClass::kKsoftirqd:
+    case TaskClass::kSoftirqThread:  // RT softirq threads do ksoftirqd's work
       return {0x564bb0};
     case TaskClass::kNapiKthread:
       return {0x12afcc};
@@ -63,6 +64,8 @@ std::string_view TaskClassLabel(TaskClass task_class) {
       return "IRQ thread";
     case TaskClass::kKsoftirqd:
       return "ksoftirqd";
+    case TaskClass::kSoftirqThread:
+      return "RT softirq thread";
     case TaskClass::kNapiKthread:
       return "NAPI kthread";
     case TaskClass::kRtTask:

@@ -6,6 +6,7 @@
 #include "napiscope/report_render.h"
 #include "report/describe.h"
 #include "report/napi_rt_render.h"
+#include "report/net_path_render.h"
 #include "report/scheduling_render.h"
 
 namespace napiscope {
@@ -156,6 +157,7 @@ json ReportToJson(const Report& report) {
   };
   internal::AddSchedulingJson(report, out);
   internal::AddNapiRtJson(report, out);
+  internal::AddNetPathJson(report, out);
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include "napiscope/format.h"
 #include "report/describe.h"
+#include "report/net_path_render.h"
 #include "report/report_text_parts.h"
 #include "report/text_layout.h"
 
@@ -161,6 +162,7 @@ void AnalysisSummaries(const Report& report, const TextReportOptions& options, T
   });
   add("NAPI polls", "napi", [&] { return NapiLine(report); });
   add("wake latency", "rt_wake_latency", [&] { return WakeLine(report); });
+  add("network path priorities", "net_path", [&] { return NetPathSummaryLine(report); });
 
   text.push_back("");
   text.push_back("analyses (napiscope report without --summary shows their tables):");

@@ -10,6 +10,7 @@
 #include "napiscope/report_render.h"
 #include "report/describe.h"
 #include "report/napi_rt_render.h"
+#include "report/net_path_render.h"
 #include "report/report_text_parts.h"
 #include "report/scheduling_render.h"
 #include "report/text_layout.h"
@@ -101,6 +102,9 @@ std::string ReportToText(const Report& report, const TextReportOptions& options)
       text.push_back(std::move(line));
     }
     for (std::string& line : internal::NapiRtText(report, options)) {
+      text.push_back(std::move(line));
+    }
+    for (std::string& line : internal::NetPathText(report, options)) {
       text.push_back(std::move(line));
     }
   }

@@ -38,6 +38,18 @@ const std::vector<BuiltinScenario>& BuiltinScenarios() {
        "cyclictest (FIFO 98) on CPU1 woken late behind NET_RX at IRQ exit, a non-preemptible "
        "iperf3 and an RT 99 hog; on CPU0 an RT application starves NET_RX and ksoftirqd/0",
        BuildRtWakeLatency},
+      {"rt_2_6_26_sirq_threads",
+       "2.6.26-rt router: IRQ-16 raises NET_RX for sirq-net-rx/0, both FIFO 50; rtapp (FIFO 60) "
+       "holds CPU0 1.5 ms while NET_RX waits; sirq-timer/1 runs TIMER; no uname",
+       BuildRt2626SirqThreads},
+      {"rt_4_4_irq_threads",
+       "4.4-rt am57xx: irq/354-4848400 runs the NET_RX it raised; ktimersoftd/1 runs TIMER, "
+       "ksoftirqd/0 runs RCU; no uname",
+       BuildRt44IrqThreads},
+      {"rt_current_threaded_napi",
+       "Current PREEMPT_RT: irq/41-eth1 wakes napi/eth1-8194 (SCHED_OTHER), which rt_hog "
+       "(FIFO 10) holds off for 1.2 ms; ktimers/1 runs TIMER",
+       BuildRtCurrentThreadedNapi},
   };
   return kScenarios;
 }

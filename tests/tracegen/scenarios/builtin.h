@@ -45,5 +45,8 @@ std::unique_ptr<Scenario> BuildSoftirqContexts(nlohmann::json* facts);
 std::unique_ptr<Scenario> BuildNapiBudget(nlohmann::json* facts);
 std::unique_ptr<Scenario> BuildMissedEventsGap(nlohmann::json* facts);
 std::unique_ptr<Scenario> BuildRtWakeLatency(nlohmann::json* facts);
+std::unique_ptr<Scenario> BuildRt2626SirqThreads(nlohmann::json* facts);
+std::unique_ptr<Scenario> BuildRt44IrqThreads(nlohmann::json* facts);
+std::unique_ptr<Scenario> BuildRtCurrentThreadedNapi(nlohmann::json* facts);
 
 }  // namespace napiscope::tracegen

@@ -1,0 +1,128 @@
+// net-path-priority: the NIC IRQ's chain (hard IRQ -> IRQ thread -> NET_RX runner) starved by
+// RT tasks or flattened to one priority, with the chrt commands that order it.
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analysis/net_path_priorities.h"
+#include "napiscope/format.h"
+
+namespace napiscope::internal {
+namespace {
+
+std::string Policy(const NetPathThread& thread) {
+  return thread.rt_priority > 0 ? fmt::format("RT priority {}", thread.rt_priority)
+                                : std::string("SCHED_OTHER");
+}
+
+std::string Named(const NetPathThread& thread) {
+  return fmt::format("{} (pid {}, {})", thread.comm, thread.pid, Policy(thread));
+}
+
+std::string Chrt(int rt_priority, const NetPathThread& thread) {
+  return fmt::format("chrt -f -p {} {}", rt_priority, thread.pid);
+}
+
+std::string CpuList(const std::vector<int>& cpus) {
+  std::vector<std::string> names;
+  for (int cpu : cpus) names.push_back(fmt::format("CPU{}", cpu));
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// What the new order costs: the RT tasks that end up below the runner wait for its work.
+std::string Cost(const NetPathRow& row, const NetPathThread& runner, int below_from,
+                 int below_to) {
+  std::vector<std::string> tasks;
+  for (const NetPathRtTask& task : row.rt_tasks) {
+    if (task.rt_priority >= below_from && task.rt_priority < below_to) {
+      tasks.push_back(fmt::format("{} (pid {}, RT {})", task.comm, task.pid, task.rt_priority));
+    }
+  }
+  if (tasks.empty()) return "No other RT task ran between those priorities on these CPUs.";
+  int64_t per_run = runner.runs > 0 ? runner.busy_ns / runner.runs : 0;
+  return fmt::format("{} would then wait behind that work: {} over the trace, {} per run on "
+                     "average.",
+                     fmt::join(tasks, ", "), FormatDuration(runner.busy_ns),
+                     FormatDuration(per_run));
+}
+
+Finding Base(const NetPathRow& row, const NetPathThread& runner) {
+  Finding finding;
+  finding.rule = "net-path-priority";
+  finding.cpu = runner.cpus.size() == 1 ? runner.cpus.front() : -1;
+  finding.evidence = {{"irq", row.irq},
+                      {"handler", row.handler},
+                      {"irq_thread_pid", row.irq_thread.pid},
+                      {"irq_thread_prio", row.irq_thread.prio},
+                      {"runner_pid", runner.pid},
+                      {"runner_prio", runner.prio},
+                      {"runner_role", runner.role}};
+  return finding;
+}
+
+}  // namespace
+
+void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thresholds,
+                     std::vector<Finding>* findings) {
+  for (const NetPathRow& row : rows) {
+    const NetPathThread& runner = row.runners.front();
+    if (runner.pid < 0) continue;  // NET_RX at hard-IRQ exit: no thread to order
+    bool irq_thread_apart = row.irq_thread.pid >= 0 && row.irq_thread.pid != runner.pid;
+    int64_t held_ns = 0;
+    int highest_holder = 0;
+    std::vector<std::string> holders;
+    for (const NetPathRtTask& task : row.rt_tasks) {
+      if (task.held_while_waiting_ns <= 0) continue;
+      held_ns += task.held_while_waiting_ns;
+      highest_holder = std::max(highest_holder, task.rt_priority);
+      holders.push_back(fmt::format("{} (pid {}, RT {}, {})", task.comm, task.pid,
+                                    task.rt_priority, FormatDuration(task.held_while_waiting_ns)));
+    }
+    if (held_ns >= thresholds.softirq_starvation_warning_ns) {
+      Finding finding = Base(row, runner);
+      finding.severity = held_ns >= thresholds.softirq_starvation_error_ns ? Severity::kError
+                                                                           : Severity::kWarning;
+      int new_runner = highest_holder + 1;
+      int new_irq = irq_thread_apart ? std::max(row.irq_thread.rt_priority, new_runner + 1) : 0;
+      std::vector<std::string> commands;
+      if (new_runner <= 98 && new_irq <= 99) {
+        if (irq_thread_apart && new_irq != row.irq_thread.rt_priority) {
+          commands.push_back(Chrt(new_irq, row.irq_thread));
+        }
+        commands.push_back(Chrt(new_runner, runner));
+      }
+      std::string order =
+          commands.empty()
+              ? "they already run at the top RT priorities: keep the RT tasks off these CPUs "
+                "instead (taskset, isolcpus)."
+              : fmt::format("order the chain above them: {}.", fmt::join(commands, "; "));
+      finding.summary = fmt::format(
+          "IRQ {} ({}): its {} work waited {} on {} behind RT tasks at or above {} — {}; {} {}",
+          row.irq, row.handler, runner.role, FormatDuration(held_ns), CpuList(runner.cpus),
+          Named(runner), fmt::join(holders, ", "), order,
+          commands.empty() ? "" : Cost(row, runner, runner.rt_priority, new_runner));
+      finding.evidence["held_ns"] = held_ns;
+      finding.evidence["commands"] = commands;
+      findings->push_back(std::move(finding));
+    } else if (row.same_priority) {
+      Finding finding = Base(row, runner);
+      finding.severity = Severity::kWarning;
+      int new_irq = row.irq_thread.rt_priority + 1;
+      std::vector<std::string> commands;
+      if (new_irq <= 99) commands.push_back(Chrt(new_irq, row.irq_thread));
+      finding.summary = fmt::format(
+          "IRQ {} ({}): {} and its NET_RX runner {} share one priority on {}, so the runner "
+          "waits behind the next interrupt's thread. Put the IRQ thread above it, as the "
+          "2.6.26-rt forwarding advice did (85 and 75 instead of 50 and 50): {}. {}",
+          row.irq, row.handler, Named(row.irq_thread), Named(runner), CpuList(runner.cpus),
+          commands.empty() ? std::string("lower the runner instead")
+                           : fmt::format("{}", fmt::join(commands, "; ")),
+          Cost(row, row.irq_thread, row.irq_thread.rt_priority, new_irq + 1));
+      finding.evidence["commands"] = commands;
+      findings->push_back(std::move(finding));
+    }
+  }
+}
+
+}  // namespace napiscope::internal

@@ -1,0 +1,304 @@
+#include "analysis/net_path_priorities.h"
+
+#include <algorithm>
+
+namespace napiscope::internal {
+namespace {
+
+bool IsRtPrio(int prio) { return prio >= 0 && prio < 100; }
+
+std::vector<int> ToVector(const std::set<int>& values) { return {values.begin(), values.end()}; }
+
+}  // namespace
+
+NetPathPriorities::NetPathPriorities(const ContextTracker* tracker, const AnalysisWindow& window)
+    : tracker_(tracker), window_(window) {}
+
+NetPathPriorities::CpuState& NetPathPriorities::Cpu(uint16_t cpu) {
+  if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+  return cpus_[cpu];
+}
+
+// The IRQ a thread serves: known from its wakeups inside that IRQ, or from its name.
+int32_t NetPathPriorities::IrqServedBy(int32_t pid) const {
+  auto it = irq_of_thread_.find(pid);
+  if (it != irq_of_thread_.end()) return it->second;
+  auto seen = seen_.find(pid);
+  int32_t irq = -1;
+  if (seen != seen_.end() && context_ != nullptr &&
+      ParseIrqThreadName(context_->strings.Get(seen->second.comm), &irq)) {
+    return irq;
+  }
+  return -1;
+}
+
+void NetPathPriorities::OnEvent(const Event& event) {
+  switch (event.kind) {
+    case EventKind::kIrqHandlerEntry: {
+      if (!window_.Contains(event.ts_ns)) break;
+      Chain& chain = chains_[event.irq.irq];
+      chain.handler = event.irq.handler;
+      chain.irq_cpus.insert(event.cpu);
+      ++chain.hardirqs;
+      break;
+    }
+    case EventKind::kSchedWaking:
+      Waking(event);
+      break;
+    case EventKind::kSoftirqRaise:
+      if (event.softirq.vec == kNetRx) Raise(event);
+      break;
+    case EventKind::kSoftirqEntry:
+      if (event.softirq.vec == kNetRx) Entry(event);
+      break;
+    case EventKind::kNapiPoll: {
+      int32_t pid = tracker_->CurrentPid(event.cpu);
+      auto irq = irq_of_thread_.find(pid);
+      const ContextFrame& top = tracker_->Top(event.cpu);
+      if (irq != irq_of_thread_.end() && top.kind == ContextKind::kTask &&
+          top.task_class == TaskClass::kNapiKthread && window_.Contains(event.ts_ns)) {
+        Runner& runner = chains_[irq->second].runners[pid];
+        ++runner.runs;
+        runner.cpus.insert(event.cpu);
+      }
+      break;
+    }
+    case EventKind::kSchedSwitch:
+      Switch(event);
+      break;
+    case EventKind::kMissedEvents:
+      Cpu(event.cpu).windows.clear();  // nothing is paired across lost events
+      break;
+    default:
+      break;
+  }
+}
+
+// A thread woken inside a traced hard IRQ serves that IRQ (its IRQ thread, or a NAPI kthread
+// scheduled from the handler); a NAPI kthread woken by an IRQ thread serves that thread's IRQ.
+void NetPathPriorities::Waking(const Event& event) {
+  const ContextFrame& top = tracker_->Top(event.cpu);
+  int32_t irq = -1;
+  if (top.kind == ContextKind::kHardirq && top.irq >= 0 && !top.inferred) {
+    irq = top.irq;
+  } else if (top.kind == ContextKind::kTask && top.task_class == TaskClass::kIrqThread) {
+    irq = IrqServedBy(top.pid);
+  }
+  if (irq < 0 || context_ == nullptr) return;
+  std::string_view comm = context_->strings.Get(event.wake.comm);
+  TaskClass woken = ClassifyTask(event.wake.pid, comm, event.wake.prio);
+  bool from_hardirq = top.kind == ContextKind::kHardirq;
+  if (woken == TaskClass::kIrqThread && from_hardirq) {
+    irq_of_thread_[event.wake.pid] = irq;
+    if (!window_.Contains(event.ts_ns)) return;
+    Chain& chain = chains_[irq];
+    chain.irq_thread = event.wake.pid;
+    ++chain.irq_thread_runs;
+  } else if (woken == TaskClass::kNapiKthread) {
+    irq_of_thread_[event.wake.pid] = irq;
+    if (!window_.Contains(event.ts_ns)) return;
+    uint16_t target = event.wake.target_cpu >= 0 ? static_cast<uint16_t>(event.wake.target_cpu)
+                                                 : event.cpu;
+    Window opened;
+    opened.irq = irq;
+    opened.from_ns = event.ts_ns;
+    opened.thread = event.wake.pid;
+    Cpu(target).windows.push_back(std::move(opened));
+  }
+}
+
+// NET_RX raised in a hard IRQ or in its IRQ thread is that IRQ's work, waiting from now on.
+void NetPathPriorities::Raise(const Event& event) {
+  CpuState& cpu = Cpu(event.cpu);
+  bool pending = std::any_of(cpu.windows.begin(), cpu.windows.end(),
+                             [](const Window& w) { return w.thread < 0; });
+  if (pending || !window_.Contains(event.ts_ns)) return;  // a raise of a pending vector: no-op
+  const ContextFrame& top = tracker_->Top(event.cpu);
+  int32_t irq = -1;
+  if (top.kind == ContextKind::kHardirq && top.irq >= 0 && !top.inferred) {
+    irq = top.irq;
+  } else if (top.task_class == TaskClass::kIrqThread) {
+    irq = IrqServedBy(top.pid);
+  }
+  if (irq < 0) return;
+  Window opened;
+  opened.irq = irq;
+  opened.from_ns = event.ts_ns;
+  cpu.windows.push_back(std::move(opened));
+}
+
+void NetPathPriorities::Entry(const Event& event) {
+  CpuState& cpu = Cpu(event.cpu);
+  auto found = std::find_if(cpu.windows.begin(), cpu.windows.end(),
+                            [](const Window& w) { return w.thread < 0; });
+  if (found == cpu.windows.end()) return;
+  const ContextFrame& top = tracker_->Top(event.cpu);
+  bool at_irq_exit = top.kind == ContextKind::kSoftirq && top.site == SoftirqSite::kIrqExit;
+  int32_t runner_pid = at_irq_exit ? -1 : top.pid;
+  Runner& runner = chains_[found->irq].runners[runner_pid];
+  ++runner.runs;
+  runner.cpus.insert(event.cpu);
+  CloseWindow(cpu, static_cast<size_t>(found - cpu.windows.begin()), event.ts_ns, runner_pid,
+              at_irq_exit ? -1 : top.prio);
+}
+
+void NetPathPriorities::Switch(const Event& event) {
+  const SchedSwitchFields& s = event.sched_switch;
+  Seen& seen = seen_[s.next_pid];
+  seen.comm = s.next_comm;
+  seen.prio = s.next_prio;
+  seen.cpus.insert(event.cpu);
+  CpuState& cpu = Cpu(event.cpu);
+  for (size_t i = 0; i < cpu.windows.size(); ++i) {
+    if (cpu.windows[i].thread == s.next_pid) {
+      CloseWindow(cpu, i, event.ts_ns, s.next_pid, s.next_prio);
+      break;
+    }
+  }
+}
+
+// The work ran (by `runner_pid` at `runner_prio`): RT tasks at or above the runner's priority
+// that held the CPU meanwhile delayed it.
+void NetPathPriorities::CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_ns,
+                                    int32_t runner_pid, int16_t runner_prio) {
+  Window window = std::move(cpu.windows[index]);
+  cpu.windows.erase(cpu.windows.begin() + static_cast<std::ptrdiff_t>(index));
+  Chain& chain = chains_[window.irq];
+  ++chain.waits;
+  chain.waited_ns += ts_ns - window.from_ns;
+  if (runner_pid < 0) return;  // at hard-IRQ exit no task can hold it back
+  int runner_rank = IsRtPrio(runner_prio) ? runner_prio : 100;
+  for (const auto& [pid, ns] : window.rt_ns) {
+    auto seen = seen_.find(pid);
+    if (seen != seen_.end() && seen->second.prio <= runner_rank) chain.held_by_rt[pid] += ns;
+  }
+}
+
+void NetPathPriorities::OnSegment(const CpuSegment& segment) {
+  const ContextFrame& frame = segment.frame;
+  int64_t ns = segment.end_ns - segment.start_ns;
+  if (ns <= 0 || !window_.Contains(segment.start_ns)) return;
+  CpuState& cpu = Cpu(frame.cpu);
+  if (frame.kind == ContextKind::kSoftirq && frame.vec == kNetRx) {
+    for (auto& [irq, chain] : chains_) {
+      // NET_RX time of that runner on a CPU where it ran this chain's work (at hard-IRQ exit
+      // all IRQs of the CPU share the one "runner", so this is the CPU's NET_RX time there).
+      auto runner = chain.runners.find(frame.site == SoftirqSite::kIrqExit ? -1 : frame.pid);
+      if (runner != chain.runners.end() && runner->second.cpus.contains(frame.cpu)) {
+        runner->second.busy_ns += ns;
+      }
+    }
+    return;
+  }
+  if (frame.kind != ContextKind::kTask || frame.pid <= 0) return;
+  if (frame.task_class == TaskClass::kNapiKthread) {
+    auto irq = irq_of_thread_.find(frame.pid);
+    if (irq != irq_of_thread_.end()) chains_[irq->second].runners[frame.pid].busy_ns += ns;
+    return;
+  }
+  if (!IsRtPrio(frame.prio) || ServesSoftirqs(frame.task_class)) return;
+  cpu.rt_run_ns[frame.pid] += ns;
+  for (Window& window : cpu.windows) {
+    TimestampNs from = std::max(segment.start_ns, window.from_ns);
+    if (segment.end_ns > from) window.rt_ns[frame.pid] += segment.end_ns - from;
+  }
+}
+
+NetPathThread NetPathPriorities::ThreadOf(int32_t pid, std::string_view role, int64_t runs) const {
+  NetPathThread thread;
+  thread.pid = pid;
+  thread.role = std::string(role);
+  thread.runs = runs;
+  if (pid < 0) {
+    thread.comm = "(hard-IRQ exit)";
+    return thread;
+  }
+  auto seen = seen_.find(pid);
+  if (seen != seen_.end()) {
+    thread.prio = seen->second.prio;
+    thread.cpus = ToVector(seen->second.cpus);
+    if (context_ != nullptr) thread.comm = std::string(context_->strings.Get(seen->second.comm));
+  }
+  if (thread.comm.empty() && context_ != nullptr) {
+    thread.comm = std::string(context_->strings.Get(context_->tasks.CommOf(pid)));
+  }
+  thread.rt_priority = RtPriorityOf(thread.prio);
+  return thread;
+}
+
+std::vector<NetPathRow> NetPathPriorities::Rows() const {
+  std::vector<NetPathRow> rows;
+  for (const auto& [irq, chain] : chains_) {
+    if (chain.runners.empty()) continue;  // not a network IRQ, or its work never ran
+    NetPathRow row;
+    row.irq = irq;
+    if (context_ != nullptr) row.handler = std::string(context_->strings.Get(chain.handler));
+    row.irq_cpus = ToVector(chain.irq_cpus);
+    row.hardirqs = chain.hardirqs;
+    row.irq_thread = ThreadOf(chain.irq_thread, "irq_thread", chain.irq_thread_runs);
+    if (chain.irq_thread < 0) row.irq_thread.comm = "(not threaded)";
+    std::set<int> cpus = chain.irq_cpus;
+    cpus.insert(row.irq_thread.cpus.begin(), row.irq_thread.cpus.end());
+    for (const auto& [pid, runner] : chain.runners) {
+      std::string role = "irq_exit";
+      if (pid >= 0) {
+        auto seen = seen_.find(pid);
+        std::string_view comm =
+            seen != seen_.end() && context_ ? context_->strings.Get(seen->second.comm) : "";
+        int prio = seen != seen_.end() ? seen->second.prio : -1;
+        role = std::string(SoftirqSiteName(SoftirqSiteOfTask(ClassifyTask(pid, comm, prio))));
+      }
+      NetPathThread thread = ThreadOf(pid, role, runner.runs);
+      thread.cpus = ToVector(runner.cpus);
+      thread.busy_ns = runner.busy_ns;
+      cpus.insert(runner.cpus.begin(), runner.cpus.end());
+      row.runners.push_back(std::move(thread));
+    }
+    std::stable_sort(row.runners.begin(), row.runners.end(),
+                     [](const NetPathThread& a, const NetPathThread& b) { return a.runs > b.runs; });
+    int irq_rt = row.irq_thread.pid >= 0 ? row.irq_thread.rt_priority : -1;
+    int runner_rt = row.runners.front().pid >= 0 ? row.runners.front().rt_priority : 100;
+    int top = std::max(irq_rt, runner_rt), bottom = irq_rt >= 0 ? std::min(irq_rt, runner_rt)
+                                                                : runner_rt;
+    std::map<int32_t, int64_t> rt_ns;
+    for (int cpu : cpus) {
+      if (cpu < 0 || static_cast<size_t>(cpu) >= cpus_.size()) continue;
+      for (const auto& [pid, ns] : cpus_[cpu].rt_run_ns) rt_ns[pid] += ns;
+    }
+    for (const auto& [pid, ns] : rt_ns) {
+      NetPathThread seen = ThreadOf(pid, "", 0);
+      NetPathRtTask task;
+      task.pid = pid;
+      task.comm = seen.comm;
+      task.prio = seen.prio;
+      task.rt_priority = seen.rt_priority;
+      task.position = task.rt_priority > top ? "above" : task.rt_priority > bottom ? "between"
+                                                                                   : "below";
+      task.run_ns = ns;
+      auto held = chain.held_by_rt.find(pid);
+      task.held_while_waiting_ns = held == chain.held_by_rt.end() ? 0 : held->second;
+      row.rt_tasks.push_back(std::move(task));
+    }
+    std::stable_sort(row.rt_tasks.begin(), row.rt_tasks.end(),
+                     [](const NetPathRtTask& a, const NetPathRtTask& b) {
+                       return a.rt_priority > b.rt_priority;
+                     });
+    row.waits = chain.waits;
+    row.waited_ns = chain.waited_ns;
+    for (const NetPathThread& runner : row.runners) {
+      bool shares_cpu = std::any_of(runner.cpus.begin(), runner.cpus.end(), [&](int cpu) {
+        return std::find(row.irq_thread.cpus.begin(), row.irq_thread.cpus.end(), cpu) !=
+               row.irq_thread.cpus.end();
+      });
+      if (row.irq_thread.pid >= 0 && runner.pid >= 0 && runner.pid != row.irq_thread.pid &&
+          runner.prio == row.irq_thread.prio && shares_cpu) {
+        row.same_priority = true;
+      }
+    }
+    for (const NetPathRtTask& task : row.rt_tasks) row.starved |= task.held_while_waiting_ns > 0;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace napiscope::internal

@@ -198,10 +198,11 @@ bool PageCpuReader::LoadPage(uint64_t offset) {
 // longer than the page's data has it read past the page. So walk the records first, the way
 // kbuffer will (kbuffer_raw_get steps with its rules).
 bool PageCpuReader::CheckRecordsAdvance(uint8_t* page, uint64_t data_bytes, uint64_t offset) {
+  const uint64_t page_header = 8 + layout_.header_long_size;  // timestamp, then commit
   const uintptr_t start = reinterpret_cast<uintptr_t>(page);
-  const uintptr_t end = start + (layout_.header_long_size == 8 ? 16 : 12) + data_bytes;
+  const uintptr_t end = start + page_header + data_bytes;
   kbuffer_raw_info info{};
-  info.next = page + (end - start - data_bytes);
+  info.next = page + page_header;
   for (;;) {
     const uintptr_t record = reinterpret_cast<uintptr_t>(info.next);
     if (record >= end || kbuffer_raw_get(kbuf_, page, &info) == nullptr) return true;

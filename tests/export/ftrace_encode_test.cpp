@@ -50,23 +50,24 @@ std::vector<Event> OneOfEachKind(StringTable& strings) {
 
 TEST(FtraceEncode, BytesEqualTheGeneratedClassesForEveryKind) {
   StringTable strings;
-  FtraceEncodeScratch scratch;
+  ProtoWriter encoded;
   for (const Event& event : OneOfEachKind(strings)) {
     perfetto::protos::FtraceEvent reference;
     FillFtraceEvent(event, strings, &reference);
-    EncodeFtraceEvent(event, strings, &scratch);
-    EXPECT_EQ(scratch.event.bytes(), reference.SerializeAsString())
-        << strings.Get(event.name) << "\n" << reference.DebugString();
+    encoded.Clear();
+    EncodeFtraceEvent(event, strings, &encoded);
+    EXPECT_EQ(encoded.bytes(), reference.SerializeAsString()) << strings.Get(event.name) << "\n"
+                                                              << reference.DebugString();
   }
 }
 
 TEST(FtraceEncode, DecodesToTheEventsFields) {
   StringTable strings;
-  FtraceEncodeScratch scratch;
+  ProtoWriter encoded;
   std::vector<Event> events = OneOfEachKind(strings);
-  EncodeFtraceEvent(events[0], strings, &scratch);
+  EncodeFtraceEvent(events[0], strings, &encoded);
   perfetto::protos::FtraceEvent decoded;
-  ASSERT_TRUE(decoded.ParseFromString(scratch.event.bytes()));
+  ASSERT_TRUE(decoded.ParseFromString(std::string(encoded.bytes())));
   EXPECT_EQ(decoded.timestamp(), static_cast<uint64_t>(events[0].ts_ns));
   EXPECT_EQ(decoded.common_flags(), 0x18u);
   EXPECT_EQ(decoded.sched_switch().prev_comm(), "irq/33-eth0");

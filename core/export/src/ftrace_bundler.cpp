@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "perfetto_trace.pb.h"
+#include "perfetto_fields.h"
 
 namespace napiscope::perfetto_export {
 namespace {
@@ -55,22 +55,22 @@ void FtraceBundler::OnEnd() {
 void FtraceBundler::Flush(uint16_t cpu) {
   CpuBuffer& buffer = cpus_[cpu];
   if (buffer.events.empty()) return;
-  using perfetto::protos::FtraceEventBundle;
-  using perfetto::protos::TracePacket;
-  // Encoded directly (fields in number order, as the generated classes write them): building
-  // a message object per event would cost more than the rest of the export.
-  bundle_.Clear();
-  bundle_.Varint(FtraceEventBundle::kCpuFieldNumber, cpu);
+  namespace f = fields;
+  // Fields in number order, as the generated classes write them; a bundle of 512 events takes
+  // some 40 KB, whose length needs 3 bytes.
+  ProtoWriter& packet = out_->BeginPacket(3);
+  ProtoWriter::Nested bundle = packet.BeginNested(f::packet::kFtraceEvents, 3);
+  packet.Varint(f::bundle::kCpu, cpu);
   for (const Event& event : buffer.events) {
-    EncodeFtraceEvent(event, context_->strings, &scratch_);
-    bundle_.Message(FtraceEventBundle::kEventFieldNumber, scratch_.event);
+    ProtoWriter::Nested encoded = packet.BeginNested(f::bundle::kEvent);
+    EncodeFtraceEvent(event, context_->strings, &packet);
+    packet.EndNested(encoded);
   }
-  if (buffer.lost_before) bundle_.Varint(FtraceEventBundle::kLostEventsFieldNumber, 1);
-  packet_.Clear();
-  packet_.Message(TracePacket::kFtraceEventsFieldNumber, bundle_);
-  packet_.Varint(TracePacket::kTrustedPacketSequenceIdFieldNumber, PacketWriter::kSequenceId);
-  if (out_->ClaimFirstPacket()) packet_.Varint(TracePacket::kSequenceFlagsFieldNumber, 1);
-  out_->WriteEncoded(packet_.bytes());
+  if (buffer.lost_before) packet.Varint(f::bundle::kLostEvents, 1);
+  packet.EndNested(bundle);
+  out_->SequenceId();
+  out_->FirstPacketFlags();
+  out_->EndPacket();
   stats_->ftrace_events += static_cast<int64_t>(buffer.events.size());
   ++stats_->ftrace_bundles;
   buffer.events.clear();

@@ -38,9 +38,6 @@ class FtraceBundler : public EventSink {
   const TraceContext* context_ = nullptr;
   std::vector<CpuBuffer> cpus_;
   std::vector<bool> cpu_wanted_;
-  FtraceEncodeScratch scratch_;
-  ProtoBuffer bundle_;
-  ProtoBuffer packet_;
 };
 
 }  // namespace napiscope::perfetto_export

@@ -1,181 +1,200 @@
 #include "ftrace_event_encode.h"
 
-#include "perfetto_trace.pb.h"
+#include "perfetto_fields.h"
 
 namespace napiscope::perfetto_export {
 namespace {
 
-using perfetto::protos::FtraceEvent;
-using perfetto::protos::GenericFtraceEvent;
-namespace pp = perfetto::protos;
+namespace f = fields;
 
-void GenericField(ProtoBuffer* field, ProtoBuffer* generic, std::string_view name, int value_field,
-                  uint64_t value, std::string_view str = {}) {
-  field->Clear();
-  field->String(GenericFtraceEvent::Field::kNameFieldNumber, name);
-  if (value_field == GenericFtraceEvent::Field::kStrValueFieldNumber) {
-    field->String(value_field, str);
+// Every field is written, zero or not, as the generated classes write every field they set.
+
+void GenericField(ProtoWriter* out, std::string_view name, uint32_t value_field, uint64_t value,
+                  std::string_view str = {}) {
+  ProtoWriter::Nested field = out->BeginNested(f::generic::kField);
+  out->String(f::generic::kFieldName, name);
+  if (value_field == f::generic::kFieldStrValue) {
+    out->String(value_field, str);
   } else {
-    field->Varint(value_field, value);
+    out->Varint(value_field, value);
   }
-  generic->Message(GenericFtraceEvent::kFieldFieldNumber, *field);
+  out->EndNested(field);
 }
 
 // Events Perfetto has no message for: napi_poll, netif_rx, x86 vectors other than the local
 // timer, and events napiscope only counts (their fields were not decoded).
-void Generic(const Event& event, const StringTable& strings, FtraceEncodeScratch* s) {
-  constexpr int kInt = GenericFtraceEvent::Field::kIntValueFieldNumber;
-  constexpr int kUint = GenericFtraceEvent::Field::kUintValueFieldNumber;
-  constexpr int kStr = GenericFtraceEvent::Field::kStrValueFieldNumber;
-  ProtoBuffer& g = s->payload;
-  g.String(GenericFtraceEvent::kEventNameFieldNumber, strings.Get(event.name));
+void Generic(const Event& event, const StringTable& strings, ProtoWriter* out) {
+  constexpr uint32_t kInt = f::generic::kFieldIntValue;
+  constexpr uint32_t kUint = f::generic::kFieldUintValue;
+  constexpr uint32_t kStr = f::generic::kFieldStrValue;
+  out->String(f::generic::kEventName, strings.Get(event.name));
   switch (event.kind) {
     case EventKind::kNapiPoll:
-      GenericField(&s->field, &g, "napi", kUint, event.napi.napi);
-      GenericField(&s->field, &g, "dev_name", kStr, 0, strings.Get(event.napi.dev));
-      GenericField(&s->field, &g, "work", kInt, static_cast<uint64_t>(int64_t{event.napi.work}));
-      GenericField(&s->field, &g, "budget", kInt,
-                   static_cast<uint64_t>(int64_t{event.napi.budget}));
+      GenericField(out, "napi", kUint, event.napi.napi);
+      GenericField(out, "dev_name", kStr, 0, strings.Get(event.napi.dev));
+      GenericField(out, "work", kInt, static_cast<uint64_t>(int64_t{event.napi.work}));
+      GenericField(out, "budget", kInt, static_cast<uint64_t>(int64_t{event.napi.budget}));
       break;
     case EventKind::kNetifRx:
-      GenericField(&s->field, &g, "name", kStr, 0, strings.Get(event.net.dev));
-      GenericField(&s->field, &g, "len", kUint, event.net.len);
+      GenericField(out, "name", kStr, 0, strings.Get(event.net.dev));
+      GenericField(out, "len", kUint, event.net.len);
       break;
     case EventKind::kIrqVectorEntry:
     case EventKind::kIrqVectorExit:
-      GenericField(&s->field, &g, "vector", kInt, static_cast<uint64_t>(int64_t{event.irq.irq}));
+      GenericField(out, "vector", kInt, static_cast<uint64_t>(int64_t{event.irq.irq}));
       break;
     default:
       break;
   }
 }
 
-void Wake(const WakeFields& f, const StringTable& strings, ProtoBuffer* p) {
-  p->String(pp::SchedWakingFtraceEvent::kCommFieldNumber, strings.Get(f.comm));
-  p->Int(pp::SchedWakingFtraceEvent::kPidFieldNumber, f.pid);
-  p->Int(pp::SchedWakingFtraceEvent::kPrioFieldNumber, f.prio);
-  p->Int(pp::SchedWakingFtraceEvent::kTargetCpuFieldNumber, f.target_cpu);
+void Wake(const WakeFields& w, const StringTable& strings, ProtoWriter* out) {
+  out->String(f::sched_wake::kComm, strings.Get(w.comm));
+  out->Int(f::sched_wake::kPid, w.pid);
+  out->Int(f::sched_wake::kPrio, w.prio);
+  out->Int(f::sched_wake::kTargetCpu, w.target_cpu);
 }
 
-// Writes the event's payload into s->payload; returns its FtraceEvent field number.
-int Payload(const Event& event, const StringTable& strings, FtraceEncodeScratch* s) {
-  ProtoBuffer& p = s->payload;
+// The FtraceEvent field (the member of its oneof `event`) that holds `event`.
+uint32_t PayloadField(const Event& event, const StringTable& strings) {
   switch (event.kind) {
-    case EventKind::kSchedSwitch: {
-      using M = pp::SchedSwitchFtraceEvent;
-      const SchedSwitchFields& f = event.sched_switch;
-      p.String(M::kPrevCommFieldNumber, strings.Get(f.prev_comm));
-      p.Int(M::kPrevPidFieldNumber, f.prev_pid);
-      p.Int(M::kPrevPrioFieldNumber, f.prev_prio);
-      p.Int(M::kPrevStateFieldNumber, f.prev_state);
-      p.String(M::kNextCommFieldNumber, strings.Get(f.next_comm));
-      p.Int(M::kNextPidFieldNumber, f.next_pid);
-      p.Int(M::kNextPrioFieldNumber, f.next_prio);
-      return FtraceEvent::kSchedSwitchFieldNumber;
-    }
+    case EventKind::kSchedSwitch:
+      return f::ftrace::kSchedSwitch;
     case EventKind::kSchedWaking:
-      Wake(event.wake, strings, &p);
-      return FtraceEvent::kSchedWakingFieldNumber;
+      return f::ftrace::kSchedWaking;
     case EventKind::kSchedWakeup:
-      Wake(event.wake, strings, &p);
-      return FtraceEvent::kSchedWakeupFieldNumber;
+      return f::ftrace::kSchedWakeup;
     case EventKind::kSchedWakeupNew:
-      Wake(event.wake, strings, &p);
-      return FtraceEvent::kSchedWakeupNewFieldNumber;
-    case EventKind::kSchedMigrateTask: {
-      using M = pp::SchedMigrateTaskFtraceEvent;
-      p.String(M::kCommFieldNumber, strings.Get(event.migrate.comm));
-      p.Int(M::kPidFieldNumber, event.migrate.pid);
-      p.Int(M::kPrioFieldNumber, event.migrate.prio);
-      p.Int(M::kOrigCpuFieldNumber, event.migrate.orig_cpu);
-      p.Int(M::kDestCpuFieldNumber, event.migrate.dest_cpu);
-      return FtraceEvent::kSchedMigrateTaskFieldNumber;
-    }
-    case EventKind::kSchedPiSetprio: {
-      using M = pp::SchedPiSetprioFtraceEvent;
-      p.String(M::kCommFieldNumber, strings.Get(event.pi.comm));
-      p.Int(M::kNewprioFieldNumber, event.pi.new_prio);
-      p.Int(M::kOldprioFieldNumber, event.pi.old_prio);
-      p.Int(M::kPidFieldNumber, event.pi.pid);
-      return FtraceEvent::kSchedPiSetprioFieldNumber;
-    }
-    case EventKind::kSchedProcessFork: {
-      using M = pp::SchedProcessForkFtraceEvent;
-      p.Int(M::kParentPidFieldNumber, event.fork.parent_pid);
-      p.String(M::kChildCommFieldNumber, strings.Get(event.fork.child_comm));
-      p.Int(M::kChildPidFieldNumber, event.fork.child_pid);
-      return FtraceEvent::kSchedProcessForkFieldNumber;
-    }
-    case EventKind::kSchedProcessExit: {
-      using M = pp::SchedProcessExitFtraceEvent;
-      p.String(M::kCommFieldNumber, strings.Get(event.exit.comm));
-      p.Int(M::kPidFieldNumber, event.exit.pid);
-      p.Int(M::kPrioFieldNumber, event.exit.prio);
-      return FtraceEvent::kSchedProcessExitFieldNumber;
-    }
+      return f::ftrace::kSchedWakeupNew;
+    case EventKind::kSchedMigrateTask:
+      return f::ftrace::kSchedMigrateTask;
+    case EventKind::kSchedPiSetprio:
+      return f::ftrace::kSchedPiSetprio;
+    case EventKind::kSchedProcessFork:
+      return f::ftrace::kSchedProcessFork;
+    case EventKind::kSchedProcessExit:
+      return f::ftrace::kSchedProcessExit;
     case EventKind::kIrqHandlerEntry:
-      p.Int(pp::IrqHandlerEntryFtraceEvent::kIrqFieldNumber, event.irq.irq);
-      p.String(pp::IrqHandlerEntryFtraceEvent::kNameFieldNumber, strings.Get(event.irq.handler));
-      return FtraceEvent::kIrqHandlerEntryFieldNumber;
+      return f::ftrace::kIrqHandlerEntry;
     case EventKind::kIrqHandlerExit:
-      p.Int(pp::IrqHandlerExitFtraceEvent::kIrqFieldNumber, event.irq.irq);
-      p.Int(pp::IrqHandlerExitFtraceEvent::kRetFieldNumber, event.irq.ret);
-      return FtraceEvent::kIrqHandlerExitFieldNumber;
+      return f::ftrace::kIrqHandlerExit;
     case EventKind::kSoftirqRaise:
-      p.Varint(pp::SoftirqRaiseFtraceEvent::kVecFieldNumber, event.softirq.vec);
-      return FtraceEvent::kSoftirqRaiseFieldNumber;
+      return f::ftrace::kSoftirqRaise;
     case EventKind::kSoftirqEntry:
-      p.Varint(pp::SoftirqEntryFtraceEvent::kVecFieldNumber, event.softirq.vec);
-      return FtraceEvent::kSoftirqEntryFieldNumber;
+      return f::ftrace::kSoftirqEntry;
     case EventKind::kSoftirqExit:
-      p.Varint(pp::SoftirqExitFtraceEvent::kVecFieldNumber, event.softirq.vec);
-      return FtraceEvent::kSoftirqExitFieldNumber;
+      return f::ftrace::kSoftirqExit;
     case EventKind::kNetifReceiveSkb:
-      p.Varint(pp::NetifReceiveSkbFtraceEvent::kLenFieldNumber, event.net.len);
-      p.String(pp::NetifReceiveSkbFtraceEvent::kNameFieldNumber, strings.Get(event.net.dev));
-      return FtraceEvent::kNetifReceiveSkbFieldNumber;
+      return f::ftrace::kNetifReceiveSkb;
     case EventKind::kNetDevXmit:
-      p.Varint(pp::NetDevXmitFtraceEvent::kLenFieldNumber, event.net.len);
-      p.String(pp::NetDevXmitFtraceEvent::kNameFieldNumber, strings.Get(event.net.dev));
-      p.Int(pp::NetDevXmitFtraceEvent::kRcFieldNumber, event.net.rc);
-      return FtraceEvent::kNetDevXmitFieldNumber;
+      return f::ftrace::kNetDevXmit;
     case EventKind::kIrqVectorEntry:
-      if (strings.Get(event.name) == "local_timer_entry") {
-        p.Int(pp::LocalTimerEntryFtraceEvent::kVectorFieldNumber, event.irq.irq);
-        return FtraceEvent::kLocalTimerEntryFieldNumber;
-      }
-      break;
+      return strings.Get(event.name) == "local_timer_entry" ? f::ftrace::kLocalTimerEntry
+                                                            : f::ftrace::kGeneric;
     case EventKind::kIrqVectorExit:
-      if (strings.Get(event.name) == "local_timer_exit") {
-        p.Int(pp::LocalTimerExitFtraceEvent::kVectorFieldNumber, event.irq.irq);
-        return FtraceEvent::kLocalTimerExitFieldNumber;
-      }
-      break;
+      return strings.Get(event.name) == "local_timer_exit" ? f::ftrace::kLocalTimerExit
+                                                           : f::ftrace::kGeneric;
     default:
-      break;
+      return f::ftrace::kGeneric;
   }
-  Generic(event, strings, s);
-  return FtraceEvent::kGenericFieldNumber;
+}
+
+// Writes the fields of the message `payload_field` stands for.
+void Payload(uint32_t payload_field, const Event& event, const StringTable& strings,
+             ProtoWriter* p) {
+  switch (payload_field) {
+    case f::ftrace::kSchedSwitch: {
+      namespace m = f::sched_switch;
+      const SchedSwitchFields& s = event.sched_switch;
+      p->String(m::kPrevComm, strings.Get(s.prev_comm));
+      p->Int(m::kPrevPid, s.prev_pid);
+      p->Int(m::kPrevPrio, s.prev_prio);
+      p->Int(m::kPrevState, s.prev_state);
+      p->String(m::kNextComm, strings.Get(s.next_comm));
+      p->Int(m::kNextPid, s.next_pid);
+      p->Int(m::kNextPrio, s.next_prio);
+      return;
+    }
+    case f::ftrace::kSchedWaking:
+    case f::ftrace::kSchedWakeup:
+    case f::ftrace::kSchedWakeupNew:
+      Wake(event.wake, strings, p);
+      return;
+    case f::ftrace::kSchedMigrateTask: {
+      namespace m = f::sched_migrate_task;
+      p->String(m::kComm, strings.Get(event.migrate.comm));
+      p->Int(m::kPid, event.migrate.pid);
+      p->Int(m::kPrio, event.migrate.prio);
+      p->Int(m::kOrigCpu, event.migrate.orig_cpu);
+      p->Int(m::kDestCpu, event.migrate.dest_cpu);
+      return;
+    }
+    case f::ftrace::kSchedPiSetprio: {
+      namespace m = f::sched_pi_setprio;
+      p->String(m::kComm, strings.Get(event.pi.comm));
+      p->Int(m::kNewprio, event.pi.new_prio);
+      p->Int(m::kOldprio, event.pi.old_prio);
+      p->Int(m::kPid, event.pi.pid);
+      return;
+    }
+    case f::ftrace::kSchedProcessFork: {
+      namespace m = f::sched_process_fork;
+      p->Int(m::kParentPid, event.fork.parent_pid);
+      p->String(m::kChildComm, strings.Get(event.fork.child_comm));
+      p->Int(m::kChildPid, event.fork.child_pid);
+      return;
+    }
+    case f::ftrace::kSchedProcessExit: {
+      namespace m = f::sched_process_exit;
+      p->String(m::kComm, strings.Get(event.exit.comm));
+      p->Int(m::kPid, event.exit.pid);
+      p->Int(m::kPrio, event.exit.prio);
+      return;
+    }
+    case f::ftrace::kIrqHandlerEntry:
+      p->Int(f::irq_handler::kIrq, event.irq.irq);
+      p->String(f::irq_handler::kName, strings.Get(event.irq.handler));
+      return;
+    case f::ftrace::kIrqHandlerExit:
+      p->Int(f::irq_handler::kIrq, event.irq.irq);
+      p->Int(f::irq_handler::kRet, event.irq.ret);
+      return;
+    case f::ftrace::kSoftirqRaise:
+    case f::ftrace::kSoftirqEntry:
+    case f::ftrace::kSoftirqExit:
+      p->Varint(f::softirq::kVec, event.softirq.vec);
+      return;
+    case f::ftrace::kNetifReceiveSkb:
+      p->Varint(f::net::kLen, event.net.len);
+      p->String(f::net::kName, strings.Get(event.net.dev));
+      return;
+    case f::ftrace::kNetDevXmit:
+      p->Varint(f::net::kLen, event.net.len);
+      p->String(f::net::kName, strings.Get(event.net.dev));
+      p->Int(f::net::kRc, event.net.rc);
+      return;
+    case f::ftrace::kLocalTimerEntry:
+    case f::ftrace::kLocalTimerExit:
+      p->Int(f::local_timer::kVector, event.irq.irq);
+      return;
+    default:
+      Generic(event, strings, p);
+      return;
+  }
 }
 
 }  // namespace
 
-void EncodeFtraceEvent(const Event& event, const StringTable& strings,
-                       FtraceEncodeScratch* scratch) {
-  scratch->payload.Clear();
-  int payload_field = Payload(event, strings, scratch);
-  ProtoBuffer& out = scratch->event;
-  out.Clear();
-  out.Varint(FtraceEvent::kTimestampFieldNumber, static_cast<uint64_t>(event.ts_ns));
-  out.Varint(FtraceEvent::kPidFieldNumber, static_cast<uint32_t>(event.pid));
+void EncodeFtraceEvent(const Event& event, const StringTable& strings, ProtoWriter* out) {
+  uint32_t payload_field = PayloadField(event, strings);
+  out->Varint(f::ftrace::kTimestamp, static_cast<uint64_t>(event.ts_ns));
+  out->Varint(f::ftrace::kPid, static_cast<uint32_t>(event.pid));
   // Fields in number order, as protobuf writes them: common_flags (5) after sched_switch (4).
-  if (payload_field < FtraceEvent::kCommonFlagsFieldNumber) {
-    out.Message(payload_field, scratch->payload);
-    out.Varint(FtraceEvent::kCommonFlagsFieldNumber, event.flags);
-  } else {
-    out.Varint(FtraceEvent::kCommonFlagsFieldNumber, event.flags);
-    out.Message(payload_field, scratch->payload);
-  }
+  if (payload_field > f::ftrace::kCommonFlags) out->Varint(f::ftrace::kCommonFlags, event.flags);
+  ProtoWriter::Nested payload = out->BeginNested(payload_field);
+  Payload(payload_field, event, strings, out);
+  out->EndNested(payload);
+  if (payload_field < f::ftrace::kCommonFlags) out->Varint(f::ftrace::kCommonFlags, event.flags);
 }
 
 }  // namespace napiscope::perfetto_export

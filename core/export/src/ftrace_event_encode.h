@@ -3,21 +3,14 @@
 #pragma once
 
 #include "napiscope/event_sink.h"
-#include "proto_buffer.h"
+#include "proto_writer.h"
 
 namespace napiscope::perfetto_export {
 
-/// Scratch buffers reused from event to event.
-struct FtraceEncodeScratch {
-  ProtoBuffer event;
-  ProtoBuffer payload;
-  ProtoBuffer field;
-};
-
-/// Encodes `event` as an FtraceEvent into `scratch->event` (cleared first): Perfetto's own
-/// message where it has one for the event, else a GenericFtraceEvent with the event's name and
-/// the fields napiscope decoded. The bytes equal the generated classes' serialization.
-void EncodeFtraceEvent(const Event& event, const StringTable& strings,
-                       FtraceEncodeScratch* scratch);
+/// Appends the fields of `event` as an FtraceEvent to `out` (the message's body: the caller
+/// frames it): Perfetto's own message where it has one for the event, else a GenericFtraceEvent
+/// with the event's name and the fields napiscope decoded. The bytes equal the generated
+/// classes' serialization.
+void EncodeFtraceEvent(const Event& event, const StringTable& strings, ProtoWriter* out);
 
 }  // namespace napiscope::perfetto_export

@@ -3,94 +3,110 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "perfetto_fields.h"
+
 namespace napiscope::perfetto_export {
 namespace {
 
-using perfetto::protos::TrackEvent;
+namespace f = fields;
 
-void AddArgs(TrackEvent* event, std::span<const Arg> args) {
+// DebugAnnotations, each {value, name} in field-number order.
+void WriteArgs(ProtoWriter& out, std::span<const Arg> args) {
   for (const Arg& arg : args) {
-    perfetto::protos::DebugAnnotation* annotation = event->add_debug_annotations();
-    annotation->set_name(std::string(arg.name));
+    ProtoWriter::Nested annotation = out.BeginNested(f::track_event::kDebugAnnotations);
     std::visit(
-        [annotation](const auto& value) {
+        [&out](const auto& value) {
           using T = std::decay_t<decltype(value)>;
           if constexpr (std::is_same_v<T, int64_t>) {
-            annotation->set_int_value(value);
+            out.Int(f::debug_annotation::kIntValue, value);
           } else if constexpr (std::is_same_v<T, double>) {
-            annotation->set_double_value(value);
+            out.Double(f::debug_annotation::kDoubleValue, value);
           } else if constexpr (std::is_same_v<T, bool>) {
-            annotation->set_bool_value(value);
+            out.Varint(f::debug_annotation::kBoolValue, value ? 1 : 0);
           } else {
-            annotation->set_string_value(std::string(value));
+            out.String(f::debug_annotation::kStringValue, value);
           }
         },
         arg.value);
+    out.String(f::debug_annotation::kName, arg.name);
+    out.EndNested(annotation);
   }
-}
-
-void AddFlows(TrackEvent* event, const Flows& flows) {
-  for (uint64_t id : flows.out) event->add_flow_ids(id);
-  for (uint64_t id : flows.in) event->add_terminating_flow_ids(id);
 }
 
 }  // namespace
 
 uint64_t TrackWriter::Describe_(const TrackSpec& spec) {
   uint64_t uuid = next_uuid_++;
-  perfetto::protos::TracePacket* packet = out_->NewPacket();
-  perfetto::protos::TrackDescriptor* track = packet->mutable_track_descriptor();
-  track->set_uuid(uuid);
-  if (spec.parent_uuid != 0) track->set_parent_uuid(spec.parent_uuid);
-  track->set_name(spec.name);
+  ProtoWriter& packet = out_->BeginPacket();
+  out_->SequenceId();
+  out_->FirstPacketFlags();
+  ProtoWriter::Nested track = packet.BeginNested(f::packet::kTrackDescriptor);
+  packet.Varint(f::track_descriptor::kUuid, uuid);
+  packet.String(f::track_descriptor::kName, spec.name);
+  if (spec.parent_uuid != 0) packet.Varint(f::track_descriptor::kParentUuid, spec.parent_uuid);
   if (spec.counter) {
-    track->mutable_counter()->set_unit(perfetto::protos::CounterDescriptor::UNIT_COUNT);
+    ProtoWriter::Nested counter = packet.BeginNested(f::track_descriptor::kCounter);
+    packet.Varint(f::track_descriptor::kCounterUnit, f::track_descriptor::kUnitCount);
+    packet.EndNested(counter);
   }
-  out_->Write(*packet);
+  packet.EndNested(track);
+  out_->EndPacket();
   ++stats_->tracks;
   return uuid;
 }
 
-perfetto::protos::TracePacket* TrackWriter::NewEvent(uint64_t track, TimestampNs ts_ns,
-                                                     TrackEvent::Type type) {
-  perfetto::protos::TracePacket* packet = out_->NewPacket();
-  packet->set_timestamp(static_cast<uint64_t>(std::max<TimestampNs>(0, ts_ns)));
-  TrackEvent* event = packet->mutable_track_event();
-  event->set_type(type);
-  event->set_track_uuid(track);
+ProtoWriter& TrackWriter::BeginEvent(uint64_t track, TimestampNs ts_ns, uint32_t type,
+                                     std::span<const Arg> args) {
+  // Room for lengths up to 127 bytes without args, 16 KiB with.
+  size_t length_bytes = args.empty() ? 1 : 2;
+  ProtoWriter& packet = out_->BeginPacket(length_bytes);
+  packet.Varint(f::packet::kTimestamp, static_cast<uint64_t>(std::max<TimestampNs>(0, ts_ns)));
+  out_->SequenceId();
+  event_ = packet.BeginNested(f::packet::kTrackEvent, length_bytes);
+  WriteArgs(packet, args);
+  packet.Varint(f::track_event::kType, type);
+  packet.Varint(f::track_event::kTrackUuid, track);
   return packet;
 }
 
+void TrackWriter::EndEvent() {
+  ProtoWriter& packet = out_->packet();
+  packet.EndNested(event_);
+  out_->FirstPacketFlags();
+  out_->EndPacket();
+}
+
+void TrackWriter::WriteNamed(std::string_view category, std::string_view name, Flows flows) {
+  ProtoWriter& packet = out_->packet();
+  packet.String(f::track_event::kCategories, category);
+  packet.String(f::track_event::kName, name);
+  for (uint64_t id : flows.out) packet.Fixed64(f::track_event::kFlowIds, id);
+  for (uint64_t id : flows.in) packet.Fixed64(f::track_event::kTerminatingFlowIds, id);
+}
+
 void TrackWriter::Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns,
-                        std::string_view category, std::string_view name,
-                        std::span<const Arg> args, Flows flows) {
-  perfetto::protos::TracePacket* packet = NewEvent(track, begin_ns, TrackEvent::TYPE_SLICE_BEGIN);
-  TrackEvent* begin = packet->mutable_track_event();
-  begin->add_categories(std::string(category));
-  begin->set_name(std::string(name));
-  AddArgs(begin, args);
-  AddFlows(begin, flows);
-  out_->Write(*packet);
-  out_->Write(*NewEvent(track, std::max(begin_ns, end_ns), TrackEvent::TYPE_SLICE_END));
+                        std::string_view category, std::string_view name, std::span<const Arg> args,
+                        Flows flows) {
+  BeginEvent(track, begin_ns, f::track_event::kTypeSliceBegin, args);
+  WriteNamed(category, name, flows);
+  EndEvent();
+  BeginEvent(track, std::max(begin_ns, end_ns), f::track_event::kTypeSliceEnd, {});
+  EndEvent();
   ++stats_->slices;
 }
 
 void TrackWriter::Instant(uint64_t track, TimestampNs ts_ns, std::string_view category,
                           std::string_view name, std::span<const Arg> args, Flows flows) {
-  perfetto::protos::TracePacket* packet = NewEvent(track, ts_ns, TrackEvent::TYPE_INSTANT);
-  TrackEvent* instant = packet->mutable_track_event();
-  instant->add_categories(std::string(category));
-  instant->set_name(std::string(name));
-  AddArgs(instant, args);
-  AddFlows(instant, flows);
-  out_->Write(*packet);
+  BeginEvent(track, ts_ns, f::track_event::kTypeInstant, args);
+  WriteNamed(category, name, flows);
+  EndEvent();
   ++stats_->instants;
 }
 
 void TrackWriter::Counter(uint64_t track, TimestampNs ts_ns, int64_t value) {
-  perfetto::protos::TracePacket* packet = NewEvent(track, ts_ns, TrackEvent::TYPE_COUNTER);
-  packet->mutable_track_event()->set_counter_value(value);
-  out_->Write(*packet);
+  ProtoWriter& packet = BeginEvent(track, ts_ns, f::track_event::kTypeCounter, {});
+  packet.Int(f::track_event::kCounterValue, value);
+  EndEvent();
   ++stats_->counter_values;
 }
 

@@ -21,22 +21,22 @@ namespace napiscope::perfetto_export {
 /// The kinds of tracks the export makes; with an id (CPU, vector, NAPI pointer, pid) they name
 /// one track.
 enum class TrackKind : uint8_t {
-  kCpuGroup,          ///< "napiscope CPU N": parent of the CPU's tracks
-  kCpuSoftirqRuns,    ///< softirq entry -> exit on the CPU
-  kCpuHardirqs,       ///< hard IRQ handlers on the CPU (traced or inferred)
-  kCpuSoftirqWaits,   ///< raise -> entry waits of one vector (id: cpu << 8 | vec)
-  kCpuNetRxPending,   ///< counter: NET_RX raised and not yet entered on the CPU
-  kCpuFindings,       ///< findings about the CPU
-  kCpuLostEvents,     ///< time the CPU's events were lost
-  kCpuWakeups,        ///< hard IRQs and wakeups on the CPU that activated a service thread
-  kNapiGroup,         ///< "napiscope NAPI": parent of the instances
-  kNapiInstance,      ///< polls of one napi_struct (id: the pointer)
+  kCpuGroup,            ///< "napiscope CPU N": parent of the CPU's tracks
+  kCpuSoftirqRuns,      ///< softirq entry -> exit on the CPU
+  kCpuHardirqs,         ///< hard IRQ handlers on the CPU (traced or inferred)
+  kCpuSoftirqWaits,     ///< raise -> entry waits of one vector (id: cpu << 8 | vec)
+  kCpuNetRxPending,     ///< counter: NET_RX raised and not yet entered on the CPU
+  kCpuFindings,         ///< findings about the CPU
+  kCpuLostEvents,       ///< time the CPU's events were lost
+  kCpuWakeups,          ///< hard IRQs and wakeups on the CPU that activated a service thread
+  kNapiGroup,           ///< "napiscope NAPI": parent of the instances
+  kNapiInstance,        ///< polls of one napi_struct (id: the pointer)
   kNapiPacketsCounter,  ///< counter: packets of each poll of one instance
-  kThreadGroup,       ///< "napiscope threads": parent of the threads
-  kThread,            ///< wake -> run waits of one thread (id: pid)
-  kThreadActivations,  ///< activations of one service thread (id: pid)
-  kThreadFindings,    ///< findings about one thread (id: pid)
-  kTraceFindings,     ///< findings about no single CPU
+  kThreadGroup,         ///< "napiscope threads": parent of the threads
+  kThread,              ///< wake -> run waits of one thread (id: pid)
+  kThreadActivations,   ///< activations of one service thread (id: pid)
+  kThreadFindings,      ///< findings about one thread (id: pid)
+  kTraceFindings,       ///< findings about no single CPU
 };
 
 /// How a new track is shown.
@@ -99,14 +99,20 @@ class TrackWriter {
 
  private:
   uint64_t Describe_(const TrackSpec& spec);
-  perfetto::protos::TracePacket* NewEvent(uint64_t track, TimestampNs ts_ns,
-                                          perfetto::protos::TrackEvent::Type type);
+  // Starts a packet holding a TrackEvent of `type` on `track`; returns the TrackEvent's
+  // writer, its fields to follow from number 22 (categories) on, then EndEvent.
+  ProtoWriter& BeginEvent(uint64_t track, TimestampNs ts_ns, uint32_t type,
+                          std::span<const Arg> args);
+  void EndEvent();
+  // The categories, name and flows of the TrackEvent being written.
+  void WriteNamed(std::string_view category, std::string_view name, Flows flows);
 
   PacketWriter* out_;
   PerfettoExportStats* stats_;
   absl::flat_hash_map<std::pair<TrackKind, uint64_t>, uint64_t> tracks_;
   uint64_t next_uuid_ = 0x6e617069'00000001;  // "napi": away from Perfetto's small ids
   uint64_t next_flow_ = 1;
+  ProtoWriter::Nested event_;  // the TrackEvent being written
 };
 
 }  // namespace napiscope::perfetto_export

@@ -1,6 +1,7 @@
 #include "derived_tables.h"
 
 #include <algorithm>
+#include <deque>
 #include <functional>
 #include <map>
 #include <tuple>
@@ -9,8 +10,10 @@
 
 #include "napiscope/contexts.h"
 #include "napiscope/napi_rt_rows.h"
+#include "napiscope/phrasing.h"
 #include "napiscope/producers.h"
 #include "napiscope/task_class.h"
+#include "napiscope/wait_blame.h"
 #include "numpy_columns.h"
 
 namespace py = pybind11;
@@ -63,21 +66,124 @@ class FactTable : public TableSink, public ContextListener, public FactListener 
   ColumnBuilder rows_;
 };
 
+// Paired softirq waits with what held their CPU from raise to entry: the report's blame, for
+// every wait rather than the worst few. A wait's row is written once the tracker's segments
+// have passed its entry (during the tracker's warm-up they arrive after the events). With
+// `holders`, the table has a row per holder of each wait instead (softirq_wait_blame).
 class SoftirqWaits : public FactTable {
  public:
-  using FactTable::FactTable;
+  SoftirqWaits(const AnalysisOptions& options, bool holders)
+      : FactTable(options), holders_(holders) {}
+
   void OnBegin(const TraceContext& context) override {
-    rows_.Declare({{"cpu", ColumnType::kInt16}, {"vec", ColumnType::kInt16},
-                   {"raise_ns", ColumnType::kInt64}, {"entry_ns", ColumnType::kInt64},
-                   {"delay_ns", ColumnType::kInt64}, {"ran_in", ColumnType::kString},
-                   {"pending_mask", ColumnType::kInt64}});
+    if (holders_) {
+      rows_.Declare({{"cpu", ColumnType::kInt16}, {"vec", ColumnType::kInt16},
+                     {"raise_ns", ColumnType::kInt64}, {"rank", ColumnType::kInt16},
+                     {"kind", ColumnType::kString}, {"holder", ColumnType::kString},
+                     {"name", ColumnType::kString}, {"pid", ColumnType::kInt32},
+                     {"prio", ColumnType::kInt16}, {"irq", ColumnType::kInt32},
+                     {"holder_vec", ColumnType::kInt16}, {"time_ns", ColumnType::kInt64}});
+    } else {
+      rows_.Declare({{"cpu", ColumnType::kInt16}, {"vec", ColumnType::kInt16},
+                     {"raise_ns", ColumnType::kInt64}, {"entry_ns", ColumnType::kInt64},
+                     {"delay_ns", ColumnType::kInt64}, {"ran_in", ColumnType::kString},
+                     {"pending_mask", ColumnType::kInt64}, {"blame", ColumnType::kString},
+                     {"blame_kind", ColumnType::kString}, {"blame_ns", ColumnType::kInt64},
+                     {"unknown_ns", ColumnType::kInt64}});
+    }
     FactTable::OnBegin(context);
   }
-  void OnSoftirqWait(const SoftirqWaitFact& wait) override {
-    if (!wait.paired() || !Counts(wait.cpu, wait.raise_ns)) return;
-    rows_.Add(wait.cpu).Add(wait.vec).Add(wait.raise_ns).Add(wait.entry_ns).Add(wait.delay_ns());
-    rows_.AddString(SoftirqSiteName(wait.site)).Add(wait.pending_mask);
+  void OnEnd() override {
+    FactTable::OnEnd();
+    for (CpuWaits& cpu : cpus_) {
+      for (Wait& wait : cpu.entered) Write(wait);
+      cpu.entered.clear();
+    }
   }
+
+  void OnSoftirqRaise(const SoftirqRaiseFact& raise) override {
+    if (Counts(raise.cpu, raise.raise_ns)) Cpu(raise.cpu).pending.push_back({raise, {}, {}});
+  }
+  void OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs) override {
+    std::erase_if(Cpu(raise.cpu).pending, [&](const Wait& w) { return w.raise.vec == raise.vec; });
+  }
+  void OnSoftirqWait(const SoftirqWaitFact& fact) override {
+    if (!fact.paired()) return;
+    CpuWaits& cpu = Cpu(fact.cpu);
+    auto found = std::find_if(cpu.pending.begin(), cpu.pending.end(), [&](const Wait& w) {
+      return w.raise.vec == fact.vec && w.raise.raise_ns == fact.raise_ns;
+    });
+    if (found == cpu.pending.end()) return;  // raised outside the window or the CPUs asked
+    found->entry = fact;
+    cpu.entered.push_back(std::move(*found));
+    cpu.pending.erase(found);
+    WriteFinished(cpu);
+  }
+  void OnSegment(const CpuSegment& segment) override {
+    Charge(segment.frame.cpu, segment.start_ns, segment.end_ns, &segment.frame);
+  }
+  void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override {
+    Charge(cpu, start_ns, end_ns, nullptr);
+  }
+
+ private:
+  struct Wait {
+    SoftirqRaiseFact raise;
+    SoftirqWaitFact entry;  // set once entered
+    WaitBlame blame;
+  };
+  struct CpuWaits {
+    std::vector<Wait> pending;  // raised, not entered
+    std::deque<Wait> entered;   // entered, in entry order, blame still collecting
+    TimestampNs segments_until_ns = 0;
+  };
+
+  CpuWaits& Cpu(uint16_t cpu) {
+    if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+    return cpus_[cpu];
+  }
+  void Charge(uint16_t cpu_id, TimestampNs start_ns, TimestampNs end_ns,
+              const ContextFrame* frame) {
+    CpuWaits& cpu = Cpu(cpu_id);
+    for (Wait& wait : cpu.pending) {
+      wait.blame.Charge(std::max(start_ns, wait.raise.raise_ns), end_ns, frame);
+    }
+    for (Wait& wait : cpu.entered) {
+      wait.blame.Charge(std::max(start_ns, wait.raise.raise_ns),
+                        std::min(end_ns, wait.entry.entry_ns), frame);
+    }
+    cpu.segments_until_ns = std::max(cpu.segments_until_ns, end_ns);
+    WriteFinished(cpu);
+  }
+  void WriteFinished(CpuWaits& cpu) {
+    while (!cpu.entered.empty() && cpu.entered.front().entry.entry_ns <= cpu.segments_until_ns) {
+      Write(cpu.entered.front());
+      cpu.entered.pop_front();
+    }
+  }
+  void Write(const Wait& wait) {
+    const SoftirqWaitFact& fact = wait.entry;
+    std::vector<BlameItem> items = wait.blame.Items(context_->strings);
+    if (holders_) {
+      for (size_t rank = 0; rank < items.size(); ++rank) {
+        const BlameItem& item = items[rank];
+        rows_.Add(fact.cpu).Add(fact.vec).Add(fact.raise_ns).Add(static_cast<int>(rank));
+        rows_.AddString(ContextKindName(item.kind)).AddString(DescribeBlameHolder(item));
+        bool task = item.kind == ContextKind::kTask, softirq = item.kind == ContextKind::kSoftirq;
+        rows_.AddString(item.name).Add(task ? item.pid : -1).Add(item.prio).Add(item.irq);
+        rows_.Add(softirq ? static_cast<int>(item.vec) : -1).Add(item.time_ns);
+      }
+      return;
+    }
+    rows_.Add(fact.cpu).Add(fact.vec).Add(fact.raise_ns).Add(fact.entry_ns).Add(fact.delay_ns());
+    rows_.AddString(SoftirqSiteName(fact.site)).Add(fact.pending_mask);
+    rows_.AddString(items.empty() ? "" : DescribeBlameHolder(items.front()));
+    rows_.AddString(items.empty() ? "" : ContextKindName(items.front().kind));
+    rows_.Add(items.empty() ? int64_t{0} : items.front().time_ns).Add(wait.blame.unknown_ns());
+  }
+
+  bool holders_;
+  std::vector<CpuWaits> cpus_;
 };
 
 class ThreadActivations : public FactTable {
@@ -203,15 +309,16 @@ class HardirqRuns : public FactTable {
                    {"name", ColumnType::kString}, {"entry_ns", ColumnType::kInt64},
                    {"exit_ns", ColumnType::kInt64}, {"run_ns", ColumnType::kInt64},
                    {"pid", ColumnType::kInt32}, {"start_known", ColumnType::kUint8},
-                   {"end_known", ColumnType::kUint8}});
+                   {"end_known", ColumnType::kUint8}, {"inferred", ColumnType::kUint8}});
     FactTable::OnBegin(context);
   }
+  // Traced hard IRQs and those inferred from common_flags alone (named kUntracedIrqName).
   void OnInterval(const ContextInterval& interval) override {
     const ContextFrame& frame = interval.frame;
     if (frame.kind != ContextKind::kHardirq || !Counts(frame.cpu, frame.start_ns)) return;
     rows_.Add(frame.cpu).Add(frame.irq).AddString(Text(frame.name)).Add(frame.start_ns);
     rows_.Add(interval.end_ns).Add(interval.end_ns - frame.start_ns).Add(frame.pid);
-    rows_.Add(frame.start_known).Add(interval.end_known);
+    rows_.Add(frame.start_known).Add(interval.end_known).Add(frame.inferred);
   }
 };
 
@@ -245,7 +352,14 @@ using TableFactory = std::unique_ptr<TableSink> (*)(const AnalysisOptions&);
 
 const std::map<std::string, TableFactory>& Tables() {
   static const auto* tables = new std::map<std::string, TableFactory>{
-      {"softirq_waits", &Make<SoftirqWaits>},
+      {"softirq_waits",
+       [](const AnalysisOptions& o) -> std::unique_ptr<TableSink> {
+         return std::make_unique<SoftirqWaits>(o, false);
+       }},
+      {"softirq_wait_blame",
+       [](const AnalysisOptions& o) -> std::unique_ptr<TableSink> {
+         return std::make_unique<SoftirqWaits>(o, true);
+       }},
       {"softirq_runs", &Make<SoftirqRuns>},
       {"hardirq_runs", &Make<HardirqRuns>},
       {"thread_activations", &Make<ThreadActivations>},

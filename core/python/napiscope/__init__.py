@@ -132,8 +132,20 @@ class Trace:
         """One row per softirq raise -> entry wait (the first raise since the vector last
         entered on that CPU, paired with its next entry there): cpu, vec, vec_name, raise_ns,
         entry_ns, delay_ns, ran_in (irq_exit, task_bh_enable, irq_thread, ksoftirqd,
-        napi_kthread, unknown), pending_mask (vectors pending just before the entry)."""
+        softirq_thread, napi_kthread, unknown), pending_mask (vectors pending just before the
+        entry), and what held the CPU while it waited, as the report's blame: blame (the
+        holder that held it longest, in the report's words, "" when nothing ran), blame_kind
+        (task, hardirq, softirq), blame_ns (its time) and unknown_ns (time nothing is known
+        about: lost events, missing switches). softirq_wait_blame() lists every holder."""
         return self.table("softirq_waits")
+
+    def softirq_wait_blame(self) -> pd.DataFrame:
+        """What held the CPU during each softirq wait, a row per holder (join with
+        softirq_waits() on cpu, vec, raise_ns): rank (0 = longest), kind (task, hardirq,
+        softirq), holder (the report's words), name, pid (tasks, else -1), prio (kernel
+        priority of a task, -1 unknown), irq (hard IRQs, else -1), holder_vec (softirqs, else
+        -1), time_ns. A wait's holders and its unknown_ns sum to its delay_ns."""
+        return self.table("softirq_wait_blame")
 
     def softirq_runs(self) -> pd.DataFrame:
         """One row per softirq run (entry -> exit): cpu, vec, vec_name, entry_ns, exit_ns,
@@ -143,7 +155,9 @@ class Trace:
 
     def hardirq_runs(self) -> pd.DataFrame:
         """One row per hard-IRQ handler run: cpu, irq, name, entry_ns, exit_ns, run_ns, pid
-        (the interrupted task), start_known, end_known."""
+        (the interrupted task), start_known, end_known, inferred (1 for a hard IRQ seen only
+        in the events' common_flags, named "untraced hard IRQ" with irq -1: x86 vectors
+        without irq_vectors events, or IRQs filtered out of the recording)."""
         return self.table("hardirq_runs")
 
     def thread_activations(self) -> pd.DataFrame:

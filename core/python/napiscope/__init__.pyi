@@ -53,13 +53,16 @@ class Trace:
         """The derived table `name`."""
     def softirq_waits(self) -> pd.DataFrame:
         """Softirq raise -> entry waits: cpu, vec, vec_name, raise_ns, entry_ns, delay_ns,
-        ran_in, pending_mask."""
+        ran_in, pending_mask, blame, blame_kind, blame_ns, unknown_ns."""
+    def softirq_wait_blame(self) -> pd.DataFrame:
+        """Holders of the CPU during each softirq wait: cpu, vec, vec_name, raise_ns, rank,
+        kind, holder, name, pid, prio, irq, holder_vec, time_ns."""
     def softirq_runs(self) -> pd.DataFrame:
         """Softirq runs: cpu, vec, vec_name, entry_ns, exit_ns, run_ns, pieces, pid, ran_in,
         start_known, end_known."""
     def hardirq_runs(self) -> pd.DataFrame:
         """Hard-IRQ handler runs: cpu, irq, name, entry_ns, exit_ns, run_ns, pid, start_known,
-        end_known."""
+        end_known, inferred."""
     def thread_activations(self) -> pd.DataFrame:
         """IRQ/NAPI thread and ksoftirqd activations: pid, comm, thread_class, cause, irq,
         woken_ns, run_ns, wait_ns, from_cpu, to_cpu, cross_cpu, exact, lost."""

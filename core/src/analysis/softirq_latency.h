@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "analysis/duration_recorder.h"
-#include "analysis/wait_blame.h"
 #include "napiscope/contexts.h"
 #include "napiscope/facts.h"
 #include "napiscope/report.h"
+#include "napiscope/wait_blame.h"
 
 namespace napiscope::internal {
 

@@ -1,8 +1,8 @@
-#include "analysis/wait_blame.h"
+#include "napiscope/wait_blame.h"
 
 #include <algorithm>
 
-namespace napiscope::internal {
+namespace napiscope {
 namespace {
 
 int32_t HolderId(const ContextFrame& frame) {
@@ -67,4 +67,4 @@ std::vector<BlameItem> WaitBlame::Items(const StringTable& strings) const {
   return items;
 }
 
-}  // namespace napiscope::internal
+}  // namespace napiscope

@@ -20,6 +20,8 @@ std::string FormatPriority(int kernel_prio) {
 std::string DescribeHolder(const BlameItem& item) {
   switch (item.kind) {
     case ContextKind::kHardirq:
+      // Inferred from common_flags: no number or handler is known.
+      if (item.irq < 0) return std::string(kUntracedIrqName);
       return fmt::format("hard IRQ {} ({})", item.name, item.irq);
     case ContextKind::kSoftirq:
       return fmt::format("softirq {}", VectorLabel(item.vec));

@@ -1,15 +1,16 @@
 // What held a CPU while something waited on it: the tasks, hard IRQs and softirq vectors that
 // ran there during a wait, with their time, accumulated from the context tracker's segments.
+// The softirq and wake-latency analyses and the Python module's wait tables share it.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "napiscope/blame.h"
 #include "napiscope/contexts.h"
-#include "napiscope/report.h"
 #include "napiscope/string_table.h"
 
-namespace napiscope::internal {
+namespace napiscope {
 
 /// Holders of a CPU during one wait and how long each held it.
 class WaitBlame {
@@ -39,4 +40,4 @@ class WaitBlame {
   int64_t unknown_ns_ = 0;
 };
 
-}  // namespace napiscope::internal
+}  // namespace napiscope

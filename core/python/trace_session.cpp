@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <optional>
 
 #include "derived_tables.h"
@@ -100,6 +101,8 @@ TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus,
   options_.progress = std::move(progress);
   if (threads < 0 || threads > 256) throw py::value_error("threads wants 0 to 256");
   analysis_.cpus = std::move(cpus);
+  // Notebooks get every episode; the memory grows with what the trace holds, not a claim.
+  analysis_.max_listed_rows = std::numeric_limits<size_t>::max();
   Bound from = ParseBound(start, "start"), to = ParseBound(end, "end");
   if (from.offset_ns || to.offset_ns) {
     TimestampNs first_ns = FirstEventNs();

@@ -51,7 +51,7 @@ TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
   EventBuilder b = SoftirqLockScenario();
   ContextTracker tracker;
   FactProducers facts(&tracker);
-  internal::KsoftirqdBlocked blocked(&tracker, &facts, AnalysisWindow{});
+  internal::KsoftirqdBlocked blocked(&tracker, &facts, AnalysisWindow{}, 1000);
   FanoutSink fanout;
   fanout.Add(&tracker);
   fanout.Add(&facts);
@@ -100,11 +100,26 @@ TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
   EXPECT_EQ(asleep.cpu_held_by[0].time_ns, 3515 * kUs);
 }
 
+TEST(KsoftirqdBlocked, KeepsTheFirstMaxRowsAndCountsTheRest) {
+  EventBuilder b = SoftirqLockScenario();
+  ContextTracker tracker;
+  FactProducers facts(&tracker);
+  internal::KsoftirqdBlocked blocked(&tracker, &facts, AnalysisWindow{}, 1);
+  FanoutSink fanout;
+  fanout.Add(&tracker);
+  fanout.Add(&facts);
+  fanout.Add(&blocked);
+  b.Play(fanout);
+  ASSERT_EQ(blocked.rows().size(), 1u);
+  EXPECT_EQ(blocked.rows()[0].start_ns, 1750 * kUs);
+  EXPECT_EQ(blocked.overflow(), 1);
+}
+
 TEST(IdlePending, RecordsIdleWithSchedPendingAndTheOrderingStall) {
   EventBuilder b = SoftirqLockScenario();
   ContextTracker tracker;
   FactProducers facts(&tracker);
-  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs);
+  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs, 1000);
   facts.AddListener(&idle);
   FanoutSink fanout;
   fanout.Add(&tracker);
@@ -146,7 +161,7 @@ TEST(IdlePending, NoRowsWithoutThePattern) {
       .Switch(0, 300, kIperf, kStateInterruptible, 0);
   ContextTracker tracker;
   FactProducers facts(&tracker);
-  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs);
+  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs, 1000);
   facts.AddListener(&idle);
   FanoutSink fanout;
   fanout.Add(&tracker);

@@ -22,6 +22,9 @@ struct AnalysisOptions {
   std::vector<int> cpus;  ///< restrict rows and findings to these CPUs; empty: all
   Thresholds thresholds;
   LoadOptions load;
+  /// Episodes listed in full per kind (ksoftirqd_blocked, idle_with_pending, ordering stalls);
+  /// later ones are only counted (*_not_listed). The CLI's reports keep 1000.
+  size_t max_listed_rows = 1000;
 };
 
 /// An EventSink that feeds the context tracker and every analysis as events stream in;

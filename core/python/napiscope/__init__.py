@@ -181,13 +181,15 @@ class Trace:
 
     def ksoftirqd_blocked(self) -> pd.DataFrame:
         """One row per episode of ksoftirqd/N switched out blocked with softirqs pending (the
-        report's rows: up to the first 1000): cpu, pid, comm, state, start_ns, end_ns,
-        duration_ns, end_known, pending masks, the waker, and the chain it waited on."""
+        report's rows; every one, where the CLI lists the first 1000): cpu, pid, comm, state,
+        start_ns, end_ns, duration_ns, end_known, pending masks, the waker, and the chain it
+        waited on."""
         return pd.DataFrame(self.report()["ksoftirqd_blocked"])
 
     def idle_with_pending(self) -> pd.DataFrame:
-        """One row per switch to idle with softirqs pending (the report's rows: up to the
-        first 1000): cpu, ts_ns, pending_mask, and when each pending vector ran after."""
+        """One row per switch to idle with softirqs pending (the report's rows; every one,
+        where the CLI lists the first 1000): cpu, ts_ns, pending_mask, and when each pending
+        vector ran after."""
         return pd.DataFrame(self.report()["idle_with_pending"])
 
 

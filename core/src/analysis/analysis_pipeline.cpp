@@ -33,8 +33,9 @@ struct AnalysisPipeline::Parts {
         runtime(options.window),
         cpu_time(options.window),
         threads(&facts, options.window),
-        ksoftirqd_blocked(&tracker, &facts, options.window),
-        idle_pending(&tracker, &facts, options.window, options.thresholds.ordering_stall_ns),
+        ksoftirqd_blocked(&tracker, &facts, options.window, options.max_listed_rows),
+        idle_pending(&tracker, &facts, options.window, options.thresholds.ordering_stall_ns,
+                     options.max_listed_rows),
         napi(options.window),
         wake_latency(&tracker, options.window),
         net_path(&tracker, options.window) {

@@ -29,7 +29,7 @@ void IdlePending::OnSoftirqWait(const SoftirqWaitFact& wait) {
   TimestampNs raised = wait.raise_ns;
   int64_t waited = entry_ns - raised;
   if (waited < stall_threshold_ns_ || !window_.Contains(raised)) return;
-  if (stall_rows_.size() >= kMaxRows) {
+  if (stall_rows_.size() >= max_rows_) {
     ++stall_overflow_;
     return;
   }
@@ -70,7 +70,7 @@ void IdlePending::OnEvent(const Event& event) {
     case EventKind::kSchedSwitch: {
       uint32_t mask = facts_->PendingSoftirqs(event.cpu);
       if (event.sched_switch.next_pid != 0 || mask == 0 || !window_.Contains(event.ts_ns)) break;
-      if (idle_rows_.size() >= kMaxRows) {
+      if (idle_rows_.size() >= max_rows_) {
         ++idle_overflow_;
         break;
       }

@@ -16,15 +16,14 @@ namespace napiscope::internal {
 /// softirq frames open at each raise from `tracker`; add it to a FanoutSink after both.
 class IdlePending : public EventSink, public FactListener {
  public:
-  /// Rows kept in full per kind; later ones are only counted.
-  static constexpr size_t kMaxRows = 1000;
-
+  /// Keeps the first `max_rows` rows of each kind in full; later ones are only counted.
   IdlePending(const ContextTracker* tracker, const FactProducers* facts,
-              const AnalysisWindow& window, int64_t stall_threshold_ns)
+              const AnalysisWindow& window, int64_t stall_threshold_ns, size_t max_rows)
       : tracker_(tracker),
         facts_(facts),
         window_(window),
-        stall_threshold_ns_(stall_threshold_ns) {}
+        stall_threshold_ns_(stall_threshold_ns),
+        max_rows_(max_rows) {}
 
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
@@ -33,11 +32,11 @@ class IdlePending : public EventSink, public FactListener {
 
   /// Idle entries with softirqs pending, in time order.
   const std::vector<IdleWithPendingRow>& idle_rows() const { return idle_rows_; }
-  /// Idle entries with softirqs pending past kMaxRows.
+  /// Idle entries with softirqs pending past the first max_rows.
   int64_t idle_overflow() const { return idle_overflow_; }
   /// Waits of at least the threshold behind a lower vector in progress, in time order.
   const std::vector<SoftirqOrderingStallRow>& stall_rows() const { return stall_rows_; }
-  /// Stalls past kMaxRows.
+  /// Stalls past the first max_rows.
   int64_t stall_overflow() const { return stall_overflow_; }
 
  private:
@@ -59,6 +58,7 @@ class IdlePending : public EventSink, public FactListener {
   const FactProducers* facts_;
   AnalysisWindow window_;
   int64_t stall_threshold_ns_;
+  size_t max_rows_;
   const TraceContext* context_ = nullptr;
   std::vector<CpuState> cpus_;
   std::vector<IdleWithPendingRow> idle_rows_;

@@ -165,7 +165,7 @@ void KsoftirqdBlocked::Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool e
   row.end_ns = end_ns;
   row.end_known = end_known;
   row.duration_ns = end_ns - row.start_ns;
-  if (rows_.size() < kMaxRows) {
+  if (rows_.size() < max_rows_) {
     rows_.push_back(std::move(row));
   } else {
     ++overflow_;

@@ -21,12 +21,10 @@ namespace napiscope::internal {
 /// the pending softirq mask the fact producers keep.
 class KsoftirqdBlocked : public EventSink {
  public:
-  /// Blocked intervals kept in full; later ones are only counted.
-  static constexpr size_t kMaxRows = 1000;
-
+  /// Keeps the first `max_rows` blocked intervals in full; later ones are only counted.
   KsoftirqdBlocked(const ContextTracker* tracker, const FactProducers* facts,
-                   const AnalysisWindow& window)
-      : tracker_(tracker), facts_(facts), window_(window) {}
+                   const AnalysisWindow& window, size_t max_rows)
+      : tracker_(tracker), facts_(facts), window_(window), max_rows_(max_rows) {}
 
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
@@ -36,7 +34,7 @@ class KsoftirqdBlocked : public EventSink {
 
   /// The intervals, in start order.
   const std::vector<KsoftirqdBlockedRow>& rows() const { return rows_; }
-  /// Intervals not kept past kMaxRows.
+  /// Intervals not kept past the first max_rows.
   int64_t overflow() const { return overflow_; }
 
  private:
@@ -59,6 +57,7 @@ class KsoftirqdBlocked : public EventSink {
   const ContextTracker* tracker_;
   const FactProducers* facts_;
   AnalysisWindow window_;
+  size_t max_rows_;
   const TraceContext* context_ = nullptr;
   absl::flat_hash_map<int32_t, KsoftirqdBlockedRow> open_;  // by ksoftirqd pid
   absl::flat_hash_map<int32_t, SwitchOut> last_switch_out_;

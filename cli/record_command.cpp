@@ -20,6 +20,8 @@ struct RecordArgs {
   double duration_s = 0;
   CaptureArgs capture;
   std::vector<std::string> command;
+  double keep_s = 0;     // > 0: keep only the last seconds, in memory
+  int64_t keep_mb = 256;  // memory they may take
 };
 
 std::string JoinList(const std::vector<std::string>& items) {
@@ -80,6 +82,8 @@ int RunRecord(const RecordArgs& args) {
   options.output_path = args.output;
   options.duration_ns = static_cast<TimestampNs>(std::llround(args.duration_s * 1e9));
   options.stop = &StopRequested();
+  options.keep_ns = static_cast<TimestampNs>(std::llround(args.keep_s * 1e9));
+  options.keep_max_bytes = static_cast<size_t>(args.keep_mb) << 20;
   InstallStopSignals(options.capture.instance_name);
   std::unique_ptr<TracedCommand> command;
   if (!args.command.empty()) {
@@ -112,6 +116,17 @@ int RunRecord(const RecordArgs& args) {
   std::cerr << "napiscope record: wrote " << args.output << " (" << result.file_bytes
             << " bytes, " << pages << " pages, " << result.events_enabled.size() << " events "
             << "enabled, " << FormatDuration(result.elapsed_ns) << ")\n";
+  if (options.keep_ns > 0) {
+    std::cerr << "napiscope record: kept the last "
+              << FormatDuration(result.kept_last_ns - result.kept_first_ns) << " ("
+              << result.kept_events << " events, " << FormatTimestamp(result.kept_first_ns)
+              << " to " << FormatTimestamp(result.kept_last_ns) << " s)";
+    if (result.pages_dropped_for_memory > 0) {
+      std::cerr << "; " << result.pages_dropped_for_memory
+                << " older pages went to stay within --keep-mb";
+    }
+    std::cerr << "\n";
+  }
   if (!lost.empty()) {
     std::cerr << "napiscope record: the ring buffer lost events (" << lost
               << "); a larger --buffer-kb or a faster disk helps\n";
@@ -130,11 +145,19 @@ void AddRecordCommand(CLI::App& app, std::function<int()>* run) {
   record->add_option("--duration", args->duration_s, "seconds to record (default: until the "
                                                      "command ends or Ctrl-C)")
       ->check(CLI::PositiveNumber);
+  record->add_option("--keep", args->keep_s,
+                     "flight recorder: keep only the last SECONDS of events, in memory, and "
+                     "write them when the recording stops")
+      ->check(CLI::PositiveNumber);
+  record->add_option("--keep-mb", args->keep_mb,
+                     "MiB --keep may hold (default 256); the oldest pages go beyond it")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
   AddCaptureFlags(record, &args->capture, "napiscope");
   record->add_option("COMMAND", args->command, "command to run and trace, after --");
   record->footer(
       "Examples:\n  napiscope record -o trace.dat --duration 5\n"
       "  napiscope record -o trace.dat --events minimal --cpus 0-1 -- iperf3 -c 10.0.0.2\n"
+      "  napiscope record -o last5s.dat --keep 5    # until Ctrl-C; the last 5 s are written\n"
       "Presets and what each event is for: docs/record.md");
   record->callback([args, run] { *run = [args] { return RunRecord(*args); }; });
 }

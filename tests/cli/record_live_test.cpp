@@ -131,6 +131,36 @@ TEST_F(RecordLive, RecordUnderLoadReadsTheSameInTraceCmdAndNapiscope) {
   EXPECT_GT(actual["sched_switch"], 10);
 }
 
+// The flight recorder: 2 s of load recorded with --keep 0.5, and only the last half second of
+// events is in the file, read the same by trace-cmd and napiscope.
+TEST_F(RecordLive, RecordKeepWritesOnlyTheLastSeconds) {
+  RequireLoadTools();
+  VethPair veth;
+  ASSERT_TRUE(veth.ok()) << "could not set up the veth pair";
+  std::string file = dir_ + "/last.dat";
+  auto record = RunCommand(Cli("record", "--keep 0.5 -o " + file + " -- " + veth.Load(2)));
+  ASSERT_EQ(record.exit_code, 0) << record.err;
+  EXPECT_THAT(record.err, HasSubstr("napiscope record: kept the last "));
+  TraceSummary summary;
+  ASSERT_TRUE(testing::SummarizeTrace(file, &summary).ok());
+  EXPECT_THAT(record.err, HasSubstr("(" + std::to_string(summary.events) + " events, "));
+  // Whole pages go, so the file may begin up to a page's time early; the load ran 2 s.
+  const double span_s = static_cast<double>(summary.last_ts_ns - summary.first_ts_ns) / 1e9;
+  EXPECT_LE(span_s, 0.5 + 0.3);
+  EXPECT_GT(span_s, 0.25);
+  std::map<std::string, int64_t> counts;
+  for (const EventNameCount& count : summary.counts) counts[count.name] = count.total;
+  EXPECT_GT(counts["softirq_raise"], 0);
+  if (HaveProgram("trace-cmd")) {
+    auto report = RunCommand("trace-cmd report -i " + file);
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_EQ(TraceCmdCounts(report.out), counts);
+  }
+  // Nothing else is left next to the output (no spool directory).
+  auto listing = RunCommand("ls -A " + dir_);
+  EXPECT_EQ(listing.out, "last.dat\n");
+}
+
 TEST_F(RecordLive, LiveJsonLinesAreParsableObjects) {
   RequireLoadTools();
   VethPair veth;

@@ -1,6 +1,6 @@
 // The window of raw pages `live --save-on-fail` keeps: whole pages go when their last event
 // is older than the window, or, oldest first, when the byte limit is reached.
-#include "live/recent_pages.h"
+#include "record/recent_pages.h"
 
 #include <string>
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -38,6 +39,10 @@ struct RecordOptions {
   int poll_interval_ms = 20;                ///< how often the ring buffers are read
   /// Called once tracing runs, before the first read (e.g. to start the command to trace).
   std::function<void()> on_started;
+  /// > 0: a flight recorder: only the pages whose last event lies within keep_ns of the
+  /// newest event are kept, in memory, and written when the recording stops.
+  TimestampNs keep_ns = 0;
+  size_t keep_max_bytes = size_t{256} << 20;  ///< with keep_ns: memory for pages; oldest go
 };
 
 /// Per-CPU outcome of a recording.
@@ -55,6 +60,11 @@ struct RecordResult {
   uint64_t file_bytes = 0;
   TimestampNs elapsed_ns = 0;
   int64_t pages_not_kept = 0;  ///< captured pages a full disk left out of the file
+  // With keep_ns (pages counts those kept):
+  TimestampNs kept_first_ns = 0;         ///< first event kept (trace clock)
+  TimestampNs kept_last_ns = 0;          ///< last event kept
+  int64_t kept_events = 0;               ///< events in the kept pages
+  int64_t pages_dropped_for_memory = 0;  ///< pages inside keep_ns dropped for keep_max_bytes
 };
 
 /// Records into options.output_path (trace.dat v6, uncompressed). The tracefs instance is

@@ -10,7 +10,7 @@ extern "C" {  // kbuffer.h has no C++ guards
 #include <traceevent/kbuffer.h>
 }
 
-#include "live/recent_pages.h"
+#include "record/recent_pages.h"
 #include "load/event_decoder.h"
 #include "load/event_ingest.h"
 #include "napiscope/live.h"

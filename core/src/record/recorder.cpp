@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include <absl/cleanup/cleanup.h>
@@ -15,6 +16,7 @@
 #include "napiscope/record.h"
 #include "napiscope/tracedat_writer.h"
 #include "record/cpu_spool.h"
+#include "record/recent_pages.h"
 #include "record/tracefs_session.h"
 
 namespace napiscope {
@@ -117,6 +119,19 @@ int64_t KeepWhatFits(std::vector<CpuSpool>& spools, size_t page_size, uint64_t r
   return not_kept;
 }
 
+// The output's name in an error about the private file being written.
+absl::Status NamingOutput(const absl::Status& status, const std::string& partial,
+                          const std::string& output) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrReplaceAll(status.message(), {{partial, output}}));
+}
+
+// Gives the finished file the output's name (a killed or failed recording leaves none).
+absl::Status MoveIntoPlace(const std::string& partial, const std::string& output) {
+  if (rename(partial.c_str(), output.c_str()) == 0) return absl::OkStatus();
+  return absl::PermissionDeniedError(absl::StrCat(output, ": ", std::strerror(errno)));
+}
+
 }  // namespace
 
 absl::Status Record(const RecordOptions& options, RecordResult* result) {
@@ -149,7 +164,14 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
       if (spool.fd >= 0) close(spool.fd);
     }
   };
-  for (size_t i = 0; i < cpus.size(); ++i) {
+  // A flight recorder keeps the last keep_ns of pages in memory instead of spooling them all.
+  std::unique_ptr<internal::RecentPages> recent;
+  internal::PageScanner scanner;
+  if (options.keep_ns > 0) {
+    recent = std::make_unique<internal::RecentPages>(
+        static_cast<size_t>(session->cpu_slots()), options.keep_ns, options.keep_max_bytes);
+  }
+  for (size_t i = 0; i < cpus.size() && !recent; ++i) {
     std::string name = absl::StrCat(private_dir, "/cpu", cpus[i]);
     spools[i].fd = open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (spools[i].fd < 0) {
@@ -173,6 +195,15 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     for (size_t i = 0; i < cpus.size() && !disk_full; ++i) {
       CpuSpool& spool = spools[i];
       absl::Status status = session->ReadPages(i, [&](std::string_view page) {
+        if (recent) {
+          TimestampNs first_ns = 0, last_ns = 0;
+          int64_t events = 0;
+          absl::Status scanned = scanner.Scan(page, &first_ns, &last_ns, &events);
+          if (!scanned.ok()) return absl::DataLossError(absl::StrCat("CPU ", cpus[i], ": ",
+                                                                     scanned.message()));
+          recent->Add(static_cast<size_t>(cpus[i]), page, first_ns, last_ns, events);
+          return absl::OkStatus();
+        }
         ++spool.pages;
         if (disk_full) return absl::OkStatus();  // captured, not kept (counted as such)
         spool.pending.append(page);
@@ -212,6 +243,20 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   if (!status.ok()) return status;
   auto header = session->BuildHeader();
   if (!header.ok()) return header.status();
+  if (recent) {
+    for (int cpu : cpus) {
+      result->cpus.push_back({cpu, static_cast<int64_t>(recent->pages(cpu).size()),
+                              session->LostEvents(cpu)});
+    }
+    session.reset();
+    status = internal::WriteRecentPages(*recent, *header, partial, &result->file_bytes);
+    if (status.ok()) status = MoveIntoPlace(partial, options.output_path);
+    result->kept_first_ns = recent->first_ns();
+    result->kept_last_ns = recent->last_ns();
+    result->kept_events = recent->events();
+    result->pages_dropped_for_memory = recent->dropped_for_memory();
+    return NamingOutput(status, partial, options.output_path);
+  }
   header->reserve_pages_not_kept = true;
   if (disk_full) {
     // Room for the header and the file system's bookkeeping; the pages move from the spools
@@ -238,17 +283,10 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   writer.SetPagesNotKept(static_cast<uint64_t>(result->pages_not_kept));
   absl::Status closed = writer.Close();
   if (status.ok()) status = closed;
-  if (!status.ok()) {
-    // The writer names the file it writes, the private one: the user knows the output's name.
-    return absl::Status(status.code(), absl::StrReplaceAll(status.message(),
-                                                           {{partial, options.output_path}}));
-  }
+  // The writer names the file it writes, the private one: the user knows the output's name.
+  if (!status.ok()) return NamingOutput(status, partial, options.output_path);
   result->file_bytes = writer.bytes();
-  // Only a complete file takes the output's name (a killed or failed recording leaves none).
-  if (status.ok() && rename(partial.c_str(), options.output_path.c_str()) != 0) {
-    status = absl::PermissionDeniedError(
-        absl::StrCat(options.output_path, ": ", std::strerror(errno)));
-  }
+  status = MoveIntoPlace(partial, options.output_path);
   if (status.ok() && disk_full) {
     int64_t kept = 0;
     for (const RecordCpuStats& cpu : result->cpus) kept += cpu.pages;

@@ -15,6 +15,8 @@
 #include "napiscope/event.h"
 #include "napiscope/tracedat_writer.h"
 
+struct kbuffer;  // libtraceevent's page reader
+
 namespace napiscope::internal {
 
 /// One ring-buffer page as read, with the times of its first and last event.
@@ -72,6 +74,24 @@ class RecentPages {
   int64_t page_count_ = 0;
   size_t bytes_ = 0;
   int64_t dropped_for_memory_ = 0;
+};
+
+/// Reads the event times of raw ring-buffer pages of this machine (for RecentPages::Add when
+/// the pages are not decoded otherwise, as in `record --keep`).
+class PageScanner {
+ public:
+  PageScanner();
+  ~PageScanner();
+  PageScanner(const PageScanner&) = delete;
+  PageScanner& operator=(const PageScanner&) = delete;
+
+  /// The first and last event times of `page` and its events; an error when the page cannot
+  /// be read or kbuffer could not be set up.
+  absl::Status Scan(std::string_view page, TimestampNs* first_ns, TimestampNs* last_ns,
+                    int64_t* events);
+
+ private:
+  ::kbuffer* kbuf_;
 };
 
 /// Writes the kept pages to `path` as a trace.dat v6 with `header` (stream i is CPU i), with

@@ -1,9 +1,13 @@
-#include "live/recent_pages.h"
+#include "record/recent_pages.h"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <limits>
+
+extern "C" {  // kbuffer.h has no C++ guards
+#include <traceevent/kbuffer.h>
+}
 
 namespace napiscope::internal {
 
@@ -51,6 +55,31 @@ TimestampNs RecentPages::first_ns() const {
     if (!stream.empty()) first = std::min(first, stream.front().first_ns);
   }
   return first == std::numeric_limits<TimestampNs>::max() ? 0 : first;
+}
+
+PageScanner::PageScanner()
+    : kbuf_(kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST)) {}
+
+PageScanner::~PageScanner() {
+  if (kbuf_ != nullptr) kbuffer_free(kbuf_);
+}
+
+absl::Status PageScanner::Scan(std::string_view page, TimestampNs* first_ns,
+                               TimestampNs* last_ns, int64_t* events) {
+  if (kbuf_ == nullptr) return absl::ResourceExhaustedError("out of memory for kbuffer");
+  if (kbuffer_load_subbuffer(kbuf_, const_cast<char*>(page.data())) < 0) {
+    return absl::DataLossError("unreadable ring-buffer page");
+  }
+  *first_ns = *last_ns = -1;
+  *events = 0;
+  unsigned long long ts = 0;
+  for (void* data = kbuffer_read_event(kbuf_, &ts); data != nullptr;
+       data = kbuffer_next_event(kbuf_, &ts)) {
+    TimestampNs now = static_cast<TimestampNs>(ts);
+    if ((*events)++ == 0) *first_ns = now;
+    *last_ns = std::max(*last_ns, now);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status WriteRecentPages(const RecentPages& recent, const TraceDatHeader& header,

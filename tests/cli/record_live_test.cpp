@@ -144,6 +144,7 @@ TEST_F(RecordLive, RecordKeepWritesOnlyTheLastSeconds) {
   TraceSummary summary;
   ASSERT_TRUE(testing::SummarizeTrace(file, &summary).ok());
   EXPECT_THAT(record.err, HasSubstr("(" + std::to_string(summary.events) + " events, "));
+  EXPECT_EQ(summary.meta.clock, "local");  // the TRACECLOCK option, as trace-cmd writes it
   // Whole pages go, so the file may begin up to a page's time early; the load ran 2 s.
   const double span_s = static_cast<double>(summary.last_ts_ns - summary.first_ts_ns) / 1e9;
   EXPECT_LE(span_s, 0.5 + 0.3);
@@ -262,6 +263,7 @@ TEST_F(RecordLive, SaveOnFailWritesTheLastSecondsAsATraceDat) {
   TraceSummary summary;
   ASSERT_TRUE(testing::SummarizeTrace(file, &summary).ok());
   EXPECT_EQ(summary.meta.file_version, 6);
+  EXPECT_EQ(summary.meta.clock, "mono");  // the clock live traces with, named in the file
   EXPECT_GT(summary.events, 0);
   EXPECT_THAT(live.err, HasSubstr("(" + std::to_string(summary.events) + " events, "));
   // Whole pages go, so the file may begin up to one page's time (a poll, 0.1 s) early.

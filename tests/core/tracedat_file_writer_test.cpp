@@ -22,6 +22,7 @@ TraceDatHeader EmptyHeader(int cpus) {
   header.systems.push_back({"sched", {std::string(sched_switch->format_text)}});
   header.cmdlines = {{1, "init"}, {42, "worker"}};
   header.uname = "Linux test 6.18.0 #1 x86_64";
+  header.trace_clock = "local global counter uptime perf [mono] mono_raw boot";
   return header;
 }
 
@@ -36,6 +37,7 @@ TEST(TraceDatFileWriter, HeaderOnlyFileLoadsWithItsMeta) {
   EXPECT_EQ(summary.meta.file_version, 6);
   EXPECT_EQ(summary.meta.cpus, 3);
   EXPECT_EQ(summary.meta.kernel_release, "6.18.0");
+  EXPECT_EQ(summary.meta.clock, "mono");  // the bracketed one of the trace_clock text
   EXPECT_EQ(summary.events, 0);
   EXPECT_THAT(summary.meta.event_formats, ::testing::ElementsAre("sched:sched_switch"));
 }

@@ -35,6 +35,9 @@ struct TraceDatHeader {
   std::string printk_formats;                 ///< printk_formats text, may be empty
   std::vector<std::pair<int32_t, std::string>> cmdlines;  ///< saved cmdlines (pid, comm)
   std::string uname;                          ///< written as the UNAME option when not empty
+  /// The instance's trace_clock file ("[local] global ..."), written as the TRACECLOCK option
+  /// as trace-cmd does when not empty.
+  std::string trace_clock;
   bool reserve_pages_not_kept = false;  ///< write the pages-not-kept option (record does)
 };
 

@@ -120,6 +120,15 @@ class FileView {
   uint64_t size_;
 };
 
+// The clock in brackets of a trace_clock file's text ("local [mono] global" -> "mono"); a
+// text without brackets is taken as the name itself.
+std::string SelectedClock(const std::string& text) {
+  size_t open = text.find('[');
+  size_t close = open == std::string::npos ? open : text.find(']', open);
+  if (close == std::string::npos) return text;
+  return text.substr(open + 1, close - open - 1);
+}
+
 absl::Status Corrupt(const std::string& what) {
   return absl::DataLossError(absl::StrCat("corrupt trace.dat header: ", what));
 }
@@ -207,8 +216,9 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
       case kOptionUname:
         option.ReadString(&header->uname);
         break;
-      case kOptionTraceClock:
+      case kOptionTraceClock:  // the trace_clock file: "local [mono] ..." names the one used
         option.ReadString(&header->clock);
+        header->clock = SelectedClock(header->clock);
         break;
       case kOptionDate:
       case kOptionOffset: {

@@ -11,6 +11,7 @@
 namespace napiscope {
 namespace {
 
+constexpr uint16_t kOptionTraceClock = 4;
 constexpr uint16_t kOptionUname = 5;
 constexpr uint16_t kOptionCpuCount = 8;
 constexpr size_t kDrainBytes = 8 << 20;
@@ -64,6 +65,11 @@ std::string BuildHeader(const TraceDatHeader& header, uint64_t* pages_not_kept_o
     PutLe(&out, kOptionUname, 2);
     PutLe(&out, header.uname.size() + 1, 4);
     PutCString(&out, header.uname);
+  }
+  if (!header.trace_clock.empty()) {
+    PutLe(&out, kOptionTraceClock, 2);
+    PutLe(&out, header.trace_clock.size() + 1, 4);
+    PutCString(&out, header.trace_clock);
   }
   *pages_not_kept_offset = 0;
   if (header.reserve_pages_not_kept) {

@@ -17,6 +17,7 @@
 #include <absl/strings/str_join.h>
 #include <absl/strings/match.h>
 #include <absl/strings/str_split.h>
+#include <absl/strings/strip.h>
 
 #include "load/tracecmd_cxx.h"
 
@@ -311,6 +312,12 @@ absl::StatusOr<TraceDatHeader> TracefsSession::BuildHeader() const {
   AddProcComms(&comms);
   header.cmdlines.assign(comms.begin(), comms.end());
 
+  int clock_size = 0;
+  if (char* clock = tracefs_instance_file_read(instance_, "trace_clock", &clock_size)) {
+    header.trace_clock = std::string(
+        absl::StripTrailingAsciiWhitespace(absl::string_view(clock, clock_size)));
+    free(clock);
+  }
   utsname names{};
   if (uname(&names) == 0) {
     header.uname = absl::StrCat(names.sysname, " ", names.nodename, " ", names.release, " ",

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "capture_args.h"
@@ -54,21 +55,33 @@ class TracedCommand {
       return;
     }
     waiter_ = std::thread([this] {
-      int status = 0;
-      while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      // Wait without reaping, so the pid stays the command's while Terminate may signal it.
+      siginfo_t info{};
+      while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 &&
+             errno == EINTR) {
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        exited_ = true;
+        int status = 0;
+        while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        }
       }
       StopRequested().store(true);
     });
   }
 
-  /// Asks the command to end (recording failed).
+  /// Asks the command to end (the recording failed or was stopped by a signal), unless it has.
   void Terminate() {
-    if (pid_ > 0) kill(pid_, SIGTERM);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (pid_ > 0 && !exited_) kill(pid_, SIGTERM);
   }
 
  private:
   std::vector<std::string> argv_;
   pid_t pid_ = -1;
+  std::mutex mutex_;
+  bool exited_ = false;  // reaped (guarded by mutex_)
   std::thread waiter_;
 };
 
@@ -94,7 +107,9 @@ int RunRecord(const RecordArgs& args) {
   }
   RecordResult result;
   absl::Status status = Record(options, &result);
-  if (!status.ok() && command) command->Terminate();
+  // Stopped by an error or a signal (SIGHUP, SIGTERM, ... sent to napiscope alone): the command
+  // is not left running and waited for; after --duration it runs to its end.
+  if (command && (!status.ok() || StopRequested().load())) command->Terminate();
   command.reset();  // waits for the command
   if (!result.events_missing.empty()) {
     std::cerr << "napiscope record: not on this kernel, skipped: "

@@ -46,9 +46,11 @@ pid_t DeadPid() {
 
 // Shell: record into `file` (its instance napiscope-PID), send SIG`signal` once it traces,
 // wait for it and print its pid (no core file when the signal dumps one).
-std::string SignalOnceTracing(const std::string& file, const std::string& signal) {
+std::string SignalOnceTracing(const std::string& file, const std::string& signal,
+                              const std::string& command = "sleep 30") {
   std::ostringstream shell;
-  shell << "ulimit -c 0; " << CliPath() << " record -o " << file << " -- sleep 30 & pid=$!; until [ \"$(cat "
+  shell << "ulimit -c 0; " << CliPath() << " record -o " << file << " -- " << command
+        << " & pid=$!; until [ \"$(cat "
         << kInstances << "/napiscope-$pid/tracing_on 2>/dev/null)\" = 1 ]; do sleep 0.05; "
         << "done; sleep 0.2; kill -" << signal << " $pid; wait $pid; echo $pid";
   return shell.str();
@@ -83,9 +85,12 @@ TEST_F(RecordFaults, AKilledRecordingLeavesNoFileAndItsInstanceGoesAtTheNextStar
   std::string left = InstanceDir("napiscope-" + pid);
   EXPECT_TRUE(Exists(left)) << "SIGKILL cannot be caught: the instance should be left";
   EXPECT_FALSE(Exists(file)) << "a killed recording left a file under the output's name";
+  const std::string private_dirs = "ls -A " + dir_ + " | grep -c '^.napiscope-record-" + pid + "-'";
+  EXPECT_EQ(RunCommand(private_dirs).out, "1\n") << "SIGKILL leaves the private directory";
   auto next = RunCommand(CliPath() + " record --duration 0.2 -o " + dir_ + "/next.dat");
   EXPECT_EQ(next.exit_code, 0) << next.err;
   EXPECT_FALSE(Exists(left)) << "the next napiscope did not remove the dead one's instance";
+  EXPECT_EQ(RunCommand(private_dirs).out, "0\n") << "the dead one's private directory is left";
   rmdir(left.c_str());
 }
 
@@ -93,11 +98,15 @@ TEST_F(RecordFaults, SighupSigquitAndSigpipeRemoveTheInstance) {
   for (const char* signal : {"HUP", "QUIT", "PIPE", "TERM"}) {
     SCOPED_TRACE(signal);
     std::string file = dir_ + "/" + signal + ".dat";
-    auto run = RunCommand(SignalOnceTracing(file, signal));
+    // A command that notes SIGTERM: napiscope ends it rather than waiting 30 s for it.
+    std::string noted = dir_ + "/" + signal + ".terminated";
+    auto run = RunCommand(SignalOnceTracing(
+        file, signal, "sh -c 'trap \"echo > " + noted + "; exit 0\" TERM; sleep 30 & wait $!'"));
     std::string pid = run.out.substr(0, run.out.find('\n'));
     ASSERT_FALSE(pid.empty()) << run.err;
     EXPECT_FALSE(Exists(InstanceDir("napiscope-" + pid))) << run.err;
     EXPECT_TRUE(Exists(file)) << "the recording up to the signal is kept: " << run.err;
+    EXPECT_TRUE(Exists(noted)) << "the command was not sent SIGTERM";
   }
 }
 

@@ -1,4 +1,6 @@
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,6 +12,8 @@
 #include <thread>
 
 #include <absl/cleanup/cleanup.h>
+#include <absl/strings/match.h>
+#include <absl/strings/numbers.h>
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_replace.h>
 
@@ -73,13 +77,55 @@ namespace {
 using internal::CpuSpool;
 using internal::kSpoolFlushBytes;
 
+constexpr absl::string_view kPrivateDirPrefix = ".napiscope-record-";
+
+// Empties and removes `name` in `parent_fd` when it is a directory of ours (not a symlink);
+// only the files a recording leaves there (a partial trace.dat) are removed.
+void RemoveLeftDir(int parent_fd, const char* name) {
+  int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat info {};
+  DIR* dir = fstat(fd, &info) == 0 && info.st_uid == geteuid() ? fdopendir(fd) : nullptr;
+  if (dir == nullptr) {
+    close(fd);
+    return;
+  }
+  while (dirent* entry = readdir(dir)) {
+    struct stat file {};
+    if (fstatat(fd, entry->d_name, &file, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(file.st_mode)) {
+      unlinkat(fd, entry->d_name, 0);
+    }
+  }
+  closedir(dir);
+  unlinkat(parent_fd, name, AT_REMOVEDIR);
+}
+
+// A recording killed with SIGKILL leaves its private directory (.napiscope-record-PID-XXXXXX,
+// with a partial trace.dat if it was writing); those of dead processes go at the next start.
+void RemoveDirsOfDeadRecordings(const std::string& parent) {
+  DIR* dir = opendir(parent.c_str());
+  if (dir == nullptr) return;
+  while (dirent* entry = readdir(dir)) {
+    absl::string_view name = entry->d_name;
+    if (!absl::StartsWith(name, kPrivateDirPrefix)) continue;
+    absl::string_view rest = name.substr(kPrivateDirPrefix.size());
+    int pid = 0;
+    if (!absl::SimpleAtoi(rest.substr(0, rest.find('-')), &pid) || pid <= 0) continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    RemoveLeftDir(dirfd(dir), entry->d_name);
+  }
+  closedir(dir);
+}
+
 // A directory only this process can use, next to `output` (so the finished file is renamed
-// into place on the same file system): mkdtemp makes it 0700 and never follows a symlink.
+// into place on the same file system): mkdtemp makes it 0700 and never follows a symlink. Its
+// name holds our pid, so a later recording can tell when it was left by a dead one.
 absl::Status MakePrivateDir(const std::string& output, std::string* dir) {
   size_t slash = output.rfind('/');
   std::string parent = slash == std::string::npos ? "." : output.substr(0, slash);
   if (parent.empty()) parent = "/";
-  std::string pattern = parent + "/.napiscope-record-XXXXXX";
+  RemoveDirsOfDeadRecordings(parent);
+  std::string pattern = absl::StrCat(parent, "/", kPrivateDirPrefix, getpid(), "-XXXXXX");
   if (mkdtemp(pattern.data()) == nullptr) {
     return absl::PermissionDeniedError(
         absl::StrCat(parent, ": cannot create a private spool directory: ", std::strerror(errno)));

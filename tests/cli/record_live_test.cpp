@@ -107,6 +107,29 @@ std::map<std::string, int64_t> TraceCmdCounts(const std::string& text) {
   return counts;
 }
 
+// A file written from the last seconds of pages (record --keep, live --save-on-fail): its
+// summary, span in seconds and counts per event name, which trace-cmd must read the same.
+struct KeptTrace {
+  TraceSummary summary;
+  double span_s = 0;
+  std::map<std::string, int64_t> counts;
+};
+
+KeptTrace ReadKeptTrace(const std::string& file) {
+  KeptTrace kept;
+  absl::Status status = testing::SummarizeTrace(file, &kept.summary);
+  EXPECT_TRUE(status.ok()) << status;
+  kept.span_s =
+      static_cast<double>(kept.summary.last_ts_ns - kept.summary.first_ts_ns) / 1e9;
+  for (const EventNameCount& count : kept.summary.counts) kept.counts[count.name] = count.total;
+  if (HaveProgram("trace-cmd")) {
+    auto report = RunCommand("trace-cmd report -i " + file);
+    EXPECT_EQ(report.exit_code, 0) << report.err;
+    EXPECT_EQ(TraceCmdCounts(report.out), kept.counts);
+  }
+  return kept;
+}
+
 TEST_F(RecordLive, RecordUnderLoadReadsTheSameInTraceCmdAndNapiscope) {
   RequireLoadTools();
   if (!HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
@@ -141,22 +164,13 @@ TEST_F(RecordLive, RecordKeepWritesOnlyTheLastSeconds) {
   auto record = RunCommand(Cli("record", "--keep 0.5 -o " + file + " -- " + veth.Load(2)));
   ASSERT_EQ(record.exit_code, 0) << record.err;
   EXPECT_THAT(record.err, HasSubstr("napiscope record: kept the last "));
-  TraceSummary summary;
-  ASSERT_TRUE(testing::SummarizeTrace(file, &summary).ok());
-  EXPECT_THAT(record.err, HasSubstr("(" + std::to_string(summary.events) + " events, "));
-  EXPECT_EQ(summary.meta.clock, "local");  // the TRACECLOCK option, as trace-cmd writes it
+  KeptTrace kept = ReadKeptTrace(file);
+  EXPECT_THAT(record.err, HasSubstr("(" + std::to_string(kept.summary.events) + " events, "));
+  EXPECT_EQ(kept.summary.meta.clock, "local");  // the TRACECLOCK option, as trace-cmd writes it
   // Whole pages go, so the file may begin up to a page's time early; the load ran 2 s.
-  const double span_s = static_cast<double>(summary.last_ts_ns - summary.first_ts_ns) / 1e9;
-  EXPECT_LE(span_s, 0.5 + 0.3);
-  EXPECT_GT(span_s, 0.25);
-  std::map<std::string, int64_t> counts;
-  for (const EventNameCount& count : summary.counts) counts[count.name] = count.total;
-  EXPECT_GT(counts["softirq_raise"], 0);
-  if (HaveProgram("trace-cmd")) {
-    auto report = RunCommand("trace-cmd report -i " + file);
-    ASSERT_EQ(report.exit_code, 0) << report.err;
-    EXPECT_EQ(TraceCmdCounts(report.out), counts);
-  }
+  EXPECT_LE(kept.span_s, 0.5 + 0.3);
+  EXPECT_GT(kept.span_s, 0.25);
+  EXPECT_GT(kept.counts["softirq_raise"], 0);
   // Nothing else is left next to the output (no spool directory).
   auto listing = RunCommand("ls -A " + dir_);
   EXPECT_EQ(listing.out, "last.dat\n");
@@ -260,27 +274,17 @@ TEST_F(RecordLive, SaveOnFailWritesTheLastSecondsAsATraceDat) {
   ASSERT_EQ(live.exit_code, 2) << live.err;
   EXPECT_THAT(live.err, HasSubstr("napiscope live: saved the last "));
   EXPECT_THAT(live.err, HasSubstr(" before the failure to " + file + " ("));
-  TraceSummary summary;
-  ASSERT_TRUE(testing::SummarizeTrace(file, &summary).ok());
-  EXPECT_EQ(summary.meta.file_version, 6);
-  EXPECT_EQ(summary.meta.clock, "mono");  // the clock live traces with, named in the file
-  EXPECT_GT(summary.events, 0);
-  EXPECT_THAT(live.err, HasSubstr("(" + std::to_string(summary.events) + " events, "));
+  KeptTrace kept = ReadKeptTrace(file);
+  EXPECT_EQ(kept.summary.meta.file_version, 6);
+  EXPECT_EQ(kept.summary.meta.clock, "mono");  // the clock live traces with, named in the file
+  EXPECT_GT(kept.summary.events, 0);
+  EXPECT_THAT(live.err, HasSubstr("(" + std::to_string(kept.summary.events) + " events, "));
   // Whole pages go, so the file may begin up to one page's time (a poll, 0.1 s) early.
-  const double span_s = static_cast<double>(summary.last_ts_ns - summary.first_ts_ns) / 1e9;
-  EXPECT_LE(span_s, 0.5 + 0.2);
-  EXPECT_GT(span_s, 0.25);
+  EXPECT_LE(kept.span_s, 0.5 + 0.2);
+  EXPECT_GT(kept.span_s, 0.25);
   // The events that led to the failure: softirqs, the last one close to the end of the file.
-  std::map<std::string, int64_t> counts;
-  for (const EventNameCount& count : summary.counts) counts[count.name] = count.total;
-  EXPECT_GT(counts["softirq_entry"], 0);
-  EXPECT_GT(counts["sched_switch"], 0);
-  if (HaveProgram("trace-cmd")) {
-    auto report = RunCommand("trace-cmd report -i " + file);
-    ASSERT_EQ(report.exit_code, 0) << report.err;
-    std::map<std::string, int64_t> in_trace_cmd = TraceCmdCounts(report.out);
-    EXPECT_EQ(in_trace_cmd, counts);
-  }
+  EXPECT_GT(kept.counts["softirq_entry"], 0);
+  EXPECT_GT(kept.counts["sched_switch"], 0);
   auto napiscope_report = RunCommand(CliPath() + " report " + file);
   EXPECT_EQ(napiscope_report.exit_code, 0) << napiscope_report.err;
 }

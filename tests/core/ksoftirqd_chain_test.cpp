@@ -47,16 +47,24 @@ EventBuilder SoftirqLockScenario() {
   return b;
 }
 
-TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
-  EventBuilder b = SoftirqLockScenario();
+// The scenario through the tracker, the producers and a KsoftirqdBlocked keeping `max_rows`.
+struct BlockedRun {
+  explicit BlockedRun(size_t max_rows)
+      : facts(&tracker), blocked(&tracker, &facts, AnalysisWindow{}, max_rows) {
+    FanoutSink fanout;
+    fanout.Add(&tracker);
+    fanout.Add(&facts);
+    fanout.Add(&blocked);
+    SoftirqLockScenario().Play(fanout);
+  }
   ContextTracker tracker;
-  FactProducers facts(&tracker);
-  internal::KsoftirqdBlocked blocked(&tracker, &facts, AnalysisWindow{}, 1000);
-  FanoutSink fanout;
-  fanout.Add(&tracker);
-  fanout.Add(&facts);
-  fanout.Add(&blocked);
-  b.Play(fanout);
+  FactProducers facts;
+  internal::KsoftirqdBlocked blocked;
+};
+
+TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
+  BlockedRun run(1000);
+  const internal::KsoftirqdBlocked& blocked = run.blocked;
   ASSERT_EQ(blocked.rows().size(), 2u);
   const KsoftirqdBlockedRow& row = blocked.rows()[0];
   EXPECT_EQ(row.cpu, 0);
@@ -101,18 +109,10 @@ TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
 }
 
 TEST(KsoftirqdBlocked, KeepsTheFirstMaxRowsAndCountsTheRest) {
-  EventBuilder b = SoftirqLockScenario();
-  ContextTracker tracker;
-  FactProducers facts(&tracker);
-  internal::KsoftirqdBlocked blocked(&tracker, &facts, AnalysisWindow{}, 1);
-  FanoutSink fanout;
-  fanout.Add(&tracker);
-  fanout.Add(&facts);
-  fanout.Add(&blocked);
-  b.Play(fanout);
-  ASSERT_EQ(blocked.rows().size(), 1u);
-  EXPECT_EQ(blocked.rows()[0].start_ns, 1750 * kUs);
-  EXPECT_EQ(blocked.overflow(), 1);
+  BlockedRun run(1);
+  ASSERT_EQ(run.blocked.rows().size(), 1u);
+  EXPECT_EQ(run.blocked.rows()[0].start_ns, 1750 * kUs);
+  EXPECT_EQ(run.blocked.overflow(), 1);
 }
 
 TEST(IdlePending, RecordsIdleWithSchedPendingAndTheOrderingStall) {

@@ -86,6 +86,13 @@ def test_softirq_wait_blame_is_the_reports(trace):
     assert checked == sum(len(row["worst"]) for row in report["softirq_latency"])
 
 
+def test_string_columns_list_only_their_own_values(trace):
+    t, _ = trace
+    waits = t.softirq_waits()
+    assert set(waits["blame_kind"].cat.categories) <= {"", "task", "hardirq", "softirq"}
+    assert set(waits["ran_in"].cat.categories) == set(waits["ran_in"].unique())
+
+
 def test_softirq_wait_holders_sum_to_the_delay(trace):
     t, _ = trace
     waits = t.softirq_waits()

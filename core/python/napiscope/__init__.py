@@ -122,6 +122,10 @@ class Trace:
         """The derived table `name` (see table_names()); each has a method of its own."""
         arrays, strings, string_columns = self._native.table(name)
         frame = _frame(dict(arrays), strings, string_columns)
+        # A table's columns share one string table; each keeps only its own values as
+        # categories, so value_counts() and groupby() list what the column holds.
+        for column in string_columns:
+            frame[column] = frame[column].cat.remove_unused_categories()
         if "vec" in frame:
             frame.insert(frame.columns.get_loc("vec") + 1, "vec_name",
                          pd.Categorical.from_codes(frame["vec"].clip(upper=10).astype(np.int8),

@@ -2,7 +2,8 @@
 // buffer, without libprotobuf: the export writes every packet with it. A nested message is
 // written in place: its length is reserved before the body and filled in when it ends (the body
 // moves only when the length needs another number of bytes than reserved), so the bytes are the
-// canonical encoding libprotobuf writes for the same fields in field-number order.
+// canonical encoding libprotobuf writes for the same fields in field-number order. The writes
+// are inlined: with constant field numbers the tags fold into constant bytes.
 #pragma once
 
 #include <cstdint>
@@ -23,28 +24,30 @@ class ProtoWriter {
   };
 
   /// A varint field (uint32/uint64/bool/enum).
-  void Varint(uint32_t field, uint64_t value) {
+  [[gnu::always_inline]] void Varint(uint32_t field, uint64_t value) {
     uint8_t* p = Space(kMaxVarintBytes * 2);
     p = PutVarint(Tag(field, kWireVarint), p);
     size_ = static_cast<size_t>(PutVarint(value, p) - data_.get());
   }
   /// A signed integer field (int32 or int64: negative values take 10 bytes, as in protobuf).
-  void Int(uint32_t field, int64_t value) { Varint(field, static_cast<uint64_t>(value)); }
+  [[gnu::always_inline]] void Int(uint32_t field, int64_t value) {
+    Varint(field, static_cast<uint64_t>(value));
+  }
   /// A fixed64 field.
-  void Fixed64(uint32_t field, uint64_t value) {
+  [[gnu::always_inline]] void Fixed64(uint32_t field, uint64_t value) {
     uint8_t* p = Space(kMaxVarintBytes + 8);
     p = PutVarint(Tag(field, kWireFixed64), p);
     for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
     size_ = static_cast<size_t>(p + 8 - data_.get());
   }
   /// A double field (fixed64 wire type, IEEE 754 bits).
-  void Double(uint32_t field, double value) {
+  [[gnu::always_inline]] void Double(uint32_t field, double value) {
     uint64_t bits;
     std::memcpy(&bits, &value, sizeof bits);
     Fixed64(field, bits);
   }
   /// A string or bytes field.
-  void String(uint32_t field, std::string_view value) {
+  [[gnu::always_inline]] void String(uint32_t field, std::string_view value) {
     uint8_t* p = Space(kMaxVarintBytes * 2 + value.size());
     p = PutVarint(Tag(field, kWireLength), p);
     p = PutVarint(value.size(), p);
@@ -52,7 +55,7 @@ class ProtoWriter {
     size_ = static_cast<size_t>(p + value.size() - data_.get());
   }
   /// Bytes already encoded (fields of the current message, or whole messages with their tags).
-  void Raw(std::string_view bytes) {
+  [[gnu::always_inline]] void Raw(std::string_view bytes) {
     uint8_t* p = Space(bytes.size());
     if (!bytes.empty()) std::memcpy(p, bytes.data(), bytes.size());
     size_ += bytes.size();
@@ -61,7 +64,7 @@ class ProtoWriter {
   /// Starts a nested message field; its fields follow until EndNested. `length_bytes` is the
   /// room reserved for the length (1: under 128 bytes, 2: under 16 KiB, 3: under 2 MiB): a good
   /// guess spares moving the body.
-  Nested BeginNested(uint32_t field, size_t length_bytes = 1) {
+  [[gnu::always_inline]] Nested BeginNested(uint32_t field, size_t length_bytes = 1) {
     uint8_t* p = Space(kMaxVarintBytes + length_bytes);
     p = PutVarint(Tag(field, kWireLength), p);
     Nested nested{static_cast<size_t>(p - data_.get()), length_bytes};
@@ -70,16 +73,13 @@ class ProtoWriter {
   }
   /// Ends the nested message `nested`: writes its length, moving the body if the length needs
   /// another number of bytes than reserved.
-  void EndNested(Nested nested) {
-    size_t body_at = nested.length_at + nested.length_bytes;
-    size_t body_size = size_ - body_at;
-    size_t needed = VarintSize(body_size);
-    if (needed != nested.length_bytes) {
-      if (needed > nested.length_bytes) Space(needed - nested.length_bytes);
-      std::memmove(data_.get() + nested.length_at + needed, data_.get() + body_at, body_size);
-      size_ = nested.length_at + needed + body_size;
+  [[gnu::always_inline]] void EndNested(Nested nested) {
+    size_t body_size = size_ - nested.length_at - nested.length_bytes;
+    if (body_size < 0x80 && nested.length_bytes == 1) {
+      data_[nested.length_at] = static_cast<uint8_t>(body_size);
+    } else {
+      EndNestedMoving(nested);
     }
-    PutVarint(body_size, data_.get() + nested.length_at);
   }
 
   /// The bytes written so far.
@@ -108,7 +108,7 @@ class ProtoWriter {
   static uint64_t Tag(uint32_t field, uint32_t wire_type) {
     return (static_cast<uint64_t>(field) << 3) | wire_type;
   }
-  static uint8_t* PutVarint(uint64_t value, uint8_t* p) {
+  [[gnu::always_inline]] static uint8_t* PutVarint(uint64_t value, uint8_t* p) {
     while (value >= 0x80) {
       *p++ = static_cast<uint8_t>(value | 0x80);
       value >>= 7;
@@ -117,11 +117,24 @@ class ProtoWriter {
     return p;
   }
   // Room for `bytes` more after the end; returns where they go.
-  uint8_t* Space(size_t bytes) {
+  [[gnu::always_inline]] uint8_t* Space(size_t bytes) {
     if (size_ + bytes > capacity_) Grow(size_ + bytes);
     return data_.get() + size_;
   }
-  void Grow(size_t needed) {
+  // EndNested when the length does not fit one reserved byte: the body moves if the length
+  // needs another number of bytes than reserved.
+  [[gnu::noinline]] void EndNestedMoving(Nested nested) {
+    size_t body_at = nested.length_at + nested.length_bytes;
+    size_t body_size = size_ - body_at;
+    size_t needed = VarintSize(body_size);
+    if (needed != nested.length_bytes) {
+      if (needed > nested.length_bytes) Space(needed - nested.length_bytes);
+      std::memmove(data_.get() + nested.length_at + needed, data_.get() + body_at, body_size);
+      size_ = nested.length_at + needed + body_size;
+    }
+    PutVarint(body_size, data_.get() + nested.length_at);
+  }
+  [[gnu::noinline]] void Grow(size_t needed) {
     size_t capacity = capacity_ == 0 ? 4096 : capacity_;
     while (capacity < needed) capacity *= 2;
     auto data = std::make_unique_for_overwrite<uint8_t[]>(capacity);

@@ -2,6 +2,7 @@
 // slices, instants, counters and flows.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
@@ -66,11 +67,18 @@ class TrackWriter {
   /// The uuid of track (kind, id); `describe()` gives its TrackSpec the first time.
   template <typename Describe>
   uint64_t Track(TrackKind kind, uint64_t id, Describe&& describe) {
+    CacheSlot& cached = cache_[CacheIndex(kind, id)];
+    if (cached.uuid != 0 && cached.kind == kind && cached.id == id) return cached.uuid;
     auto key = std::make_pair(kind, id);
-    if (auto it = tracks_.find(key); it != tracks_.end()) return it->second;
-    // describe() may ask for its parent track first: no iterator is held across it.
-    uint64_t uuid = Describe_(std::forward<Describe>(describe)());
-    tracks_.emplace(key, uuid);
+    uint64_t uuid;
+    if (auto it = tracks_.find(key); it != tracks_.end()) {
+      uuid = it->second;
+    } else {
+      // describe() may ask for its parent track first: no iterator is held across it.
+      uuid = Describe_(std::forward<Describe>(describe)());
+      tracks_.emplace(key, uuid);
+    }
+    cache_[CacheIndex(kind, id)] = {kind, id, uuid};
     return uuid;
   }
 
@@ -107,8 +115,21 @@ class TrackWriter {
   // The categories, name and flows of the TrackEvent being written.
   void WriteNamed(std::string_view category, std::string_view name, Flows flows);
 
+  // The tracks looked up last, before the map (a slice's track is found per slice).
+  struct CacheSlot {
+    TrackKind kind = TrackKind::kCpuGroup;
+    uint64_t id = 0;
+    uint64_t uuid = 0;  // 0: empty
+  };
+  static constexpr int kCacheBits = 10;
+  static size_t CacheIndex(TrackKind kind, uint64_t id) {
+    return static_cast<size_t>(((id ^ (static_cast<uint64_t>(kind) << 56)) * 0x9e3779b97f4a7c15) >>
+                               (64 - kCacheBits));
+  }
+
   PacketWriter* out_;
   PerfettoExportStats* stats_;
+  std::array<CacheSlot, size_t{1} << kCacheBits> cache_{};
   absl::flat_hash_map<std::pair<TrackKind, uint64_t>, uint64_t> tracks_;
   uint64_t next_uuid_ = 0x6e617069'00000001;  // "napi": away from Perfetto's small ids
   uint64_t next_flow_ = 1;

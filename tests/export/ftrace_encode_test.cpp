@@ -51,11 +51,14 @@ std::vector<Event> OneOfEachKind(StringTable& strings) {
 TEST(FtraceEncode, BytesEqualTheGeneratedClassesForEveryKind) {
   StringTable strings;
   ProtoWriter encoded;
-  for (const Event& event : OneOfEachKind(strings)) {
+  std::vector<Event> events = OneOfEachKind(strings);
+  StringMirror mirror;
+  mirror.CatchUp(strings);
+  for (const Event& event : events) {
     perfetto::protos::FtraceEvent reference;
     FillFtraceEvent(event, strings, &reference);
     encoded.Clear();
-    EncodeFtraceEvent(event, strings, &encoded);
+    EncodeFtraceEvent(event, mirror, &encoded);
     EXPECT_EQ(encoded.bytes(), reference.SerializeAsString()) << strings.Get(event.name) << "\n"
                                                               << reference.DebugString();
   }
@@ -65,7 +68,9 @@ TEST(FtraceEncode, DecodesToTheEventsFields) {
   StringTable strings;
   ProtoWriter encoded;
   std::vector<Event> events = OneOfEachKind(strings);
-  EncodeFtraceEvent(events[0], strings, &encoded);
+  StringMirror mirror;
+  mirror.CatchUp(strings);
+  EncodeFtraceEvent(events[0], mirror, &encoded);
   perfetto::protos::FtraceEvent decoded;
   ASSERT_TRUE(decoded.ParseFromString(std::string(encoded.bytes())));
   EXPECT_EQ(decoded.timestamp(), static_cast<uint64_t>(events[0].ts_ns));

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "batch_queue.h"
 #include "packet_writer.h"
 #include "perfetto_fields.h"
 #include "perfetto_trace.pb.h"
@@ -209,7 +210,8 @@ perfetto::protos::Trace ReferenceTrace(const std::string& long_name) {
   return trace;
 }
 
-TEST(TrackEncode, BytesEqualTheGeneratedClasses) {
+// Tracks encoded on the calling thread and written by another (`threaded`) or by the same.
+void ExpectBytesOfTheGeneratedClasses(bool threaded) {
   // A name long enough that the event's and the packet's lengths take two and three bytes.
   std::string long_name(70'000, 'x');
   std::string path = testing::MakeTempDir() + "/tracks.pftrace";
@@ -217,7 +219,9 @@ TEST(TrackEncode, BytesEqualTheGeneratedClasses) {
   {
     PacketWriter out;
     ASSERT_TRUE(out.Open(path).ok());
-    TrackWriter writer(&out, &stats);
+    BatchEncoder encoder(&out);
+    BatchQueue batches(&encoder, threaded);
+    TrackWriter writer(&batches, &stats);
     uint64_t cpu =
         writer.Track(TrackKind::kCpuGroup, 1, [] { return TrackSpec{"napiscope CPU 1"}; });
     uint64_t pending = writer.Track(TrackKind::kCpuNetRxPending, 1, [&] {
@@ -232,6 +236,7 @@ TEST(TrackEncode, BytesEqualTheGeneratedClasses) {
     writer.Slice(cpu, 1000, 2000, "softirq", long_name, args, Flows{out_flows, in_flows});
     writer.Instant(cpu, 1500, "finding", "rule", {});
     writer.Counter(pending, -10, -5);
+    batches.Finish();
     ASSERT_TRUE(out.Close().ok());
     EXPECT_EQ(out.bytes(), static_cast<int64_t>(testing::ReadFile(path).size()));
   }
@@ -246,6 +251,12 @@ TEST(TrackEncode, BytesEqualTheGeneratedClasses) {
   EXPECT_EQ(stats.slices, 1);
   EXPECT_EQ(stats.instants, 1);
   EXPECT_EQ(stats.counter_values, 1);
+}
+
+TEST(TrackEncode, BytesEqualTheGeneratedClasses) { ExpectBytesOfTheGeneratedClasses(false); }
+
+TEST(TrackEncode, BytesEqualTheGeneratedClassesWhenWrittenByAnotherThread) {
+  ExpectBytesOfTheGeneratedClasses(true);
 }
 
 }  // namespace

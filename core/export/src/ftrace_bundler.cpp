@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "perfetto_fields.h"
-
 namespace napiscope::perfetto_export {
 namespace {
 
@@ -12,7 +10,7 @@ constexpr size_t kBundleEvents = 512;
 
 }  // namespace
 
-FtraceBundler::FtraceBundler(PacketWriter* out, const AnalysisOptions& options,
+FtraceBundler::FtraceBundler(BatchQueue* out, const AnalysisOptions& options,
                              PerfettoExportStats* stats)
     : out_(out), options_(options), stats_(stats) {}
 
@@ -55,25 +53,9 @@ void FtraceBundler::OnEnd() {
 void FtraceBundler::Flush(uint16_t cpu) {
   CpuBuffer& buffer = cpus_[cpu];
   if (buffer.events.empty()) return;
-  namespace f = fields;
-  // Fields in number order, as the generated classes write them; a bundle of 512 events takes
-  // some 40 KB, whose length needs 3 bytes.
-  ProtoWriter& packet = out_->BeginPacket(3);
-  ProtoWriter::Nested bundle = packet.BeginNested(f::packet::kFtraceEvents, 3);
-  packet.Varint(f::bundle::kCpu, cpu);
-  for (const Event& event : buffer.events) {
-    ProtoWriter::Nested encoded = packet.BeginNested(f::bundle::kEvent);
-    EncodeFtraceEvent(event, context_->strings, &packet);
-    packet.EndNested(encoded);
-  }
-  if (buffer.lost_before) packet.Varint(f::bundle::kLostEvents, 1);
-  packet.EndNested(bundle);
-  out_->SequenceId();
-  out_->FirstPacketFlags();
-  out_->EndPacket();
   stats_->ftrace_events += static_cast<int64_t>(buffer.events.size());
   ++stats_->ftrace_bundles;
-  buffer.events.clear();
+  out_->SendBundle(cpu, buffer.lost_before, &buffer.events, context_->strings);
   buffer.lost_before = false;
 }
 

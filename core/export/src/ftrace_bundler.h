@@ -6,19 +6,18 @@
 #include <cstdint>
 #include <vector>
 
+#include "batch_queue.h"
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/event_sink.h"
 #include "napiscope/perfetto_export.h"
-#include "ftrace_event_encode.h"
-#include "packet_writer.h"
 
 namespace napiscope::perfetto_export {
 
-/// Buffers a few hundred events per CPU, then writes them as one bundle. Events outside the
+/// Buffers a few hundred events per CPU, then sends them as one bundle. Events outside the
 /// window or the CPUs asked for are not written; a CPU's bundle after lost events says so.
-class FtraceBundler : public EventSink {
+class FtraceBundler final : public EventSink {
  public:
-  FtraceBundler(PacketWriter* out, const AnalysisOptions& options, PerfettoExportStats* stats);
+  FtraceBundler(BatchQueue* out, const AnalysisOptions& options, PerfettoExportStats* stats);
 
   void OnBegin(const TraceContext& context) override;
   void OnEvent(const Event& event) override;
@@ -32,7 +31,7 @@ class FtraceBundler : public EventSink {
   void Flush(uint16_t cpu);
   bool Wanted(const Event& event) const;
 
-  PacketWriter* out_;
+  BatchQueue* out_;
   const AnalysisOptions& options_;
   PerfettoExportStats* stats_;
   const TraceContext* context_ = nullptr;

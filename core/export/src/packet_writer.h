@@ -1,10 +1,10 @@
-// Streams TracePackets to a file as the repeated `packet` field of a perfetto.protos.Trace,
-// encoded in place in one buffer that is written out in large blocks.
+// Writes TracePackets as the repeated `packet` field of a perfetto.protos.Trace: the framing
+// every writer of packets uses, and the file they end up in, written in large blocks.
 #pragma once
 
 #include <cstdint>
 #include <string>
-#include <utility>
+#include <string_view>
 
 #include <absl/status/status.h>
 
@@ -13,7 +13,35 @@
 
 namespace napiscope::perfetto_export {
 
-/// Writes packets one after the other; nothing is kept once written.
+/// The framing of one TracePacket in a ProtoWriter holding a Trace's packets.
+namespace packet_framing {
+
+/// The packet sequence every packet of the file belongs to.
+inline constexpr uint32_t kSequenceId = 1;
+
+/// Starts a TracePacket; its fields follow, in field-number order, until End.
+/// `length_bytes`: room for the packet's length (see ProtoWriter::BeginNested).
+inline ProtoWriter::Nested Begin(ProtoWriter& out, size_t length_bytes = 2) {
+  return out.BeginNested(fields::trace::kPacket, length_bytes);
+}
+/// Writes trusted_packet_sequence_id (field 10).
+inline void SequenceId(ProtoWriter& out) {
+  out.Varint(fields::packet::kTrustedPacketSequenceId, kSequenceId);
+}
+/// Writes sequence_flags (field 13) for the file's first packet, which must say that the
+/// sequence starts (SEQ_INCREMENTAL_STATE_CLEARED); nothing for the others.
+inline void FirstPacketFlags(ProtoWriter& out, bool first) {
+  if (first) {
+    out.Varint(fields::packet::kSequenceFlags, fields::packet::kSeqIncrementalStateCleared);
+  }
+}
+/// Ends the packet `begun`.
+inline void End(ProtoWriter& out, ProtoWriter::Nested begun) { out.EndNested(begun); }
+
+}  // namespace packet_framing
+
+/// The file: packets are encoded into its buffer (or appended encoded), which goes out in
+/// large blocks; nothing is kept once written.
 class PacketWriter {
  public:
   PacketWriter() = default;
@@ -24,31 +52,17 @@ class PacketWriter {
   /// Opens `path` for writing ("-": stdout).
   absl::Status Open(const std::string& path);
 
-  /// Starts a TracePacket and returns the writer of its fields (in field-number order), valid
-  /// until EndPacket. `length_bytes`: room for the packet's length (see ProtoWriter).
-  ProtoWriter& BeginPacket(size_t length_bytes = 2) {
-    packet_ = buffer_.BeginNested(fields::trace::kPacket, length_bytes);
-    return buffer_;
-  }
-  /// The writer of the open packet's fields.
-  ProtoWriter& packet() { return buffer_; }
-  /// Writes trusted_packet_sequence_id (field 10) into the open packet.
-  void SequenceId() { buffer_.Varint(fields::packet::kTrustedPacketSequenceId, kSequenceId); }
-  /// Writes sequence_flags (field 13) into the open packet if it is the file's first packet,
-  /// which must say that the sequence starts (SEQ_INCREMENTAL_STATE_CLEARED).
-  void FirstPacketFlags() {
-    if (std::exchange(first_packet_, false)) {
-      buffer_.Varint(fields::packet::kSequenceFlags, fields::packet::kSeqIncrementalStateCleared);
-    }
-  }
-  /// Ends the open packet; the buffer goes to the file once it holds a block's worth.
-  void EndPacket() {
-    buffer_.EndNested(packet_);
+  /// The buffer packets are encoded into; call PacketsDone after whole packets.
+  ProtoWriter& buffer() { return buffer_; }
+  /// Writes the buffer out once it holds a block's worth.
+  void PacketsDone() {
     if (buffer_.size() >= kBlockBytes) Flush();
   }
-
-  /// The packet sequence every packet of the file belongs to.
-  static constexpr uint32_t kSequenceId = 1;
+  /// Appends whole packets already encoded (with their Trace.packet framing).
+  void WriteEncoded(std::string_view packets) {
+    buffer_.Raw(packets);
+    PacketsDone();
+  }
 
   /// Flushes and closes; the error names the file.
   absl::Status Close();
@@ -64,8 +78,6 @@ class PacketWriter {
   int fd_ = -1;
   int error_ = 0;  // errno of the first failed write
   ProtoWriter buffer_;
-  ProtoWriter::Nested packet_;
-  bool first_packet_ = true;
   int64_t written_ = 0;
 };
 

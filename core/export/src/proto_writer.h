@@ -10,6 +10,7 @@
 #include <cstring>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 namespace napiscope::perfetto_export {
 
@@ -17,6 +18,15 @@ namespace napiscope::perfetto_export {
 /// order, as libprotobuf does, so that the output equals its serialization.
 class ProtoWriter {
  public:
+  ProtoWriter() = default;
+  ProtoWriter(ProtoWriter&& other) noexcept { *this = std::move(other); }
+  ProtoWriter& operator=(ProtoWriter&& other) noexcept {
+    data_ = std::move(other.data_);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    return *this;
+  }
+
   /// Where a nested message's length goes; returned by BeginNested, given back to EndNested.
   struct Nested {
     size_t length_at = 0;     ///< offset of the reserved length bytes
@@ -51,7 +61,7 @@ class ProtoWriter {
     uint8_t* p = Space(kMaxVarintBytes * 2 + value.size());
     p = PutVarint(Tag(field, kWireLength), p);
     p = PutVarint(value.size(), p);
-    if (!value.empty()) std::memcpy(p, value.data(), value.size());
+    CopyBytes(p, value.data(), value.size());
     size_ = static_cast<size_t>(p + value.size() - data_.get());
   }
   /// Bytes already encoded (fields of the current message, or whole messages with their tags).
@@ -107,6 +117,27 @@ class ProtoWriter {
 
   static uint64_t Tag(uint32_t field, uint32_t wire_type) {
     return (static_cast<uint64_t>(field) << 3) | wire_type;
+  }
+  // memcpy, without a call for the short strings most fields hold (names, comms): two
+  // overlapping fixed-size copies.
+  [[gnu::always_inline]] static void CopyBytes(uint8_t* to, const char* from, size_t size) {
+    if (size >= 8 && size <= 16) {
+      uint64_t head, tail;
+      std::memcpy(&head, from, 8);
+      std::memcpy(&tail, from + size - 8, 8);
+      std::memcpy(to, &head, 8);
+      std::memcpy(to + size - 8, &tail, 8);
+    } else if (size >= 4 && size < 8) {
+      uint32_t head, tail;
+      std::memcpy(&head, from, 4);
+      std::memcpy(&tail, from + size - 4, 4);
+      std::memcpy(to, &head, 4);
+      std::memcpy(to + size - 4, &tail, 4);
+    } else if (size < 4) {
+      for (size_t i = 0; i < size; ++i) to[i] = static_cast<uint8_t>(from[i]);
+    } else {
+      std::memcpy(to, from, size);
+    }
   }
   [[gnu::always_inline]] static uint8_t* PutVarint(uint64_t value, uint8_t* p) {
     while (value >= 0x80) {

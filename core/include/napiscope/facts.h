@@ -12,12 +12,23 @@
 
 namespace napiscope {
 
+/// The interrupt a softirq raise or a wakeup came from, as the context tracker saw its CPU.
+struct IrqSource {
+  /// The traced hard IRQ (or x86 vector) whose handler was running; else, at task level or in
+  /// a softirq of an IRQ thread, the IRQ that thread serves; -1 neither (or no tracker).
+  int32_t irq = -1;
+  bool in_hardirq = false;  ///< true when `irq` is the hard IRQ handler that was running
+  /// True when an IRQ is known.
+  bool known() const { return irq >= 0; }
+};
+
 /// A softirq vector that became pending on a CPU: the first raise since it last entered there.
 struct SoftirqRaiseFact {
   TimestampNs raise_ns = 0;   ///< the first softirq_raise
   uint16_t cpu = 0;           ///< the CPU it was raised on (and will run on)
   uint32_t vec = 0;           ///< softirq vector (0-31)
   uint32_t pending_mask = 0;  ///< vectors pending on the CPU after this raise (bit = 1 << vec)
+  IrqSource source;           ///< the IRQ it was raised in
 };
 
 /// A softirq_entry and, when the vector was pending, the first raise it pairs with.
@@ -28,6 +39,9 @@ struct SoftirqWaitFact {
   uint32_t vec = 0;           ///< softirq vector (0-31)
   SoftirqSite site = SoftirqSite::kUnknown;  ///< where it ran; kUnknown without a tracker's frame
   uint32_t pending_mask = 0;  ///< vectors pending on the CPU just before the entry
+  IrqSource source;           ///< the IRQ the paired raise came from (unknown when not paired)
+  int32_t task_pid = -1;      ///< the task on the CPU at the entry (site kIrqExit: interrupted)
+  int16_t task_prio = -1;     ///< that task's kernel priority as the tracker knew it, -1 unknown
   /// True when a raise was pending: a wait of entry_ns - raise_ns.
   bool paired() const { return raise_ns >= 0; }
   /// The raise-to-entry delay; 0 when not paired.
@@ -61,6 +75,7 @@ struct ThreadActivationFact {
   uint16_t to_cpu = 0;       ///< CPU it ran on
   bool exact = true;         ///< false when the switch-in was not recorded
   bool lost = false;         ///< events were lost on from_cpu or to_cpu in between: unknown
+  IrqSource source;          ///< the IRQ that activated it (its own hard IRQ, or the waker's)
   /// True when it ran on another CPU than the one that activated it.
   bool cross_cpu() const { return from_cpu != to_cpu; }
 };
@@ -90,6 +105,7 @@ struct WakeWaitFact {
   TimestampNs waking_ns = 0;  ///< the sched_waking
   uint16_t waker_cpu = 0;     ///< CPU of the sched_waking
   uint16_t queue_cpu = 0;     ///< CPU it is queued on (target_cpu, then migrations)
+  IrqSource source;           ///< the IRQ the sched_waking ran in (or the waking IRQ thread's)
 };
 
 /// The switch-in that ends a wake-to-run wait.

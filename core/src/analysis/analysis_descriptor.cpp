@@ -58,12 +58,10 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
        {"rt_wake_latency"}},
       {AnalysisId::kNetPath,
        "net_path",
-       // It still pairs a NET_RX raise with its entry and a NAPI kthread's waking with its
-       // switch-in itself: it needs the hard IRQ each came from, which no fact carries.
-       MaskOf(EventKind::kIrqHandlerEntry) | MaskOf(EventKind::kSchedWaking) |
-           MaskOf(EventKind::kSoftirqRaise) | MaskOf(EventKind::kSoftirqEntry) |
-           MaskOf(EventKind::kNapiPoll) | MaskOf(EventKind::kSchedSwitch) |
-           MaskOf(EventKind::kMissedEvents),
+       // Hard IRQs per IRQ, polls per NAPI thread, the priority each task was switched in at;
+       // NET_RX waits and NAPI-thread wakeups come paired, with their IRQ, from the facts.
+       MaskOf(EventKind::kIrqHandlerEntry) | MaskOf(EventKind::kNapiPoll) |
+           MaskOf(EventKind::kSchedSwitch),
        {"softirq_starvation_warning_ns", "softirq_starvation_error_ns"},
        {"net_path"}},
   }};

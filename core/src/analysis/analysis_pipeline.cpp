@@ -51,6 +51,7 @@ struct AnalysisPipeline::Parts {
     facts.AddListener(&threads);
     facts.AddListener(&idle_pending);
     facts.AddListener(&wake_latency);
+    facts.AddListener(&net_path);
     Route(AnalysisId::kContexts, &cpu_time);
     Route(AnalysisId::kIrqThreadPingpong, &threads);
     Route(AnalysisId::kKsoftirqdBlocked, &ksoftirqd_blocked);

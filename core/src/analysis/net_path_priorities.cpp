@@ -19,15 +19,9 @@ NetPathPriorities::CpuState& NetPathPriorities::Cpu(uint16_t cpu) {
   return cpus_[cpu];
 }
 
-// The IRQ a thread serves: known from its wakeups inside that IRQ, or from its name.
-int32_t NetPathPriorities::IrqServedBy(int32_t pid) const {
-  auto it = irq_of_thread_.find(pid);
-  if (it != irq_of_thread_.end()) return it->second;
-  auto seen = seen_.find(pid);
-  int32_t irq = -1;
-  if (seen != seen_.end() && context_ != nullptr &&
-      ParseIrqThreadName(context_->strings.Get(seen->second.comm), &irq)) {
-    return irq;
+int NetPathPriorities::FindWindow(const CpuState& cpu, uint64_t wait_id) {
+  for (size_t i = 0; i < cpu.windows.size(); ++i) {
+    if (cpu.windows[i].wait_id == wait_id) return static_cast<int>(i);
   }
   return -1;
 }
@@ -42,104 +36,125 @@ void NetPathPriorities::OnEvent(const Event& event) {
       ++chain.hardirqs;
       break;
     }
-    case EventKind::kSchedWaking:
-      Waking(event);
+    case EventKind::kNapiPoll:
+      NapiPoll(event);
       break;
-    case EventKind::kSoftirqRaise:
-      if (event.softirq.vec == kNetRx) Raise(event);
-      break;
-    case EventKind::kSoftirqEntry:
-      if (event.softirq.vec == kNetRx) Entry(event);
-      break;
-    case EventKind::kNapiPoll: {
-      int32_t pid = tracker_->CurrentPid(event.cpu);
-      auto irq = irq_of_thread_.find(pid);
-      const ContextFrame& top = tracker_->Top(event.cpu);
-      if (irq != irq_of_thread_.end() && top.kind == ContextKind::kTask &&
-          top.task_class == TaskClass::kNapiKthread && window_.Contains(event.ts_ns)) {
-        Runner& runner = chains_[irq->second].runners[pid];
-        ++runner.runs;
-        runner.cpus.insert(event.cpu);
-      }
-      break;
-    }
     case EventKind::kSchedSwitch:
       Switch(event);
-      break;
-    case EventKind::kMissedEvents:
-      Cpu(event.cpu).windows.clear();  // nothing is paired across lost events
       break;
     default:
       break;
   }
 }
 
+// A poll by a NAPI kthread whose wakeups came from an IRQ is a run of that IRQ's chain.
+void NetPathPriorities::NapiPoll(const Event& event) {
+  int32_t pid = tracker_->CurrentPid(event.cpu);
+  auto irq = irq_of_napi_thread_.find(pid);
+  const ContextFrame& top = tracker_->Top(event.cpu);
+  if (irq != irq_of_napi_thread_.end() && top.kind == ContextKind::kTask &&
+      top.task_class == TaskClass::kNapiKthread && window_.Contains(event.ts_ns)) {
+    Runner& runner = chains_[irq->second].runners[pid];
+    ++runner.runs;
+    runner.cpus.insert(event.cpu);
+  }
+}
+
 // A thread woken inside a traced hard IRQ serves that IRQ (its IRQ thread, or a NAPI kthread
 // scheduled from the handler); a NAPI kthread woken by an IRQ thread serves that thread's IRQ.
-void NetPathPriorities::Waking(const Event& event) {
-  const ContextFrame& top = tracker_->Top(event.cpu);
-  int32_t irq = -1;
-  if (top.kind == ContextKind::kHardirq && top.irq >= 0 && !top.inferred) {
-    irq = top.irq;
-  } else if (top.kind == ContextKind::kTask && top.task_class == TaskClass::kIrqThread) {
-    irq = IrqServedBy(top.pid);
-  }
-  if (irq < 0 || context_ == nullptr) return;
-  std::string_view comm = context_->strings.Get(event.wake.comm);
-  TaskClass woken = ClassifyTask(event.wake.pid, comm, event.wake.prio);
-  bool from_hardirq = top.kind == ContextKind::kHardirq;
-  if (woken == TaskClass::kIrqThread && from_hardirq) {
-    irq_of_thread_[event.wake.pid] = irq;
-    if (!window_.Contains(event.ts_ns)) return;
+void NetPathPriorities::OnWakeQueued(const WakeWaitFact& wait) {
+  if (!wait.source.known() || context_ == nullptr) return;
+  int32_t irq = wait.source.irq;
+  std::string_view comm = context_->strings.Get(wait.waking_comm);
+  TaskClass woken = ClassifyTask(wait.pid, comm, wait.waking_prio);
+  if (woken == TaskClass::kIrqThread && wait.source.in_hardirq) {
+    if (!window_.Contains(wait.waking_ns)) return;
     Chain& chain = chains_[irq];
-    chain.irq_thread = event.wake.pid;
+    chain.irq_thread = wait.pid;
     ++chain.irq_thread_runs;
   } else if (woken == TaskClass::kNapiKthread) {
-    irq_of_thread_[event.wake.pid] = irq;
-    if (!window_.Contains(event.ts_ns)) return;
-    uint16_t target = event.wake.target_cpu >= 0 ? static_cast<uint16_t>(event.wake.target_cpu)
-                                                 : event.cpu;
+    irq_of_napi_thread_[wait.pid] = irq;
+    if (!window_.Contains(wait.waking_ns)) return;
     Window opened;
     opened.irq = irq;
-    opened.from_ns = event.ts_ns;
-    opened.thread = event.wake.pid;
-    Cpu(target).windows.push_back(std::move(opened));
+    opened.from_ns = wait.waking_ns;
+    opened.since_ns = wait.waking_ns;
+    opened.wait_id = wait.wait_id;
+    Cpu(wait.queue_cpu).windows.push_back(std::move(opened));
+    napi_wait_cpu_[wait.wait_id] = wait.queue_cpu;
   }
+}
+
+// A NAPI thread's work waits on the CPU it is queued on. An RT task's run on the old CPU that
+// was still going on at the move is not counted (segments arrive when they end).
+void NetPathPriorities::OnWakeMoved(uint64_t wait_id, uint16_t from_cpu, uint16_t to_cpu,
+                                    TimestampNs ts_ns) {
+  auto cpu = napi_wait_cpu_.find(wait_id);
+  if (cpu == napi_wait_cpu_.end()) return;
+  CpuState& from = Cpu(from_cpu);
+  int index = FindWindow(from, wait_id);
+  if (index < 0) return;
+  Window moved = std::move(from.windows[static_cast<size_t>(index)]);
+  from.windows.erase(from.windows.begin() + index);
+  moved.since_ns = ts_ns;
+  Cpu(to_cpu).windows.push_back(std::move(moved));
+  cpu->second = to_cpu;
+}
+
+void NetPathPriorities::OnWakeRan(const WakeRunFact& run) {
+  auto cpu = napi_wait_cpu_.find(run.wait_id);
+  if (cpu == napi_wait_cpu_.end()) return;
+  CpuState& state = Cpu(cpu->second);
+  napi_wait_cpu_.erase(cpu);
+  int index = FindWindow(state, run.wait_id);
+  if (index >= 0) CloseWindow(state, static_cast<size_t>(index), run.run_ns, run.pid, run.prio);
+}
+
+// Unknown (lost events, or it ran unseen): nothing is paired.
+void NetPathPriorities::OnWakeDropped(uint64_t wait_id, WakeDropReason reason,
+                                      TimestampNs ts_ns) {
+  (void)reason, (void)ts_ns;
+  auto cpu = napi_wait_cpu_.find(wait_id);
+  if (cpu == napi_wait_cpu_.end()) return;
+  CpuState& state = Cpu(cpu->second);
+  napi_wait_cpu_.erase(cpu);
+  int index = FindWindow(state, wait_id);
+  if (index >= 0) state.windows.erase(state.windows.begin() + index);
 }
 
 // NET_RX raised in a hard IRQ or in its IRQ thread is that IRQ's work, waiting from now on.
-void NetPathPriorities::Raise(const Event& event) {
-  CpuState& cpu = Cpu(event.cpu);
-  bool pending = std::any_of(cpu.windows.begin(), cpu.windows.end(),
-                             [](const Window& w) { return w.thread < 0; });
-  if (pending || !window_.Contains(event.ts_ns)) return;  // a raise of a pending vector: no-op
-  const ContextFrame& top = tracker_->Top(event.cpu);
-  int32_t irq = -1;
-  if (top.kind == ContextKind::kHardirq && top.irq >= 0 && !top.inferred) {
-    irq = top.irq;
-  } else if (top.task_class == TaskClass::kIrqThread) {
-    irq = IrqServedBy(top.pid);
-  }
-  if (irq < 0) return;
+void NetPathPriorities::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
+  if (raise.vec != kNetRx || !raise.source.known() || !window_.Contains(raise.raise_ns)) return;
+  CpuState& cpu = Cpu(raise.cpu);
+  if (FindWindow(cpu, 0) >= 0) return;
   Window opened;
-  opened.irq = irq;
-  opened.from_ns = event.ts_ns;
+  opened.irq = raise.source.irq;
+  opened.from_ns = raise.raise_ns;
+  opened.since_ns = raise.raise_ns;
   cpu.windows.push_back(std::move(opened));
 }
 
-void NetPathPriorities::Entry(const Event& event) {
-  CpuState& cpu = Cpu(event.cpu);
-  auto found = std::find_if(cpu.windows.begin(), cpu.windows.end(),
-                            [](const Window& w) { return w.thread < 0; });
-  if (found == cpu.windows.end()) return;
-  const ContextFrame& top = tracker_->Top(event.cpu);
-  bool at_irq_exit = top.kind == ContextKind::kSoftirq && top.site == SoftirqSite::kIrqExit;
-  int32_t runner_pid = at_irq_exit ? -1 : top.pid;
-  Runner& runner = chains_[found->irq].runners[runner_pid];
+// The chain's NET_RX ran: at hard-IRQ exit (no runner thread) or in the task on the CPU.
+void NetPathPriorities::OnSoftirqWait(const SoftirqWaitFact& wait) {
+  if (wait.vec != kNetRx) return;
+  CpuState& cpu = Cpu(wait.cpu);
+  int index = FindWindow(cpu, 0);
+  if (index < 0) return;
+  bool at_irq_exit = wait.site == SoftirqSite::kIrqExit;
+  int32_t runner_pid = at_irq_exit ? -1 : wait.task_pid;
+  Runner& runner = chains_[cpu.windows[static_cast<size_t>(index)].irq].runners[runner_pid];
   ++runner.runs;
-  runner.cpus.insert(event.cpu);
-  CloseWindow(cpu, static_cast<size_t>(found - cpu.windows.begin()), event.ts_ns, runner_pid,
-              at_irq_exit ? -1 : top.prio);
+  runner.cpus.insert(wait.cpu);
+  CloseWindow(cpu, static_cast<size_t>(index), wait.entry_ns, runner_pid,
+              at_irq_exit ? -1 : wait.task_prio);
+}
+
+void NetPathPriorities::OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) {
+  (void)gap_ns;
+  if (raise.vec != kNetRx) return;
+  CpuState& cpu = Cpu(raise.cpu);
+  int index = FindWindow(cpu, 0);
+  if (index >= 0) cpu.windows.erase(cpu.windows.begin() + index);
 }
 
 void NetPathPriorities::Switch(const Event& event) {
@@ -148,13 +163,6 @@ void NetPathPriorities::Switch(const Event& event) {
   seen.comm = s.next_comm;
   seen.prio = s.next_prio;
   seen.cpus.insert(event.cpu);
-  CpuState& cpu = Cpu(event.cpu);
-  for (size_t i = 0; i < cpu.windows.size(); ++i) {
-    if (cpu.windows[i].thread == s.next_pid) {
-      CloseWindow(cpu, i, event.ts_ns, s.next_pid, s.next_prio);
-      break;
-    }
-  }
 }
 
 // The work ran (by `runner_pid` at `runner_prio`): RT tasks at or above the runner's priority
@@ -192,14 +200,14 @@ void NetPathPriorities::OnSegment(const CpuSegment& segment) {
   }
   if (frame.kind != ContextKind::kTask || frame.pid <= 0) return;
   if (frame.task_class == TaskClass::kNapiKthread) {
-    auto irq = irq_of_thread_.find(frame.pid);
-    if (irq != irq_of_thread_.end()) chains_[irq->second].runners[frame.pid].busy_ns += ns;
+    auto irq = irq_of_napi_thread_.find(frame.pid);
+    if (irq != irq_of_napi_thread_.end()) chains_[irq->second].runners[frame.pid].busy_ns += ns;
     return;
   }
   if (!IsRtPrio(frame.prio) || ServesSoftirqs(frame.task_class)) return;
   cpu.rt_run_ns[frame.pid] += ns;
   for (Window& window : cpu.windows) {
-    TimestampNs from = std::max(segment.start_ns, window.from_ns);
+    TimestampNs from = std::max(segment.start_ns, window.since_ns);
     if (segment.end_ns > from) window.rt_ns[frame.pid] += segment.end_ns - from;
   }
 }

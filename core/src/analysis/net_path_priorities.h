@@ -9,6 +9,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "napiscope/contexts.h"
+#include "napiscope/facts.h"
 #include "napiscope/findings.h"
 #include "napiscope/net_path.h"
 #include "napiscope/report.h"
@@ -16,15 +17,25 @@
 
 namespace napiscope::internal {
 
-/// Builds the chain hard IRQ -> IRQ thread -> NET_RX runner per IRQ; reads the tracker's state
-/// at each event (add it after the tracker) and its segments (add it as a listener).
-class NetPathPriorities : public EventSink, public ContextListener {
+/// Builds the chain hard IRQ -> IRQ thread -> NET_RX runner per IRQ from the fact producers'
+/// NET_RX waits and wake-to-run waits, which carry the IRQ each came from (add it as a fact
+/// listener), and the tracker's segments (add it as a context listener). Its sink reads only
+/// hard IRQs (counts), NAPI polls (polls per NAPI thread) and switches (priorities seen).
+class NetPathPriorities : public EventSink, public ContextListener, public FactListener {
  public:
   NetPathPriorities(const ContextTracker* tracker, const AnalysisWindow& window);
 
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
   void OnSegment(const CpuSegment& segment) override;
+  void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
+  void OnSoftirqWait(const SoftirqWaitFact& wait) override;
+  void OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) override;
+  void OnWakeQueued(const WakeWaitFact& wait) override;
+  void OnWakeMoved(uint64_t wait_id, uint16_t from_cpu, uint16_t to_cpu,
+                   TimestampNs ts_ns) override;
+  void OnWakeRan(const WakeRunFact& run) override;
+  void OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) override;
 
   /// One row per IRQ whose NET_RX or NAPI work was seen running, by IRQ number.
   std::vector<NetPathRow> Rows() const;
@@ -50,7 +61,8 @@ class NetPathPriorities : public EventSink, public ContextListener {
   struct Window {
     int32_t irq = -1;
     TimestampNs from_ns = 0;
-    int32_t thread = -1;  // NAPI thread woken (-1: NET_RX raise)
+    TimestampNs since_ns = 0;  // waiting on this CPU since (a move of the NAPI thread's wait)
+    uint64_t wait_id = 0;  // the NAPI thread's wake-to-run wait (0: a NET_RX raise)
     std::map<int32_t, int64_t> rt_ns;  // RT task time on the CPU since from_ns
   };
   struct CpuState {
@@ -64,10 +76,10 @@ class NetPathPriorities : public EventSink, public ContextListener {
   };
 
   CpuState& Cpu(uint16_t cpu);
-  int32_t IrqServedBy(int32_t pid) const;
-  void Waking(const Event& event);
-  void Raise(const Event& event);
-  void Entry(const Event& event);
+  // The index of the CPU's window of the NET_RX raise (wait_id 0) or of wake-to-run wait
+  // `wait_id`; -1 when none.
+  static int FindWindow(const CpuState& cpu, uint64_t wait_id);
+  void NapiPoll(const Event& event);
   void Switch(const Event& event);
   void CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_ns, int32_t runner_pid,
                    int16_t runner_prio);
@@ -77,7 +89,8 @@ class NetPathPriorities : public EventSink, public ContextListener {
   AnalysisWindow window_;
   const TraceContext* context_ = nullptr;
   std::map<int32_t, Chain> chains_;
-  absl::flat_hash_map<int32_t, int32_t> irq_of_thread_;  // IRQ / NAPI thread -> its IRQ
+  absl::flat_hash_map<int32_t, int32_t> irq_of_napi_thread_;  // NAPI thread -> the IRQ that wakes it
+  absl::flat_hash_map<uint64_t, uint16_t> napi_wait_cpu_;  // open NAPI window -> its CPU
   absl::flat_hash_map<int32_t, Seen> seen_;
   std::vector<CpuState> cpus_;
 };

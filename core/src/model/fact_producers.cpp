@@ -12,11 +12,11 @@ namespace internal {
 // it), then softirq waits, then wake-to-run waits.
 struct FactProducerParts {
   explicit FactProducerParts(const ContextTracker* tracker)
-      : softirqs(tracker, &bus), threads(&bus), wakes(&threads, &bus) {}
+      : threads(tracker, &bus), softirqs(tracker, &threads, &bus), wakes(tracker, &threads, &bus) {}
 
   FactBus bus;
-  SoftirqWaitProducer softirqs;
   ThreadActivationProducer threads;
+  SoftirqWaitProducer softirqs;
   WakeWaitProducer wakes;
 };
 

@@ -1,5 +1,7 @@
 #include "model/softirq_wait_producer.h"
 
+#include "model/irq_source.h"
+
 namespace napiscope::internal {
 namespace {
 
@@ -36,7 +38,9 @@ void SoftirqWaitProducer::Raise(const Event& event) {
   if (cpu.mask & bit) return;
   cpu.mask |= bit;
   cpu.raised_ns[event.softirq.vec] = event.ts_ns;
-  SoftirqRaiseFact raise{event.ts_ns, event.cpu, event.softirq.vec, cpu.mask};
+  cpu.raised_from[event.softirq.vec] = IrqSourceAt(tracker_, *threads_, event.cpu);
+  SoftirqRaiseFact raise{event.ts_ns, event.cpu, event.softirq.vec, cpu.mask,
+                         cpu.raised_from[event.softirq.vec]};
   bus_->Each([&](FactListener& listener) { listener.OnSoftirqRaise(raise); });
 }
 
@@ -48,11 +52,16 @@ void SoftirqWaitProducer::Enter(const Event& event) {
   wait.cpu = event.cpu;
   wait.vec = vec;
   wait.pending_mask = cpu.mask;
-  if (cpu.mask & (1u << vec)) wait.raise_ns = cpu.raised_ns[vec];
+  if (cpu.mask & (1u << vec)) {
+    wait.raise_ns = cpu.raised_ns[vec];
+    wait.source = cpu.raised_from[vec];
+  }
   cpu.mask &= ~(1u << vec);
   if (tracker_ != nullptr) {
     const ContextFrame& top = tracker_->Top(event.cpu);
     if (top.kind == ContextKind::kSoftirq && top.vec == vec) wait.site = top.site;
+    wait.task_pid = top.pid;
+    wait.task_prio = top.prio;
   }
   bus_->Each([&](FactListener& listener) { listener.OnSoftirqWait(wait); });
 }
@@ -64,7 +73,7 @@ void SoftirqWaitProducer::Drop(const Event& event) {
   cpu.mask = 0;
   for (uint32_t vec = 0; vec < kMaxVectors; ++vec) {
     if (!(mask & (1u << vec))) continue;
-    SoftirqRaiseFact raise{cpu.raised_ns[vec], event.cpu, vec, mask};
+    SoftirqRaiseFact raise{cpu.raised_ns[vec], event.cpu, vec, mask, cpu.raised_from[vec]};
     bus_->Each([&](FactListener& listener) { listener.OnSoftirqWaitDropped(raise, event.ts_ns); });
   }
 }

@@ -7,16 +7,19 @@
 #include <vector>
 
 #include "model/fact_bus.h"
+#include "model/thread_activation_producer.h"
 #include "napiscope/contexts.h"
 
 namespace napiscope::internal {
 
 /// Produces SoftirqRaiseFact, SoftirqWaitFact and dropped raises from raise / entry / missed
-/// events. Vectors past 31 are decoding errors, not vectors: ignored.
+/// events. Vectors past 31 are decoding errors, not vectors: ignored. Reads the IRQ each raise
+/// came from off the tracker and `threads` (both fed each event before this producer).
 class SoftirqWaitProducer {
  public:
-  SoftirqWaitProducer(const ContextTracker* tracker, const FactBus* bus)
-      : tracker_(tracker), bus_(bus) {}
+  SoftirqWaitProducer(const ContextTracker* tracker, const ThreadActivationProducer* threads,
+                      const FactBus* bus)
+      : tracker_(tracker), threads_(threads), bus_(bus) {}
 
   /// Feed softirq_raise, softirq_entry and missed-events markers (others are ignored).
   void OnEvent(const Event& event);
@@ -32,6 +35,7 @@ class SoftirqWaitProducer {
   struct Cpu {
     uint32_t mask = 0;
     std::array<TimestampNs, 32> raised_ns{};
+    std::array<IrqSource, 32> raised_from{};
   };
 
   Cpu& CpuOf(uint16_t cpu);
@@ -40,6 +44,7 @@ class SoftirqWaitProducer {
   void Drop(const Event& event);
 
   const ContextTracker* tracker_;
+  const ThreadActivationProducer* threads_;
   const FactBus* bus_;
   std::vector<Cpu> cpus_;
 };

@@ -2,6 +2,8 @@
 
 #include <limits>
 
+#include "model/irq_source.h"
+
 namespace napiscope::internal {
 namespace {
 
@@ -63,6 +65,7 @@ ThreadActivationProducer::Thread* ThreadActivationProducer::Track(int32_t pid, S
       thread.pending = true;
       thread.pending_ns = it->second.first;
       thread.pending_cpu = it->second.second;
+      thread.pending_source = {thread.info.irq, true};
       unclaimed_irqs_.erase(it);
     }
   }
@@ -75,11 +78,13 @@ void ThreadActivationProducer::OnTaskInterval(int32_t pid, StringId comm, int16_
 }
 
 // A wakeup of a running or already woken thread changes nothing: the first one counts.
-void ThreadActivationProducer::Wakeup(Thread& thread, int cpu, TimestampNs ts_ns) {
+void ThreadActivationProducer::Wakeup(Thread& thread, int cpu, TimestampNs ts_ns,
+                                      IrqSource source) {
   if (thread.running_cpu >= 0 || thread.pending) return;
   thread.pending = true;
   thread.pending_ns = ts_ns;
   thread.pending_cpu = cpu;
+  thread.pending_source = source;
 }
 
 void ThreadActivationProducer::SwitchIn(Thread& thread, int cpu, TimestampNs ts_ns, bool exact) {
@@ -96,6 +101,7 @@ void ThreadActivationProducer::SwitchIn(Thread& thread, int cpu, TimestampNs ts_
   activation.from_cpu = static_cast<uint16_t>(thread.pending_cpu);
   activation.to_cpu = static_cast<uint16_t>(cpu);
   activation.exact = exact;
+  activation.source = thread.pending_source;
   // Lost events on either CPU since the wakeup: the pair is unknown, not an activation.
   activation.lost = GrowAt(last_gap_ns_, cpu, kNoGapYet) > thread.pending_ns ||
                     GrowAt(last_gap_ns_, thread.pending_cpu, kNoGapYet) > thread.pending_ns;
@@ -121,7 +127,9 @@ void ThreadActivationProducer::HardIrq(const Event& event) {
     unclaimed_irqs_.try_emplace(event.irq.irq, event.ts_ns, event.cpu);
     return;
   }
-  for (int32_t pid : it->second) Wakeup(threads_[pid], event.cpu, event.ts_ns);
+  for (int32_t pid : it->second) {
+    Wakeup(threads_[pid], event.cpu, event.ts_ns, IrqSource{event.irq.irq, true});
+  }
 }
 
 void ThreadActivationProducer::OnEvent(const Event& event) {
@@ -167,7 +175,7 @@ void ThreadActivationProducer::OnEvent(const Event& event) {
     case EventKind::kSchedWaking:
       if (Thread* thread = Track(event.wake.pid, event.wake.comm, event.wake.prio);
           thread != nullptr && thread->info.task_class != TaskClass::kIrqThread) {
-        Wakeup(*thread, cpu, event.ts_ns);
+        Wakeup(*thread, cpu, event.ts_ns, IrqSourceAt(tracker_, *this, event.cpu));
       }
       break;
     case EventKind::kSchedMigrateTask:

@@ -9,14 +9,17 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "model/fact_bus.h"
+#include "napiscope/contexts.h"
 #include "napiscope/event_sink.h"
 
 namespace napiscope::internal {
 
 /// Produces TaskSwitchFact, ServiceThread, ThreadActivationFact and ThreadMigrationFact.
+/// Reads the IRQ a wakeup ran in from `tracker` (fed each event first; may be null).
 class ThreadActivationProducer {
  public:
-  explicit ThreadActivationProducer(const FactBus* bus) : bus_(bus) {}
+  ThreadActivationProducer(const ContextTracker* tracker, const FactBus* bus)
+      : tracker_(tracker), bus_(bus) {}
 
   /// The trace context (strings and tasks) used to name and classify threads.
   void OnBegin(const TraceContext& context) { context_ = &context; }
@@ -41,21 +44,23 @@ class ThreadActivationProducer {
     bool pending = false;  // woken (or its hard IRQ fired) and not yet switched in
     TimestampNs pending_ns = 0;
     int pending_cpu = -1;
+    IrqSource pending_source;
   };
 
   Thread* FindThread(int32_t pid);
   Thread* Track(int32_t pid, StringId comm, int16_t prio);
-  void Wakeup(Thread& thread, int cpu, TimestampNs ts_ns);
+  void Wakeup(Thread& thread, int cpu, TimestampNs ts_ns, IrqSource source);
   void SwitchIn(Thread& thread, int cpu, TimestampNs ts_ns, bool exact);
   void SwitchOut(int cpu);
   void Switched(uint16_t cpu, TimestampNs ts_ns, int32_t prev_pid, int32_t next_pid, bool exact);
   void HardIrq(const Event& event);
 
+  const ContextTracker* tracker_;
   const FactBus* bus_;
   const TraceContext* context_ = nullptr;
   absl::flat_hash_map<int32_t, Thread> threads_;
   absl::flat_hash_map<int32_t, std::vector<int32_t>> irq_threads_;  // irq -> thread pids
-  // First hard IRQ of an IRQ whose thread has not appeared yet: (ts, cpu).
+  // First hard IRQ of an IRQ whose thread has not appeared yet: (ts, cpu); the IRQ is the key.
   absl::flat_hash_map<int32_t, std::pair<TimestampNs, int>> unclaimed_irqs_;
   std::vector<int32_t> current_;          // per CPU: the task we believe runs, -1 unknown
   std::vector<TimestampNs> last_gap_ns_;  // per CPU: the latest missed-events marker

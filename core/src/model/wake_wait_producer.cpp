@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "model/irq_source.h"
+
 namespace napiscope::internal {
 
 void WakeWaitProducer::OnEvent(const Event& event) {
@@ -47,6 +49,7 @@ void WakeWaitProducer::Waking(const Event& event) {
   wait.waking_ns = event.ts_ns;
   wait.waker_cpu = event.cpu;
   wait.queue_cpu = wake.target_cpu >= 0 ? static_cast<uint16_t>(wake.target_cpu) : event.cpu;
+  wait.source = IrqSourceAt(tracker_, *tasks_, event.cpu);
   queued_[wake.pid] = {wait.wait_id, wait.waking_ns, wait.queue_cpu};
   bus_->Each([&](FactListener& listener) { listener.OnWakeQueued(wait); });
 }

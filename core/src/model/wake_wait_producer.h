@@ -13,11 +13,13 @@
 namespace napiscope::internal {
 
 /// Produces WakeWaitFact, moves, WakeRunFact and dropped waits. Reads the current task per CPU
-/// from `tasks` (fed each event before this producer).
+/// from `tasks` and the IRQ a waking ran in from `tracker` (both fed each event before this
+/// producer; the tracker may be null).
 class WakeWaitProducer {
  public:
-  WakeWaitProducer(const ThreadActivationProducer* tasks, const FactBus* bus)
-      : tasks_(tasks), bus_(bus) {}
+  WakeWaitProducer(const ContextTracker* tracker, const ThreadActivationProducer* tasks,
+                   const FactBus* bus)
+      : tracker_(tracker), tasks_(tasks), bus_(bus) {}
 
   /// Feed sched_waking, sched_migrate_task, sched_switch and missed-events markers.
   void OnEvent(const Event& event);
@@ -35,6 +37,7 @@ class WakeWaitProducer {
   void Lost(const Event& event);
   void Dropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns);
 
+  const ContextTracker* tracker_;
   const ThreadActivationProducer* tasks_;
   const FactBus* bus_;
   uint64_t next_wait_id_ = 1;

@@ -1,0 +1,62 @@
+// The network path's priority table built from the fact producers' pairings: a NAPI thread's
+// wake-to-run wait that moves to another CPU is paired where it ran, and the RT task that held
+// that CPU while the work waited is counted from the move on.
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "napiscope/analysis_pipeline.h"
+#include "support/event_builder.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::EventBuilder;
+
+constexpr int32_t kIperf = 100, kApp = 101, kNapiThread = 600, kRtHog = 700;
+
+// IRQ 41 fires on CPU1 and wakes napi/eth1-8194 (chrt 50) queued on CPU1; the wait moves to
+// CPU0 at 1100, where rt_hog (chrt 80) runs until 5000; the NAPI thread then polls there.
+EventBuilder MovedNapiWakeup() {
+  EventBuilder b(2);
+  b.Task(kIperf, "iperf3").Task(kApp, "app");
+  b.Task(kNapiThread, "napi/eth1-8194", 49).Task(kRtHog, "rt_hog", 19);
+  b.Switch(0, 100, 0, kStatePreempted, kRtHog).Switch(1, 100, 0, kStatePreempted, kIperf);
+  b.IrqEntry(1, 1000, kIperf, 41, "eth1").Waking(1, 1001, kIperf, kNapiThread, 1);
+  b.IrqExit(1, 1005, kIperf, 41);
+  b.Migrate(1, 1100, kIperf, kNapiThread, 1, 0);
+  b.Switch(0, 5001, kRtHog, kStatePreempted, kNapiThread);
+  b.NapiPoll(0, 5500, kNapiThread, 0xffff1000, "eth1", 3, 64);
+  b.Switch(0, 6000, kNapiThread, kStateInterruptible, kRtHog);
+  b.Switch(1, 7000, kIperf, kStatePreempted, kApp);
+  return b;
+}
+
+TEST(NetPathFromFacts, AMovedNapiWakeupIsPairedWhereItRanAndCountsTheRtTaskThere) {
+  EventBuilder b = MovedNapiWakeup();
+  AnalysisPipeline pipeline{AnalysisOptions{}};
+  b.Play(pipeline);
+  Report report = pipeline.Finish(b.context());
+  ASSERT_EQ(report.net_path.size(), 1u);
+  const NetPathRow& row = report.net_path[0];
+  EXPECT_EQ(row.irq, 41);
+  EXPECT_EQ(row.handler, "eth1");
+  EXPECT_EQ(row.hardirqs, 1);
+  ASSERT_EQ(row.runners.size(), 1u);
+  EXPECT_EQ(row.runners[0].pid, kNapiThread);
+  EXPECT_EQ(row.runners[0].rt_priority, 50);
+  EXPECT_EQ(row.runners[0].runs, 1);
+  EXPECT_EQ(row.runners[0].cpus, std::vector<int>{0});
+  EXPECT_EQ(row.waits, 1);
+  EXPECT_EQ(row.waited_ns, 5001 - 1001);
+  auto hog = std::find_if(row.rt_tasks.begin(), row.rt_tasks.end(),
+                          [](const NetPathRtTask& t) { return t.pid == kRtHog; });
+  ASSERT_NE(hog, row.rt_tasks.end());
+  EXPECT_EQ(hog->rt_priority, 80);
+  EXPECT_EQ(hog->position, "above");
+  EXPECT_EQ(hog->held_while_waiting_ns, 5001 - 1100);  // from the move to CPU0 on
+  EXPECT_TRUE(row.starved);
+}
+
+}  // namespace
+}  // namespace napiscope

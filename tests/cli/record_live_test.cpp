@@ -167,8 +167,9 @@ TEST_F(RecordLive, RecordKeepWritesOnlyTheLastSeconds) {
   KeptTrace kept = ReadKeptTrace(file);
   EXPECT_THAT(record.err, HasSubstr("(" + std::to_string(kept.summary.events) + " events, "));
   EXPECT_EQ(kept.summary.meta.clock, "local");  // the TRACECLOCK option, as trace-cmd writes it
-  // Whole pages go, so the file may begin up to a page's time early; the load ran 2 s.
-  EXPECT_LE(kept.span_s, 0.5 + 0.3);
+  // Whole pages go, so the file may begin up to a page's time early (a read, 20 ms, later on a
+  // loaded machine); the load ran 2 s.
+  EXPECT_LE(kept.span_s, 0.5 + 0.5);
   EXPECT_GT(kept.span_s, 0.25);
   EXPECT_GT(kept.counts["softirq_raise"], 0);
   // Nothing else is left next to the output (no spool directory).
@@ -279,8 +280,10 @@ TEST_F(RecordLive, SaveOnFailWritesTheLastSecondsAsATraceDat) {
   EXPECT_EQ(kept.summary.meta.clock, "mono");  // the clock live traces with, named in the file
   EXPECT_GT(kept.summary.events, 0);
   EXPECT_THAT(live.err, HasSubstr("(" + std::to_string(kept.summary.events) + " events, "));
-  // Whole pages go, so the file may begin up to one page's time (a poll, 0.1 s) early.
-  EXPECT_LE(kept.span_s, 0.5 + 0.2);
+  // Whole pages go, so the file may begin up to one page's time early: a poll, 0.1 s, and more
+  // when a loaded machine delays the poll (a bound of 0.7 s failed once here). The capture ran
+  // 2 s, so 1 s still tells the last half second from the whole.
+  EXPECT_LE(kept.span_s, 0.5 + 0.5);
   EXPECT_GT(kept.span_s, 0.25);
   // The events that led to the failure: softirqs, the last one close to the end of the file.
   EXPECT_GT(kept.counts["softirq_entry"], 0);

@@ -4,6 +4,7 @@
 
 #include "napiscope/producers.h"
 #include "support/event_builder.h"
+#include "support/fact_recorder.h"
 
 namespace napiscope {
 namespace {
@@ -12,50 +13,8 @@ using ::napiscope::testing::EventBuilder;
 
 constexpr int32_t kIperf = 100, kApp = 200, kIrqThread = 500, kNapiThread = 600;
 
-// Records every fact it receives.
-struct Recorder : FactListener {
-  std::vector<SoftirqRaiseFact> raises;
-  std::vector<SoftirqWaitFact> waits;
-  std::vector<std::pair<SoftirqRaiseFact, TimestampNs>> dropped_raises;
-  std::vector<TaskSwitchFact> switches;
-  std::vector<ThreadActivationFact> activations;
-  std::vector<ThreadMigrationFact> migrations;
-  std::vector<WakeWaitFact> queued;
-  std::vector<WakeRunFact> ran;
-  std::vector<std::pair<uint64_t, WakeDropReason>> wake_drops;
-  std::vector<std::tuple<uint64_t, uint16_t, uint16_t>> moves;
-
-  void OnSoftirqRaise(const SoftirqRaiseFact& raise) override { raises.push_back(raise); }
-  void OnSoftirqWait(const SoftirqWaitFact& wait) override { waits.push_back(wait); }
-  void OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) override {
-    dropped_raises.emplace_back(raise, gap_ns);
-  }
-  void OnTaskSwitch(const TaskSwitchFact& change) override { switches.push_back(change); }
-  void OnThreadActivation(const ThreadActivationFact& a) override { activations.push_back(a); }
-  void OnThreadMigration(const ThreadMigrationFact& m) override { migrations.push_back(m); }
-  void OnWakeQueued(const WakeWaitFact& wait) override { queued.push_back(wait); }
-  void OnWakeMoved(uint64_t id, uint16_t from, uint16_t to, TimestampNs) override {
-    moves.emplace_back(id, from, to);
-  }
-  void OnWakeRan(const WakeRunFact& run) override { ran.push_back(run); }
-  void OnWakeDropped(uint64_t id, WakeDropReason reason, TimestampNs) override {
-    wake_drops.emplace_back(id, reason);
-  }
-};
-
-// Plays `b` through a tracker and the producers, wired as producers.h says.
-Recorder Produce(EventBuilder& b) {
-  ContextTracker tracker;
-  FactProducers facts(&tracker);
-  Recorder recorder;
-  tracker.AddListener(&facts);
-  facts.AddListener(&recorder);
-  FanoutSink fanout;
-  fanout.Add(&tracker);
-  fanout.Add(&facts);
-  b.Play(fanout);
-  return recorder;
-}
+using ::napiscope::testing::FactRecorder;
+using ::napiscope::testing::ProduceFacts;
 
 TEST(SoftirqWaitProducer, PairsOnlyTheFirstRaiseWithTheNextEntryOnTheSameCpu) {
   EventBuilder b(2);
@@ -65,7 +24,7 @@ TEST(SoftirqWaitProducer, PairsOnlyTheFirstRaiseWithTheNextEntryOnTheSameCpu) {
   b.Raise(0, 1600, kIperf, kTimer);
   b.SoftirqEntry(1, 1700, kIperf + 1, kNetRx).SoftirqExit(1, 1750, kIperf + 1, kNetRx);  // CPU1
   b.SoftirqEntry(0, 2000, kIperf, kNetRx).SoftirqExit(0, 2100, kIperf, kNetRx);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.raises.size(), 2u);
   EXPECT_EQ(r.raises[0].raise_ns, 1000);
   EXPECT_EQ(r.raises[1].vec, static_cast<uint32_t>(kTimer));
@@ -87,7 +46,7 @@ TEST(SoftirqWaitProducer, LostEventsDropThePendingRaises) {
   b.Raise(0, 1000, kIperf, kNetRx).Raise(0, 1100, kIperf, kSched);
   b.Missed(0, 1500, 12);
   b.SoftirqEntry(0, 2000, kIperf, kNetRx).SoftirqExit(0, 2100, kIperf, kNetRx);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.dropped_raises.size(), 2u);
   EXPECT_EQ(r.dropped_raises[0].first.vec, static_cast<uint32_t>(kNetRx));
   EXPECT_EQ(r.dropped_raises[0].second, 1500);
@@ -107,7 +66,7 @@ TEST(ThreadActivationProducer, PairsHardIrqWithSwitchInAndDropsAcrossLostEvents)
   b.IrqEntry(0, 2000, kIperf, 354, "eth0").IrqExit(0, 2005, kIperf, 354);
   b.Missed(1, 2050, 3);
   b.Switch(1, 2100, 0, kStatePreempted, kIrqThread);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.activations.size(), 2u);
   EXPECT_EQ(r.activations[0].woken_ns, 1000);
   EXPECT_EQ(r.activations[0].run_ns, 1100);
@@ -125,7 +84,7 @@ TEST(ThreadActivationProducer, FollowsTheCurrentTaskAndUnannouncedRuns) {
   b.Waking(0, 200, kIperf, kNapiThread, 0);
   b.Other(0, 300, kNapiThread, "x");  // it runs; its switch-in was not recorded
   b.Migrate(0, 400, kNapiThread, kNapiThread, 0, 1);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.switches.size(), 2u);
   EXPECT_TRUE(r.switches[0].exact);
   EXPECT_EQ(r.switches[1].prev_pid, kIperf);
@@ -146,7 +105,7 @@ TEST(WakeWaitProducer, PairsWakingWithSwitchInAcrossAMigration) {
   b.Migrate(0, 1100, kIperf, kApp, 0, 1);
   b.Switch(1, 1500, kIperf + 1, kStatePreempted, kApp);
   b.Waking(0, 1600, kIperf, kApp, 1);  // running: starts nothing
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.queued.size(), 1u);
   EXPECT_EQ(r.queued[0].queue_cpu, 0);
   ASSERT_EQ(r.moves.size(), 1u);
@@ -165,7 +124,7 @@ TEST(WakeWaitProducer, AnotherWakingDropsTheFirstWaitAsUnknown) {
   b.Waking(0, 1000, kIperf, kApp, 1);
   b.Waking(0, 5000, kIperf, kApp, 1);
   b.Switch(1, 5100, 0, kStatePreempted, kApp);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.queued.size(), 2u);
   ASSERT_EQ(r.wake_drops.size(), 1u);
   EXPECT_EQ(r.wake_drops[0].first, r.queued[0].wait_id);
@@ -181,7 +140,7 @@ TEST(WakeWaitProducer, LostEventsOnTheQueueCpuDropTheWait) {
   b.Waking(0, 1000, kIperf, kApp, 1);
   b.Missed(1, 1200, -1);
   b.Switch(1, 1300, 0, kStatePreempted, kApp);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.wake_drops.size(), 1u);
   EXPECT_EQ(r.wake_drops[0].second, WakeDropReason::kLostEvents);
   EXPECT_TRUE(r.ran.empty());

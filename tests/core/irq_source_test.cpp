@@ -6,6 +6,7 @@
 
 #include "napiscope/producers.h"
 #include "support/event_builder.h"
+#include "support/fact_recorder.h"
 
 namespace napiscope {
 namespace {
@@ -15,30 +16,8 @@ using ::napiscope::testing::EventBuilder;
 constexpr int32_t kIperf = 100, kIrqThread = 500, kNapiThread = 600;
 constexpr uint8_t kHardirqFlags = kIrqsOff | kHardirq;  // "d.h"
 
-struct Recorder : FactListener {
-  std::vector<SoftirqRaiseFact> raises;
-  std::vector<SoftirqWaitFact> waits;
-  std::vector<ThreadActivationFact> activations;
-  std::vector<WakeWaitFact> queued;
-
-  void OnSoftirqRaise(const SoftirqRaiseFact& raise) override { raises.push_back(raise); }
-  void OnSoftirqWait(const SoftirqWaitFact& wait) override { waits.push_back(wait); }
-  void OnThreadActivation(const ThreadActivationFact& a) override { activations.push_back(a); }
-  void OnWakeQueued(const WakeWaitFact& wait) override { queued.push_back(wait); }
-};
-
-Recorder Produce(EventBuilder& b, bool with_tracker = true) {
-  ContextTracker tracker;
-  FactProducers facts(with_tracker ? &tracker : nullptr);
-  Recorder recorder;
-  tracker.AddListener(&facts);
-  facts.AddListener(&recorder);
-  FanoutSink fanout;
-  fanout.Add(&tracker);
-  fanout.Add(&facts);
-  b.Play(fanout);
-  return recorder;
-}
+using ::napiscope::testing::FactRecorder;
+using ::napiscope::testing::ProduceFacts;
 
 // IRQ 354 raises NET_RX in its handler on CPU0; it runs at IRQ exit over iperf3.
 EventBuilder RaiseInHardIrq() {
@@ -53,7 +32,7 @@ EventBuilder RaiseInHardIrq() {
 
 TEST(IrqSource, ARaiseInAHardIrqHandlerNamesThatIrqOnTheRaiseAndItsWait) {
   EventBuilder b = RaiseInHardIrq();
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.raises.size(), 1u);
   EXPECT_EQ(r.raises[0].source.irq, 354);
   EXPECT_TRUE(r.raises[0].source.in_hardirq);
@@ -65,7 +44,7 @@ TEST(IrqSource, ARaiseInAHardIrqHandlerNamesThatIrqOnTheRaiseAndItsWait) {
 
 TEST(IrqSource, UnknownWithoutATracker) {
   EventBuilder b = RaiseInHardIrq();
-  Recorder r = Produce(b, /*with_tracker=*/false);
+  FactRecorder r = ProduceFacts(b, /*with_tracker=*/false);
   ASSERT_EQ(r.raises.size(), 1u);
   EXPECT_FALSE(r.raises[0].source.known());
   ASSERT_EQ(r.waits.size(), 1u);
@@ -81,7 +60,7 @@ TEST(IrqSource, ARaiseInAnIrqThreadNamesTheIrqItServesAndTheRunnerItsPriority) {
   b.Raise(0, 1000, kIrqThread, kNetRx);
   b.SoftirqEntry(0, 1100, kIrqThread, kNetRx).SoftirqExit(0, 1200, kIrqThread, kNetRx);
   b.Raise(1, 1300, kIperf, kTimer);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.raises.size(), 2u);
   EXPECT_EQ(r.raises[0].source.irq, 354);
   EXPECT_FALSE(r.raises[0].source.in_hardirq);
@@ -98,7 +77,7 @@ TEST(IrqSource, ARaiseInAnUntracedHardIrqOverAnIrqThreadIsOfNoKnownIrq) {
   b.Task(kIrqThread, "irq/354-eth0", 49);
   b.Switch(0, 100, 0, kStatePreempted, kIrqThread);
   b.Raise(0, 1000, kIrqThread, kNetRx).Flags(kHardirqFlags);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.raises.size(), 1u);
   EXPECT_FALSE(r.raises[0].source.known());
 }
@@ -119,7 +98,7 @@ TEST(IrqSource, WakeupsAndActivationsNameTheIrqThatWokeThem) {
   b.Switch(1, 1300, kNapiThread, kStateInterruptible, kIperf + 1);
   b.Waking(1, 1400, kIperf + 1, kNapiThread, 1);  // from a plain task
   b.Switch(1, 1500, kIperf + 1, kStatePreempted, kNapiThread);
-  Recorder r = Produce(b);
+  FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.queued.size(), 3u);
   EXPECT_EQ(r.queued[0].pid, kNapiThread);
   EXPECT_EQ(r.queued[0].source.irq, 41);

@@ -163,9 +163,12 @@ void AddRecordCommand(CLI::App& app, std::function<int()>* run) {
   record->add_option("--keep", args->keep_s,
                      "flight recorder: keep only the last SECONDS of events, in memory, and "
                      "write them when the recording stops")
+      ->type_name("SECONDS")
       ->check(CLI::PositiveNumber);
   record->add_option("--keep-mb", args->keep_mb,
-                     "MiB --keep may hold (default 256); the oldest pages go beyond it")
+                     "MiB --keep may hold; the oldest pages go beyond it")
+      ->type_name("MIB")
+      ->capture_default_str()
       ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
   AddCaptureFlags(record, &args->capture, "napiscope");
   record->add_option("COMMAND", args->command, "command to run and trace, after --");

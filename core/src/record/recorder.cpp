@@ -182,6 +182,17 @@ absl::Status MoveIntoPlace(const std::string& partial, const std::string& output
 
 absl::Status Record(const RecordOptions& options, RecordResult* result) {
   *result = RecordResult();
+  // Spools and the file being written live in a private directory: nothing of anyone else's
+  // is clobbered or followed, and the output appears under its name only when complete. It is
+  // made before tracing starts, so an output that cannot be written never touches tracefs.
+  std::string private_dir;
+  absl::Status made = MakePrivateDir(options.output_path, &private_dir);
+  if (!made.ok()) return made;
+  const std::string partial = private_dir + "/trace.dat";
+  absl::Cleanup remove_private_dir = [&private_dir, &partial] {
+    unlink(partial.c_str());
+    rmdir(private_dir.c_str());
+  };
   internal::TracefsSessionOptions session_options;
   session_options.instance_name = options.capture.instance_name;
   session_options.events = options.capture.events;
@@ -194,16 +205,6 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   result->events_missing = session->missing_events();
 
   const std::vector<int> cpus = session->cpus();  // a copy: the session goes first
-  // Spools and the file being written live in a private directory: nothing of anyone else's
-  // is clobbered or followed, and the output appears under its name only when complete.
-  std::string private_dir;
-  absl::Status made = MakePrivateDir(options.output_path, &private_dir);
-  if (!made.ok()) return made;
-  const std::string partial = private_dir + "/trace.dat";
-  absl::Cleanup remove_private_dir = [&private_dir, &partial] {
-    unlink(partial.c_str());
-    rmdir(private_dir.c_str());
-  };
   std::vector<CpuSpool> spools(cpus.size());
   absl::Cleanup close_spools = [&spools] {
     for (CpuSpool& spool : spools) {

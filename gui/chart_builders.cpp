@@ -172,8 +172,7 @@ QChart* MakeCpuTimeChart(const std::vector<CpuTimeBreakdown>& all_cpus, const QS
     add(Str(SoftirqVectorName(vec)), palette::VectorColor(vec),
         [vec](const CpuTimeBreakdown& c) { return c.softirq_ns[vec]; });
   }
-  for (TaskClass task_class : {TaskClass::kIrqThread, TaskClass::kKsoftirqd,
-                               TaskClass::kNapiKthread, TaskClass::kRtTask, TaskClass::kOther}) {
+  for (TaskClass task_class : palette::LegendTaskClasses()) {
     add(palette::TaskClassLabel(task_class), palette::TaskClassColor(task_class),
         [task_class](const CpuTimeBreakdown& c) {
           return c.task_ns[static_cast<int>(task_class)];

@@ -19,6 +19,12 @@ LegendWidget::LegendWidget(QWidget* parent) : QWidget(parent) {
   setSizePolicy(policy);
 }
 
+void LegendWidget::SetTaskClasses(const std::vector<TaskClass>& task_classes) {
+  groups_ = palette::Legend(task_classes);
+  updateGeometry();
+  update();
+}
+
 int LegendWidget::heightForWidth(int width) const { return Layout(width, nullptr); }
 
 QSize LegendWidget::sizeHint() const { return QSize(900, Layout(900, nullptr)); }
@@ -43,7 +49,7 @@ int LegendWidget::Layout(int width, QPainter* painter) const {
       y += line;
     }
   };
-  for (const LegendGroup& group : palette::Legend()) {
+  for (const LegendGroup& group : groups_) {
     if (!group.title.isEmpty()) {
       int title_width = bold_metrics.horizontalAdvance(group.title + ":") + 6;
       int first = group.entries.empty()

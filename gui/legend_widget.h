@@ -2,6 +2,9 @@
 #pragma once
 
 #include <QWidget>
+#include <vector>
+
+#include "palette.h"
 
 namespace napiscope::gui {
 
@@ -11,6 +14,11 @@ class LegendWidget : public QWidget {
 
  public:
   explicit LegendWidget(QWidget* parent = nullptr);
+
+  /// Shows only the task kinds `task_classes` (those the trace shows); all before a trace.
+  void SetTaskClasses(const std::vector<TaskClass>& task_classes);
+  /// The groups drawn.
+  const std::vector<LegendGroup>& groups() const { return groups_; }
 
   bool hasHeightForWidth() const override { return true; }
   int heightForWidth(int width) const override;
@@ -22,6 +30,8 @@ class LegendWidget : public QWidget {
  private:
   /// Lays the legend out for `width`; paints when `painter` is set. Returns the height used.
   int Layout(int width, class QPainter* painter) const;
+
+  std::vector<LegendGroup> groups_ = palette::Legend();
 };
 
 }  // namespace napiscope::gui

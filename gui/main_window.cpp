@@ -62,7 +62,8 @@ MainWindow::MainWindow(QWidget* parent)
   info_->setTextFormat(Qt::RichText);
   info_->setText("Open a trace.dat or ftrace text file with File > Open, or drop it here.");
   layout->addWidget(info_);
-  layout->addWidget(new LegendWidget(central));
+  legend_ = new LegendWidget(central);
+  layout->addWidget(legend_);
 
   // Below the timeline: findings and the report text on the left, charts on the right.
   auto* bottom = new QSplitter(Qt::Horizontal, central);
@@ -273,6 +274,7 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   }
   irq_filter_->blockSignals(false);
   timeline_->SetTrace(trace_);
+  legend_->SetTaskClasses(palette::TaskClassesShown(trace_->timeline));
   charts_->SetTrace(trace_);
   events_->SetTrace(trace_);
   FitTimelineHeight();

@@ -27,6 +27,7 @@ namespace napiscope::gui {
 class ChartsPanel;
 class EventListPanel;
 class FindingsPanel;
+class LegendWidget;
 class TimelineView;
 class TraceLoader;
 
@@ -81,6 +82,9 @@ class MainWindow : public QMainWindow {
 
   /// The timeline widget.
   TimelineView* timeline() const { return timeline_; }
+
+  /// The colour legend above the timeline.
+  const LegendWidget* legend() const { return legend_; }
 
   /// The trace shown (null before the first load).
   const LoadedTrace* trace() const { return trace_.get(); }
@@ -147,6 +151,7 @@ class MainWindow : public QMainWindow {
   TimelineView* timeline_;
   QSplitter* splitter_;
   QLabel* info_;
+  LegendWidget* legend_;
   QTabWidget* bottom_tabs_;
   QPlainTextEdit* summary_view_;
   FindingsPanel* findings_;

@@ -1,5 +1,6 @@
 #include "palette.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "napiscope/palette.h"
@@ -47,16 +48,29 @@ QColor PinnedLabel() { return QColor(0xdbe7f5); }
 QColor Text() { return Q(core::Text()); }
 QColor GridLine() { return Q(core::GridLine()); }
 
-std::vector<LegendGroup> Legend() {
+std::vector<TaskClass> LegendTaskClasses() {
+  return {TaskClass::kIrqThread, TaskClass::kSoftirqThread, TaskClass::kKsoftirqd,
+          TaskClass::kNapiKthread, TaskClass::kRtTask, TaskClass::kOther};
+}
+
+std::vector<TaskClass> TaskClassesShown(const Timeline& timeline) {
+  const std::vector<TimelineItem>& items = timeline.items();
+  std::vector<TaskClass> shown;
+  for (TaskClass c : LegendTaskClasses()) {
+    if (std::any_of(items.begin(), items.end(), [c](const TimelineItem& item) {
+          return item.lane == Lane::kTask && item.task_class == c;
+        })) {
+      shown.push_back(c);
+    }
+  }
+  return shown;
+}
+
+std::vector<LegendGroup> Legend(const std::vector<TaskClass>& task_classes) {
   std::vector<LegendGroup> groups;
   LegendGroup tasks{"Task", {}};
-  for (TaskClass c : {TaskClass::kIrqThread, TaskClass::kKsoftirqd, TaskClass::kNapiKthread,
-                      TaskClass::kRtTask, TaskClass::kOther}) {
-    static const char* const kNames[] = {"idle",         "IRQ thread", "ksoftirqd",
-                                         "NAPI kthread", "RT task",    "other"};
-    tasks.entries.push_back({TaskClassColor(c), kNames[static_cast<int>(c)]});
-  }
-  groups.push_back(tasks);
+  for (TaskClass c : task_classes) tasks.entries.push_back({TaskClassColor(c), TaskClassLabel(c)});
+  if (!tasks.entries.empty()) groups.push_back(tasks);
   LegendGroup vectors{"Softirq", {}};
   for (uint32_t vec = 0; vec < kSoftirqVectorCount; ++vec) {
     vectors.entries.push_back(

@@ -81,8 +81,15 @@ QColor PinnedLabel();
 QColor Text();
 QColor GridLine();
 
-/// The legend: task kinds, softirq vectors (with the wait bar), NAPI marks, arrows, gaps.
-std::vector<LegendGroup> Legend();
+/// Every task kind the task lane colours, in legend order (idle is drawn as no colour).
+std::vector<TaskClass> LegendTaskClasses();
+
+/// The task kinds `timeline`'s task lanes show, in legend order.
+std::vector<TaskClass> TaskClassesShown(const Timeline& timeline);
+
+/// The legend: the task kinds `task_classes` (named by the core's TaskClassLabel), softirq
+/// vectors (with the wait bar), NAPI marks, arrows, gaps.
+std::vector<LegendGroup> Legend(const std::vector<TaskClass>& task_classes = LegendTaskClasses());
 
 }  // namespace palette
 }  // namespace napiscope::gui

@@ -100,8 +100,8 @@ TEST(PaletteTest, SoftirqVectorsStayApartForColourBlindViewers) {
 
 TEST(PaletteTest, TaskKindsStayApartForColourBlindViewers) {
   std::vector<Named> colors;
-  for (TaskClass c : {TaskClass::kIrqThread, TaskClass::kKsoftirqd, TaskClass::kNapiKthread,
-                      TaskClass::kRtTask, TaskClass::kOther}) {
+  for (TaskClass c : {TaskClass::kIrqThread, TaskClass::kSoftirqThread, TaskClass::kKsoftirqd,
+                      TaskClass::kNapiKthread, TaskClass::kRtTask, TaskClass::kOther}) {
     colors.push_back({std::string(palette::TaskClassLabel(c)), palette::TaskClassColor(c)});
   }
   ExpectApart(colors, 20);

@@ -44,8 +44,9 @@ Rgb TaskClassColor(TaskClass task_class) {
     case TaskClass::kIrqThread:
       return {0xff860f};
     case TaskClass::kKsoftirqd:
-    case TaskClass::kSoftirqThread:  // RT softirq threads do ksoftirqd's work
       return {0x564bb0};
+    case TaskClass::kSoftirqThread:  // ksoftirqd's work in RT threads: a plum of its own
+      return {0x8c2d6e};
     case TaskClass::kNapiKthread:
       return {0x12afcc};
     case TaskClass::kRtTask:

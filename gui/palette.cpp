@@ -48,11 +48,6 @@ QColor PinnedLabel() { return QColor(0xdbe7f5); }
 QColor Text() { return Q(core::Text()); }
 QColor GridLine() { return Q(core::GridLine()); }
 
-std::vector<TaskClass> LegendTaskClasses() {
-  return {TaskClass::kIrqThread, TaskClass::kSoftirqThread, TaskClass::kKsoftirqd,
-          TaskClass::kNapiKthread, TaskClass::kRtTask, TaskClass::kOther};
-}
-
 std::vector<TaskClass> TaskClassesShown(const Timeline& timeline) {
   const std::vector<TimelineItem>& items = timeline.items();
   std::vector<TaskClass> shown;

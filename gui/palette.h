@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "napiscope/findings.h"
+#include "napiscope/palette.h"
 #include "napiscope/timeline.h"
 
 namespace napiscope::gui {
@@ -81,8 +82,7 @@ QColor PinnedLabel();
 QColor Text();
 QColor GridLine();
 
-/// Every task kind the task lane colours, in legend order (idle is drawn as no colour).
-std::vector<TaskClass> LegendTaskClasses();
+using ::napiscope::palette::LegendTaskClasses;
 
 /// The task kinds `timeline`'s task lanes show, in legend order.
 std::vector<TaskClass> TaskClassesShown(const Timeline& timeline);

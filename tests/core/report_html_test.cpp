@@ -2,6 +2,7 @@
 // columns (not events), chains, header facts, escaping, nothing external, check pages failing
 // first. The browser's view of the page is tests/html/browser_check.py.
 #include <regex>
+#include <set>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -70,6 +71,30 @@ TEST_F(ReportHtml, TimelinesDrawTheFindingsLanesWithData) {
     // Data rectangles carry a tooltip; lane backgrounds do not.
     EXPECT_GT(Count(svg, "</title></rect>"), 0u);
   }
+}
+
+// Every kind of task a finding's timeline draws (RT softirq threads of 2.6.x-rt included) has
+// a legend entry in the colour it is drawn in.
+TEST_F(ReportHtml, EveryTaskKindDrawnHasALegendEntryInItsColour) {
+  for (const char* trace : {"scenarios/rt_2_6_26_sirq_threads.dat",
+                            "scenarios/ksoftirqd_blocked.dat"}) {
+    SCOPED_TRACE(trace);
+    std::string page = Render(trace);
+    const std::regex task_rect("fill=\"(#[0-9a-f]{6})\"><title>[^<]*\\(pid [0-9]+, ([^)]+)\\)");
+    std::set<std::pair<std::string, std::string>> drawn;  // colour, kind
+    for (const std::string& svg : Timelines(page)) {
+      for (std::sregex_iterator it(svg.begin(), svg.end(), task_rect), end; it != end; ++it) {
+        drawn.insert({(*it)[1].str(), (*it)[2].str()});
+      }
+    }
+    ASSERT_FALSE(drawn.empty());
+    for (const auto& [colour, kind] : drawn) {
+      EXPECT_THAT(page, HasSubstr("background:" + colour + "\"></i>" + kind + "</span>"))
+          << kind << " drawn in " << colour;
+    }
+  }
+  std::string rt = Render("scenarios/rt_2_6_26_sirq_threads.dat");
+  EXPECT_THAT(rt, HasSubstr("RT softirq thread): "));  // the kind is drawn there at all
 }
 
 TEST_F(ReportHtml, EachRealTimeThreadHasAWakeLatencyHistogramOfItsWakeups) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "napiscope/findings.h"
 #include "napiscope/task_class.h"
@@ -38,6 +39,9 @@ Rgb TaskClassColor(TaskClass task_class);
 
 /// Name of a task kind for people ("IRQ thread", "NAPI kthread").
 std::string_view TaskClassLabel(TaskClass task_class);
+
+/// Every task kind a task lane colours, in legend order (idle is drawn as no colour).
+std::vector<TaskClass> LegendTaskClasses();
 
 /// Colour of a softirq vector (grey past the ten known vectors).
 Rgb VectorColor(uint32_t vec);

@@ -152,8 +152,7 @@ void Legend(HtmlOut& out) {
     out << fmt::format("<span><i{} style=\"background:{}\"></i>{}</span>",
                        thin ? " class=\"thin\"" : "", color.Hex(), HtmlEscape(label));
   };
-  for (TaskClass c : {TaskClass::kIrqThread, TaskClass::kKsoftirqd, TaskClass::kNapiKthread,
-                      TaskClass::kRtTask, TaskClass::kOther}) {
+  for (TaskClass c : palette::LegendTaskClasses()) {
     swatch(palette::TaskClassColor(c), palette::TaskClassLabel(c));
   }
   for (uint32_t vec : {kNetRx, kNetTx, kTimer, kSched, kRcu, kHrtimer, kTasklet}) {

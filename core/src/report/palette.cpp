@@ -77,6 +77,11 @@ std::string_view TaskClassLabel(TaskClass task_class) {
   return "other task";
 }
 
+std::vector<TaskClass> LegendTaskClasses() {
+  return {TaskClass::kIrqThread, TaskClass::kSoftirqThread, TaskClass::kKsoftirqd,
+          TaskClass::kNapiKthread, TaskClass::kRtTask, TaskClass::kOther};
+}
+
 Rgb VectorColor(uint32_t vec) {
   return vec < kVectorColors.size() ? Rgb{kVectorColors[vec]} : Rgb{0x7f7f7f};
 }

@@ -33,15 +33,16 @@ QStringList Labels(const LegendGroup& group) {
 }
 
 QString CoreLabel(TaskClass task_class) {
-  return QString::fromUtf8(::napiscope::palette::TaskClassLabel(task_class).data(),
-                           static_cast<int>(::napiscope::palette::TaskClassLabel(task_class).size()));
+  return QString::fromUtf8(
+      ::napiscope::palette::TaskClassLabel(task_class).data(),
+      static_cast<int>(::napiscope::palette::TaskClassLabel(task_class).size()));
 }
 
 QStringList LegendLabelsAfterOpening(const std::string& relative, const LegendGroup** group,
                                      MainWindow* window) {
   window->SetShowErrorDialogs(false);
-  EXPECT_TRUE(window->OpenTraceAndWait(QString::fromStdString(
-      napiscope::testing::TestData(relative))))
+  EXPECT_TRUE(
+      window->OpenTraceAndWait(QString::fromStdString(napiscope::testing::TestData(relative))))
       << window->LastError().toStdString();
   *group = TaskGroup(window->legend()->groups());
   return *group != nullptr ? Labels(**group) : QStringList();
@@ -74,6 +75,22 @@ TEST(Legend, TheRt2626ScenarioShowsItsSoftirqThreadsAsTheirOwnKind) {
   const LegendEntry& softirq_thread = tasks->entries[1];
   EXPECT_EQ(softirq_thread.color, palette::TaskClassColor(TaskClass::kSoftirqThread));
   EXPECT_NE(softirq_thread.color, palette::TaskClassColor(TaskClass::kKsoftirqd));
+}
+
+// The window's Report tab names where the softirqs ran (softirq_thread, never task_bh_enable)
+// and has the network path's priority table with both threads at FIFO 50.
+TEST(Legend, TheRt2626ReportTabNamesSoftirqThreadsAndTheNetworkPath) {
+  MainWindow window;
+  const LegendGroup* tasks = nullptr;
+  LegendLabelsAfterOpening("scenarios/rt_2_6_26_sirq_threads.dat", &tasks, &window);
+  QString text = window.SummaryText();
+  EXPECT_TRUE(text.contains("NET_RX raised on CPU0 waited 1.50 ms to run (softirq_thread)"));
+  EXPECT_FALSE(text.contains("task_bh_enable"));
+  EXPECT_TRUE(text.contains("network path priorities"));
+  EXPECT_TRUE(
+      text.contains("IRQ 16 eth0 (CPU 0) -> IRQ-16 (300, RT 50) -> sirq-net-rx/0 (301, RT 50) "
+                    "in softirq_thread x3"))
+      << text.toStdString();
 }
 
 TEST(Legend, TheSoftirqContextsScenarioHasKsoftirqdAndNoSoftirqThread) {

@@ -203,7 +203,8 @@ TEST_F(HostileInputTest, StructureAwareMutationsLoadOrFailInOneLine) {
   const std::string seeds[] = {
       TestData("scenarios/missed_events_gap.dat"),
       std::string(NAPISCOPE_FUZZ_DIR) + "/corpus/trace_dat/missed_events_gap-v7.dat",
-      std::string(NAPISCOPE_FUZZ_DIR) + "/corpus/trace_dat/ksoftirqd_blocked-v7-zstd.dat"};
+      std::string(NAPISCOPE_FUZZ_DIR) + "/corpus/trace_dat/ksoftirqd_blocked-v7-zstd.dat",
+      std::string(NAPISCOPE_FUZZ_DIR) + "/corpus/trace_dat/missed_events_gap-v6-time-shift.dat"};
   std::string path = dir_ + "/mutated.dat";
   int loaded = 0, refused = 0;
   for (const std::string& seed : seeds) {
@@ -226,6 +227,45 @@ TEST_F(HostileInputTest, StructureAwareMutationsLoadOrFailInOneLine) {
   // Both outcomes occur: the mutations reach past the first check.
   EXPECT_GT(loaded, 0);
   EXPECT_GT(refused, 0);
+}
+
+// The mutator reaches the TIME_SHIFT option: it finds the option's counts and samples in a
+// file that has one, and inserts one (plausible or hostile) into a v6 file that has none.
+TEST_F(HostileInputTest, TheMutatorFindsAndInsertsTimeShiftOptions) {
+  const std::string shifted = ReadFile(std::string(NAPISCOPE_FUZZ_DIR) +
+                                       "/corpus/trace_dat/missed_events_gap-v6-time-shift.dat");
+  const size_t option = shifted.find(std::string("options  \0\x0c\0", 12));
+  ASSERT_NE(option, std::string::npos) << "the corpus file's first option is a TIME_SHIFT";
+  std::vector<size_t> offsets;
+  for (const fuzz::TraceDatField& field : fuzz::FindTraceDatFields(shifted)) {
+    offsets.push_back(field.offset);
+  }
+  const size_t cpu_count = option + 10 + 6 + 12;  // after the option's id, size, id and flags
+  EXPECT_THAT(offsets, ::testing::Contains(cpu_count));
+  EXPECT_THAT(offsets, ::testing::Contains(cpu_count + 4));      // CPU 0's sample count
+  EXPECT_THAT(offsets, ::testing::Contains(cpu_count + 4 + 4));  // its first sample's time
+
+  const std::string trace = testing::SmallTraceDat();
+  std::string path = dir_ + "/time-shift.dat";
+  int loaded = 0, refused_by_time_shift = 0;
+  for (uint64_t seed = 0; seed < 120; ++seed) {
+    std::string mutated = trace;
+    ASSERT_TRUE(fuzz::InsertTimeShiftOption(&mutated, seed));
+    ASSERT_NE(mutated, trace);
+    SCOPED_TRACE(::testing::Message() << "seed " << seed);
+    WriteFile(path, mutated);
+    Outcome outcome = Analyze(path);
+    if (outcome.status.ok()) {
+      ++loaded;
+    } else {
+      ExpectOneLineError(path, outcome.status);
+      if (std::string(outcome.status.message()).find("TIME_SHIFT") != std::string::npos) {
+        ++refused_by_time_shift;
+      }
+    }
+  }
+  EXPECT_GT(loaded, 0);
+  EXPECT_GT(refused_by_time_shift, 0);
 }
 
 TEST_F(HostileInputTest, AnUnreadableFileIsAnError) {

@@ -36,6 +36,7 @@ class FieldFinder {
     FindPattern(std::string("\x08\0\x04\0\0\0", 6), 4);  // CPUCOUNT option value
     FindPattern(std::string("\0\0\x08\0\0\0", 6), 8);    // DONE option: link to the next
     for (const char* key : {"offset:", "size:", "ID: "}) FindNumbers(key);
+    FindTimeShift();
     return fields_;
   }
 
@@ -98,6 +99,34 @@ class FieldFinder {
     }
   }
 
+  // A TIME_SHIFT option (id 12, at least 16 bytes): its CPU count, each CPU's sample count,
+  // and each sample's time, offset and scaling, then the fractions.
+  void FindTimeShift() {
+    static const std::string kId("\x0c\0", 2);
+    for (size_t at = file_.find(kId); at != std::string::npos && fields_.size() < 8192;
+         at = file_.find(kId, at + 1)) {
+      if (at + 6 + 16 > file_.size()) break;
+      const uint64_t size = GetLe(file_, at + 2, 4);
+      const uint64_t cpus = GetLe(file_, at + 6 + 12, 4);
+      if (size < 16 || size > file_.size() - at - 6 || cpus == 0 || cpus > (size - 16) / 4) {
+        continue;
+      }
+      const size_t end = at + 6 + size;
+      size_t pos = at + 6 + 16;
+      Add(at + 6 + 8, 4);   // flags
+      Add(at + 6 + 12, 4);  // CPU count
+      for (uint64_t cpu = 0; cpu < cpus && pos + 4 <= end; ++cpu) {
+        const uint64_t count = GetLe(file_, pos, 4);
+        Add(pos, 4);
+        pos += 4;
+        if (count > (end - pos) / 24) break;
+        for (uint64_t field = 0; field < 3 * count; ++field) Add(pos + 8 * field, 8);
+        pos += 24 * count;
+      }
+      for (; pos + 8 <= end && fields_.size() < 8192; pos += 8) Add(pos, 8);  // fractions
+    }
+  }
+
   void FindPattern(const std::string& pattern, int width) {
     for (size_t at = file_.find(pattern); at != std::string::npos && fields_.size() < 8192;
          at = file_.find(pattern, at + 1)) {
@@ -146,13 +175,108 @@ uint64_t HostileValue(std::mt19937_64& random, uint64_t old, uint64_t page_size,
   return width >= 8 ? value : value & ((1ull << (8 * width)) - 1);
 }
 
+void Append(std::string* out, uint64_t value, int width) {
+  for (int i = 0; i < width; ++i) out->push_back(static_cast<char>(value >> (8 * i)));
+}
+
+// A TIME_SHIFT payload: mostly plausible samples (so the correction itself runs), with one
+// thing made hostile half of the time.
+std::string TimeShiftPayload(std::mt19937_64& random, uint64_t cpus_in_trace) {
+  const uint64_t cpus = 1 + random() % (cpus_in_trace + 2);
+  std::string out;
+  Append(&out, random(), 8);     // host trace id
+  Append(&out, random() % 4, 4);  // flags: interpolate or not
+  Append(&out, cpus, 4);
+  uint64_t samples_total = 0;
+  for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
+    const uint64_t count = random() % 4;
+    Append(&out, count, 4);
+    const int64_t start = static_cast<int64_t>(random() % 20'000'000'000ull);
+    for (uint64_t i = 0; i < count; ++i) Append(&out, start + i * 1'000'000, 8);
+    for (uint64_t i = 0; i < count; ++i) {
+      const int64_t offset = static_cast<int64_t>(random() % 2'000'000) - 1'000'000;
+      Append(&out, static_cast<uint64_t>(offset), 8);
+    }
+    for (uint64_t i = 0; i < count; ++i) Append(&out, 1 + random() % 3, 8);
+    samples_total += count;
+  }
+  for (uint64_t i = 0; i < samples_total; ++i) Append(&out, random() % 2, 8);
+  switch (random() % 8) {
+    case 0: {  // a CPU count of 2^31 (or 2^32-1)
+      const uint32_t count = random() % 2 ? 0x80000000u : ~0u;
+      for (int i = 0; i < 4; ++i) out[12 + i] = static_cast<char>(count >> (8 * i));
+      break;
+    }
+    case 1:  // arrays cut short
+      out.resize(16 + random() % (out.size() - 15));
+      break;
+    case 2:  // a zero (or all-ones) word somewhere after the CPU count: a count, a time, an
+             // offset, a scaling or a fraction
+      if (out.size() >= 24) {
+        const size_t at = 16 + (random() % ((out.size() - 16) / 8)) * 8;
+        const uint64_t value = random() % 2 ? 0 : ~0ull;
+        for (size_t i = 0; i < 8 && at + i < out.size(); ++i) {
+          out[at + i] = static_cast<char>(value >> (8 * i));
+        }
+      }
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
 }  // namespace
+
+bool InsertTimeShiftOption(std::string* file, uint64_t seed) {
+  static const std::string kOptions("options  \0", 10);
+  static const std::string kLabel("flyrecord\0", 10);
+  if (file->size() < 18 || file->compare(0, kMagic.size(), kMagic) != 0 || (*file)[10] != '6') {
+    return false;
+  }
+  const size_t options = file->find(kOptions);
+  const size_t fly = file->find(kLabel);
+  if (options == std::string::npos || fly == std::string::npos || options < 4 || fly < options) {
+    return false;
+  }
+  const uint64_t cpus = GetLe(*file, options - 4, 4);
+  if (cpus == 0 || cpus > 4096 || fly + 10 + 16 * cpus > file->size()) return false;
+  std::mt19937_64 random(seed);
+  std::string option;
+  const std::string payload = TimeShiftPayload(random, cpus);
+  Append(&option, 12, 2);
+  Append(&option, payload.size(), 4);
+  option += payload;
+  // Room from the zeros that pad the header to a page, else the data moves with its table.
+  const size_t table = fly + 10, table_end = table + 16 * cpus;
+  uint64_t first_data = file->size();
+  for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
+    if (GetLe(*file, table + 16 * cpu + 8, 8) > 0) {
+      first_data = std::min<uint64_t>(first_data, GetLe(*file, table + 16 * cpu, 8));
+    }
+  }
+  const bool padding_fits = first_data >= table_end + option.size() &&
+                            file->find_first_not_of('\0', table_end) >= table_end + option.size();
+  file->insert(options + 10, option);
+  if (padding_fits) {
+    file->erase(table_end + option.size(), option.size());
+    return true;
+  }
+  for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
+    size_t entry = table + option.size() + 16 * cpu;
+    if (GetLe(*file, entry + 8, 8) > 0) {
+      PutLe(file, entry, GetLe(*file, entry, 8) + option.size(), 8);
+    }
+  }
+  return true;
+}
 
 std::vector<TraceDatField> FindTraceDatFields(const std::string& file) {
   return FieldFinder(file).Find();
 }
 
 bool MutateTraceDatField(std::string* file, uint64_t seed) {
+  if (seed % 8 == 7 && InsertTimeShiftOption(file, seed)) return true;
   std::vector<TraceDatField> fields = FindTraceDatFields(*file);
   if (fields.empty()) return false;
   std::mt19937_64 random(seed);

@@ -22,7 +22,14 @@ struct TraceDatField {
 std::vector<TraceDatField> FindTraceDatFields(const std::string& file);
 
 /// Sets one field of `file`, chosen by `seed`, to a hostile value; false when the file has
-/// no field to change.
+/// no field to change. One seed in eight instead inserts a TIME_SHIFT option (when the file
+/// is v6 without one), so its parser is fuzzed from files that lack it.
 bool MutateTraceDatField(std::string* file, uint64_t seed);
+
+/// Inserts a TIME_SHIFT option (trace-cmd's guest clock samples) into the options of the v6
+/// trace.dat `file`, with counts, times, offsets, scalings and fractions chosen by `seed`
+/// (plausible or hostile: counts past the option's bytes, arrays cut short, zero scaling);
+/// the CPU data stays where it was. False when the file is no v6 trace.dat with options.
+bool InsertTimeShiftOption(std::string* file, uint64_t seed);
 
 }  // namespace napiscope::fuzz

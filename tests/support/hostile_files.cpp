@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <filesystem>
 
@@ -61,6 +63,68 @@ std::string WithEmptyCpus(const std::string& trace, uint32_t cpus) {
     out += entry;
   }
   return out + trace.substr(table_end);
+}
+
+// A v6 trace with one more option (`id`, `payload`) first in its options block; the zeros
+// that pad the header to a page give the room, so the CPU data stays where it was (or, when
+// they are too few, the data moves and the flyrecord table with it).
+std::string WithV6Option(const std::string& trace, uint16_t id, const std::string& payload) {
+  static const std::string kOptions("options  \0", 10);
+  static const std::string kLabel("flyrecord\0", 10);
+  size_t options = trace.find(kOptions);
+  size_t count_at = CpuCountOffset(trace);
+  if (options == std::string::npos || count_at == std::string::npos) return trace;
+  std::string option(6, '\0');
+  PutLe(&option, 0, id, 2);
+  PutLe(&option, 2, payload.size(), 4);
+  option += payload;
+  const uint64_t cpus = GetLe(trace, count_at, 4);
+  const size_t table = trace.find(kLabel) + 10;
+  const size_t table_end = table + 16 * cpus;
+  uint64_t first_data = trace.size();
+  for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
+    if (GetLe(trace, table + 16 * cpu + 8, 8) > 0) {
+      first_data = std::min<uint64_t>(first_data, GetLe(trace, table + 16 * cpu, 8));
+    }
+  }
+  std::string out = trace;
+  out.insert(options + 10, option);
+  const size_t new_table = table + option.size();
+  const bool padding_fits = first_data >= table_end + option.size() &&
+                            trace.find_first_not_of('\0', table_end) >= table_end + option.size();
+  if (padding_fits) {
+    out.erase(table_end + option.size(), option.size());
+    return out;
+  }
+  for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
+    size_t entry = new_table + 16 * cpu;
+    if (GetLe(out, entry + 8, 8) > 0) PutLe(&out, entry, GetLe(out, entry, 8) + option.size(), 8);
+  }
+  return out;
+}
+
+// A TIME_SHIFT option's payload: trace id, flags, then `cpus_and_samples` as given.
+std::string TimeShiftPayload(uint32_t flags, const std::string& cpus_and_samples) {
+  std::string head(12, '\0');
+  PutLe(&head, 0, 0x5eed, 8);
+  PutLe(&head, 8, flags, 4);
+  return head + cpus_and_samples;
+}
+
+std::string Le(uint64_t value, int size) {
+  std::string out(size, '\0');
+  PutLe(&out, 0, value, size);
+  return out;
+}
+
+// One CPU's samples (time, offset, scaling) as the option lays them out: the count, then the
+// times, the offsets and the scalings.
+std::string TimeShiftCpu(const std::vector<std::array<int64_t, 3>>& samples) {
+  std::string out = Le(samples.size(), 4);
+  for (int field = 0; field < 3; ++field) {
+    for (const auto& sample : samples) out += Le(static_cast<uint64_t>(sample[field]), 8);
+  }
+  return out;
 }
 
 // The offset of the u64 link (in a DONE option) to the options section holding the BUFFER
@@ -234,6 +298,36 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   add("text with a jump of 10 years in time", "text-jump-10y.txt",
       text_trace("1000.000000", "315361000.000000"), true,
       "time jumps forward implausibly (1 jump, the largest 10.0 years");
+
+  // TIME_SHIFT (a guest's clock samples against its host's, per CPU): counts the option cannot
+  // hold, arrays cut short and impossible samples are errors; CPUs that do not match the
+  // trace's are said.
+  constexpr uint16_t kTimeShift = 12;
+  const std::string sample = TimeShiftCpu({{0, 1000, 1}});
+  add("TIME_SHIFT CPU count 2^31", "timeshift-cpus-2p31.dat",
+      WithV6Option(trace, kTimeShift, TimeShiftPayload(1, Le(0x80000000u, 4) + sample)), false,
+      "corrupt TIME_SHIFT option: it claims 2147483648 CPUs but has 28 bytes");
+  add("TIME_SHIFT sample count 2^31", "timeshift-samples-2p31.dat",
+      WithV6Option(trace, kTimeShift,
+                   TimeShiftPayload(1, Le(1, 4) + Le(0x80000000u, 4) + sample.substr(4))),
+      false, "CPU 0 claims 2147483648 samples but only 24 bytes are left (truncated arrays)");
+  add("TIME_SHIFT arrays truncated", "timeshift-truncated.dat",
+      WithV6Option(trace, kTimeShift,
+                   TimeShiftPayload(1, Le(2, 4) + sample + TimeShiftCpu({{0, 1, 1}, {9, 2, 1}})
+                                           .substr(0, 4 + 40))),
+      false, "CPU 1 claims 2 samples but only 40 bytes are left (truncated arrays)");
+  add("TIME_SHIFT zero scaling", "timeshift-scaling-0.dat",
+      WithV6Option(trace, kTimeShift,
+                   TimeShiftPayload(1, Le(1, 4) + TimeShiftCpu({{0, 1, 1}, {9, 2, 0}}))),
+      false, "CPU 0 sample 1 has scaling 0 (at least 1)");
+  add("TIME_SHIFT for 1 CPU of a 2-CPU trace", "timeshift-1-of-2-cpus.dat",
+      WithV6Option(trace, kTimeShift, TimeShiftPayload(1, Le(1, 4) + sample)), true,
+      "the TIME_SHIFT option has no samples for 1 CPU with data (1)");
+  std::string forty_cpus = Le(40, 4) + sample + sample;
+  for (int cpu = 2; cpu < 40; ++cpu) forty_cpus += Le(0, 4);
+  add("TIME_SHIFT for 40 CPUs of a 2-CPU trace", "timeshift-40-of-2-cpus.dat",
+      WithV6Option(trace, kTimeShift, TimeShiftPayload(0, forty_cpus)), true,
+      "the TIME_SHIFT option has samples for 40 CPUs but the trace has 2");
 
   add("truncated in the CPU data", "truncated.dat",
       trace.substr(0, table.empty() ? trace.size() / 2 : table.back().offset + 100), false,

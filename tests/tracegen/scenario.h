@@ -54,6 +54,10 @@ class Scenario {
   /// The uname stored in the trace.dat ("Linux host 6.18.0-rt1 #1 SMP PREEMPT_RT x86_64").
   void SetUname(std::string uname) { uname_ = std::move(uname); }
   const std::string& uname() const { return uname_; }
+  /// Adds an option to the trace.dat header (a TIME_SHIFT: EncodeTimeShiftOption).
+  void AddOption(uint16_t id, std::string payload) {
+    options_.push_back({id, std::move(payload)});
+  }
 
   /// Registers a task: its comm and kernel priority (120 = nice 0; see KernelPrioOfRt).
   Scenario& Task(int32_t pid, std::string_view comm, int prio = 120);
@@ -122,6 +126,7 @@ class Scenario {
 
   int cpus_;
   std::string uname_;
+  std::vector<TraceDatOption> options_;
   absl::Status error_;  // the first bad input; Resolve returns it
   StringTable strings_;
   absl::flat_hash_map<int32_t, TaskEntry> tasks_;

@@ -170,6 +170,7 @@ absl::Status Scenario::WriteTraceDat(const std::string& path, TraceDatWriterStat
   options.cpus = cpus_;
   options.cmdlines = Cmdlines();
   options.uname = uname_;
+  options.extra_options = options_;
   TraceDatWriter writer;
   status = writer.Open(path, options);
   if (!status.ok()) return status;

@@ -33,6 +33,7 @@ TraceDatHeader HeaderOf(const TraceDatWriterOptions& options, const FormatCatalo
   for (auto& [name, formats] : systems) header.systems.push_back({name, std::move(formats)});
   header.cmdlines = options.cmdlines;
   header.uname = options.uname;
+  header.extra_options = options.extra_options;
   return header;
 }
 

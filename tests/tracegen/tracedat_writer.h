@@ -22,6 +22,7 @@ struct TraceDatWriterOptions {
   int page_size = 4096;
   std::vector<std::pair<int32_t, std::string>> cmdlines;  ///< saved cmdlines (pid, comm)
   std::string uname;  ///< written as the UNAME option when not empty
+  std::vector<TraceDatOption> extra_options;  ///< more options (TIME_SHIFT ...), in order
 };
 
 /// Counts of what the writer produced.

@@ -17,6 +17,39 @@ namespace napiscope {
 /// of ring-buffer pages a recording captured but could not keep (a full disk); 0 when whole.
 constexpr uint16_t kTraceDatOptionPagesNotKept = 0x4e53;
 
+/// trace-cmd's TIME_SHIFT option id: a guest trace's clock samples against its host's.
+constexpr uint16_t kTraceDatOptionTimeShift = 12;
+
+/// trace-cmd's TIME_SHIFT flag: offsets between two samples are interpolated.
+constexpr uint32_t kTraceDatTimeShiftInterpolate = 1;
+
+/// One sample of a guest CPU's clock: from guest time `time`, host time is
+/// (guest * scaling >> fraction) + offset.
+struct TraceDatTimeShiftSample {
+  int64_t time = 0;      ///< guest raw timestamp of the sample
+  int64_t offset = 0;    ///< host minus scaled guest time
+  int64_t scaling = 1;   ///< guest time multiplier
+  int64_t fraction = 0;  ///< fixed-point bits of the scaling (right shift)
+};
+
+/// A TIME_SHIFT option as trace-cmd (3.0 and later) writes it into a guest's trace.dat.
+struct TraceDatTimeShift {
+  uint64_t host_trace_id = 0;  ///< the host trace's id
+  uint32_t flags = 0;          ///< kTraceDatTimeShiftInterpolate and protocol bits
+  std::vector<std::vector<TraceDatTimeShiftSample>> cpus;  ///< samples per guest CPU
+  bool fractions = true;  ///< write the fraction arrays (trace-cmd before 3.0 did not)
+};
+
+/// The payload of a TIME_SHIFT option (little endian): trace id, flags, CPU count, per CPU
+/// a sample count and the arrays of times, offsets and scalings, then per CPU the fractions.
+std::string EncodeTimeShiftOption(const TraceDatTimeShift& shift);
+
+/// One option written as given (id and payload), for tests and tools.
+struct TraceDatOption {
+  uint16_t id = 0;      ///< option id
+  std::string payload;  ///< its bytes, written after the id and a 4-byte size
+};
+
 /// The format files of one event system, as tracefs prints events/SYSTEM/EVENT/format.
 struct TraceDatEventSystem {
   std::string name;                  ///< "sched"
@@ -39,6 +72,7 @@ struct TraceDatHeader {
   /// as trace-cmd does when not empty.
   std::string trace_clock;
   bool reserve_pages_not_kept = false;  ///< write the pages-not-kept option (record does)
+  std::vector<TraceDatOption> extra_options;  ///< written after the others, in order
 };
 
 /// Streams a trace.dat v6 file: Open, then for each CPU in increasing order BeginCpu,

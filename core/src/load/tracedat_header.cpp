@@ -236,9 +236,13 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
         header->time.shift = shift;
         break;
       }
-      case kOptionTimeShift:
-        header->libtracecmd_adjusts_time = true;
+      case kOptionTimeShift: {
+        absl::Status status =
+            ParseTimeShiftOption(option.here(), option.remaining(), header->big_endian,
+                                 &header->time_shift);
+        if (!status.ok()) return status;
         break;
+      }
       case kOptionCpuCount: {
         uint32_t cpus = 0;
         if (!option.ReadU32(&cpus)) return Corrupt("CPUCOUNT option too short");
@@ -699,11 +703,37 @@ absl::Status CheckFirstPages(const FileView& file, const TraceDatHeader& header)
   return absl::OkStatus();
 }
 
+// A TIME_SHIFT option whose CPUs do not match the trace's is applied where it can be, as
+// libtracecmd applies it, and said.
+void AddTimeShiftWarnings(TraceDatHeader* header) {
+  std::vector<int> cpus_with_data;
+  for (const CpuDataExtent& extent : header->top_buffer) {
+    if (extent.size > 0) cpus_with_data.push_back(extent.cpu);
+  }
+  std::vector<std::string> warnings =
+      TimeShiftCpuWarnings(header->time_shift, cpus_with_data, header->cpus);
+  header->warnings.insert(header->warnings.end(), warnings.begin(), warnings.end());
+}
+
 }  // namespace
 
 __extension__ typedef unsigned __int128 Uint128;  // mul_u64_u32_shr without overflow
 
+TimestampConversion TimeConversionOfCpu(const TraceDatHeader& header, int cpu) {
+  TimestampConversion conversion = header.time;
+  const GuestTimeShift& shift = header.time_shift;
+  if (cpu >= 0 && static_cast<size_t>(cpu) < shift.cpus.size() && !shift.cpus[cpu]->empty()) {
+    conversion.host_sync = shift.cpus[cpu];
+    conversion.interpolate = shift.interpolate();
+  }
+  return conversion;
+}
+
 uint64_t ConvertTimestamp(const TimestampConversion& conversion, uint64_t raw) {
+  if (conversion.host_sync != nullptr &&
+      !GuestToHostTime(*conversion.host_sync, conversion.interpolate, raw, &raw)) {
+    return UINT64_MAX;
+  }
   Uint128 scaled = raw;
   if (conversion.mult != 0) scaled = (scaled * conversion.mult) >> conversion.shift;
   int64_t shifted = 0;
@@ -801,6 +831,7 @@ absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header)
   status = CheckHeaderPage(header);  // first: it settles the long size the pages use
   if (status.ok()) status = CheckExtentsBackClaims(file.fd(), header);
   if (status.ok()) status = CheckFirstPages(file, *header);
+  if (status.ok()) AddTimeShiftWarnings(header);
   return status;
 }
 

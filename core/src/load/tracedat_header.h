@@ -9,6 +9,8 @@
 
 #include <absl/status/status.h>
 
+#include "load/tracedat_time_shift.h"
+
 namespace napiscope::internal {
 
 /// Where one CPU's ring-buffer pages sit in the file.
@@ -19,13 +21,17 @@ struct CpuDataExtent {
 };
 
 /// How trace-cmd turns a file's raw ring-buffer timestamps into the times it shows (its
-/// timestamp_calc): scaled by `mult >> shift` when a TSC2NSEC option gives them, then moved by
-/// the sum of the DATE (microseconds) and OFFSET (nanoseconds) options.
+/// timestamp_calc): a guest's CPU clock synchronised to its host's when a TIME_SHIFT option
+/// gives samples for the CPU, then scaled by `mult >> shift` when a TSC2NSEC option gives
+/// them, then moved by the sum of the DATE (microseconds) and OFFSET (nanoseconds) options.
 struct TimestampConversion {
   uint32_t mult = 0;   ///< TSC2NSEC multiplier, 0 when there is none
   uint32_t shift = 0;  ///< TSC2NSEC shift
   int64_t offset_ns = 0;
-  bool identity() const { return mult == 0 && offset_ns == 0; }
+  /// TIME_SHIFT samples of the CPU being read (set per CPU by the loader), null when none.
+  std::shared_ptr<const TimeShiftSamples> host_sync;
+  bool interpolate = false;  ///< TIME_SHIFT offsets are interpolated between samples
+  bool identity() const { return mult == 0 && offset_ns == 0 && host_sync == nullptr; }
 };
 
 /// The converted time of raw timestamp `raw`, or UINT64_MAX when it falls outside 0..2^63
@@ -58,11 +64,14 @@ struct TraceDatHeader {
   std::string saved_cmdlines;        ///< "pid comm" lines of the tasks known at record time
   /// DATE, OFFSET and TSC2NSEC options, applied by napiscope's own reader.
   TimestampConversion time;
-  /// A TIME_SHIFT option (a guest's clock synchronised to its host's): such files are read
-  /// through libtracecmd, after napiscope's own reader checked every page.
-  bool libtracecmd_adjusts_time = false;
+  /// The TIME_SHIFT option (a guest's clock synchronised to its host's), applied per CPU by
+  /// napiscope's own reader (TimeConversionOfCpu).
+  GuestTimeShift time_shift;
   std::vector<std::string> warnings;  ///< header facts that disagree but leave the data usable
 };
+
+/// The conversion of CPU `cpu`'s raw timestamps: the file's, with the CPU's TIME_SHIFT samples.
+TimestampConversion TimeConversionOfCpu(const TraceDatHeader& header, int cpu);
 
 /// True when the file's sections and CPU data are compressed with zstd.
 inline bool CompressedWithZstd(const TraceDatHeader& header) {

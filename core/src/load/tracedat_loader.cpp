@@ -74,15 +74,14 @@ std::vector<std::string> EventFormatNames(tep_handle* tep) {
   return names;
 }
 
-// napiscope reads the pages itself unless asked not to (the tests' reference reads), or
-// unless a guest's time is synchronised to its host's (TIME_SHIFT), which libtracecmd does.
-bool ReadsPagesItself(const TraceDatHeader& header, const LoadOptions& options) {
-  return !options.libtracecmd_records && !header.libtracecmd_adjusts_time;
-}
+// napiscope reads the pages itself, time options included, unless asked not to (the tests'
+// reference reads through libtracecmd).
+bool ReadsPagesItself(const LoadOptions& options) { return !options.libtracecmd_records; }
 
-PageLayout LayoutOf(const TraceDatHeader& header) {
-  return PageLayout{header.page_size, header.big_endian, header.long_size,
-                    CompressedWithZstd(header), header.file_size, header.time};
+// The layout of CPU `cpu`'s pages, with that CPU's timestamp conversion.
+PageLayout LayoutOf(const TraceDatHeader& header, int cpu) {
+  return PageLayout{header.page_size,         header.big_endian, header.long_size,
+                    CompressedWithZstd(header), header.file_size, TimeConversionOfCpu(header, cpu)};
 }
 
 // libtracecmd trusts page headers it should not (a bad commit in a later page silently
@@ -96,7 +95,7 @@ absl::Status CheckEveryPage(const std::string& path, const TraceDatHeader& heade
   if (file.fd < 0) return absl::NotFoundError(std::strerror(errno));
   *records = 0;
   for (const CpuDataExtent& extent : header.top_buffer) {
-    PageCpuReader reader(file.fd, LayoutOf(header), extent);
+    PageCpuReader reader(file.fd, LayoutOf(header, extent.cpu), extent);
     RawRecord record;
     while (reader.Next(&record)) ++*records;
     if (!reader.status().ok()) return reader.status();
@@ -130,10 +129,9 @@ absl::Status OpenPageReaders(const std::string& path, const TraceDatHeader& head
   if (readers->file.fd < 0) return absl::NotFoundError(std::strerror(errno));
   readers->streams.resize(meta->cpus);
   readers->bytes.assign(meta->cpus, 0);
-  PageLayout layout = LayoutOf(header);
   for (const CpuDataExtent& extent : header.top_buffer) {
     readers->streams[extent.cpu].reader =
-        std::make_unique<PageCpuReader>(readers->file.fd, layout, extent);
+        std::make_unique<PageCpuReader>(readers->file.fd, LayoutOf(header, extent.cpu), extent);
     readers->bytes[extent.cpu] = extent.size;
   }
   return absl::OkStatus();
@@ -183,7 +181,7 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
                                                  "' is not supported (zstd is)"));
   }
   CpuReaders readers;
-  bool read_pages = ReadsPagesItself(header, options);
+  bool read_pages = ReadsPagesItself(options);
   int64_t checked_records = -1;
   if (!read_pages) {
     status = CheckEveryPage(path, header, &checked_records);

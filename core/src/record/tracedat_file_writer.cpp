@@ -78,6 +78,11 @@ std::string BuildHeader(const TraceDatHeader& header, uint64_t* pages_not_kept_o
     *pages_not_kept_offset = out.size();
     PutLe(&out, 0, 8);
   }
+  for (const TraceDatOption& option : header.extra_options) {
+    PutLe(&out, option.id, 2);
+    PutLe(&out, option.payload.size(), 4);
+    out.append(option.payload);
+  }
   PutLe(&out, 0, 2);  // options done
   out.append("flyrecord", 9);
   out.push_back('\0');
@@ -85,6 +90,25 @@ std::string BuildHeader(const TraceDatHeader& header, uint64_t* pages_not_kept_o
 }
 
 }  // namespace
+
+std::string EncodeTimeShiftOption(const TraceDatTimeShift& shift) {
+  std::string out;
+  PutLe(&out, shift.host_trace_id, 8);
+  PutLe(&out, shift.flags, 4);
+  PutLe(&out, shift.cpus.size(), 4);
+  for (const std::vector<TraceDatTimeShiftSample>& samples : shift.cpus) {
+    PutLe(&out, samples.size(), 4);
+    for (const TraceDatTimeShiftSample& sample : samples) PutLe(&out, sample.time, 8);
+    for (const TraceDatTimeShiftSample& sample : samples) PutLe(&out, sample.offset, 8);
+    for (const TraceDatTimeShiftSample& sample : samples) PutLe(&out, sample.scaling, 8);
+  }
+  if (shift.fractions) {
+    for (const std::vector<TraceDatTimeShiftSample>& samples : shift.cpus) {
+      for (const TraceDatTimeShiftSample& sample : samples) PutLe(&out, sample.fraction, 8);
+    }
+  }
+  return out;
+}
 
 TraceDatFileWriter::~TraceDatFileWriter() {
   if (fd_ >= 0) close(fd_);

@@ -58,12 +58,14 @@ TraceDatTimeShift GuestClock(uint32_t flags, int64_t fraction, bool fractions) {
 }
 
 std::string WriteGuestTrace(const std::string& dir, const std::string& name,
-                            const TraceDatTimeShift& shift) {
+                            const TraceDatTimeShift& shift,
+                            const std::vector<TraceDatOption>& more_options = {}) {
   tracegen::Scenario s(4);
   for (const auto& [cpu, times] : kRawTimes) {
     for (TimestampNs ts : times) s.SoftirqRaise(cpu, ts, kNetRx);
   }
   s.AddOption(kTraceDatOptionTimeShift, EncodeTimeShiftOption(shift));
+  for (const TraceDatOption& option : more_options) s.AddOption(option.id, option.payload);
   std::string path = dir + "/" + name;
   absl::Status status = s.WriteTraceDat(path);
   EXPECT_TRUE(status.ok()) << status;
@@ -189,6 +191,36 @@ TEST_F(TraceDatTimeShiftTest, SamplesWithoutInterpolationTakeTheOffsetOfTheSampl
   ExpectTraceCmdReportAgrees(path, own.events);
 }
 
+std::string Le(uint64_t value, int bytes) {
+  std::string out(bytes, '\0');
+  for (int i = 0; i < bytes; ++i) out[i] = static_cast<char>(value >> (8 * i));
+  return out;
+}
+
+TEST_F(TraceDatTimeShiftTest, TheHostSyncComesBeforeTsc2NsecAndTheOffsetLikeLibtracecmd) {
+  // A guest clock in TSC ticks at 3 GHz (TSC2NSEC mult / 2^shift = 1/3) and a 1 s OFFSET:
+  // libtracecmd synchronises the raw ticks to the host first, then scales, then offsets.
+  constexpr uint32_t kMult = 0x55555555u, kShift = 32;
+  constexpr uint16_t kOptionOffset = 7, kOptionTsc2Nsec = 14;
+  std::string path =
+      WriteGuestTrace(dir_, "tsc.dat", GuestClock(kTraceDatTimeShiftInterpolate, 1, true),
+                      {{kOptionTsc2Nsec, Le(kMult, 4) + Le(kShift, 4) + Le(0, 8)},
+                       {kOptionOffset, std::string("1000000000\0", 11)}});
+  Loaded own = LoadAndCompare(path);
+  ASSERT_TRUE(own.status.ok()) << own.status;
+  __extension__ typedef unsigned __int128 Uint128;
+  auto scale_and_offset = [](TimestampNs host_ticks) {
+    return static_cast<TimestampNs>((static_cast<Uint128>(host_ticks) * kMult) >> kShift) +
+           1'000'000'000;
+  };
+  EXPECT_THAT(TimesOf(own.events, 1),
+              ::testing::ElementsAre(scale_and_offset(T + 100 - 2'000'000),
+                                     scale_and_offset(T + 2'000'000 - 2'000'000)));
+  EXPECT_THAT(TimesOf(own.events, 3),
+              ::testing::ElementsAre(scale_and_offset(T + 20), scale_and_offset(T + 30)));
+  ExpectTraceCmdReportAgrees(path, own.events);
+}
+
 // A TIME_SHIFT option's payload (the interpolated clock of GuestClock) with one change.
 Loaded LoadWithPayload(const std::string& dir, const std::string& payload) {
   tracegen::Scenario s(2);
@@ -198,12 +230,6 @@ Loaded LoadWithPayload(const std::string& dir, const std::string& payload) {
   std::string path = dir + "/hostile.dat";
   EXPECT_TRUE(s.WriteTraceDat(path).ok());
   return Load(path, false);
-}
-
-std::string Le(uint64_t value, int bytes) {
-  std::string out(bytes, '\0');
-  for (int i = 0; i < bytes; ++i) out[i] = static_cast<char>(value >> (8 * i));
-  return out;
 }
 
 TEST_F(TraceDatTimeShiftTest, CountsTheOptionCannotHoldAreErrorsNotAllocations) {

@@ -1,6 +1,7 @@
 #include "charts_panel.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFontMetrics>
 #include <QGridLayout>
 #include <QLabel>
@@ -11,7 +12,9 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegendMarker>
+#include <QThread>
 #include <algorithm>
+#include <thread>
 
 #include "chart_builders.h"
 #include "napiscope/format.h"
@@ -130,31 +133,119 @@ void ChartsPanel::Replace(int index, QChart* chart) {
   views_[index]->setMinimumWidth(std::max(kMinChartWidth, WidthForLabels(chart)));
 }
 
+// What the charts are computed for.
+struct ChartsPanel::Request {
+  std::shared_ptr<const LoadedTrace> trace;
+  TimestampNs from_ns = 0;
+  TimestampNs to_ns = 0;
+  int delay_cpu = -1;
+};
+
+// The core's statistics the four charts show.
+struct ChartsPanel::Statistics {
+  std::array<LogHistogram, kSoftirqVectorCount> delays;
+  std::vector<CpuTimeBreakdown> cpus;
+  std::vector<ThreadActivations> activations;
+  NapiWorkHistogram napi_work;
+};
+
+namespace {
+
+// Runs on the worker: every CPU's breakdown is independent, so odd CPUs go to a second thread
+// while this one does the even CPUs and the other charts.
+void ComputeStatistics(const Timeline& timeline, TimestampNs from_ns, TimestampNs to_ns,
+                       int delay_cpu, std::array<LogHistogram, kSoftirqVectorCount>* delays,
+                       std::vector<CpuTimeBreakdown>* cpus,
+                       std::vector<ThreadActivations>* activations, NapiWorkHistogram* napi_work) {
+  cpus->assign(static_cast<size_t>(timeline.cpus()), CpuTimeBreakdown{});
+  std::thread odd([&] {
+    for (int cpu = 1; cpu < timeline.cpus(); cpu += 2) {
+      (*cpus)[cpu] = BreakDownCpuTime(timeline, cpu, from_ns, to_ns);
+    }
+  });
+  *delays = SoftirqWaitHistograms(timeline, delay_cpu, from_ns, to_ns);
+  *activations = CountActivations(timeline, from_ns, to_ns);
+  *napi_work = CountNapiWork(timeline, -1, from_ns, to_ns);
+  for (int cpu = 0; cpu < timeline.cpus(); cpu += 2) {
+    (*cpus)[cpu] = BreakDownCpuTime(timeline, cpu, from_ns, to_ns);
+  }
+  odd.join();
+}
+
+}  // namespace
+
+ChartsPanel::~ChartsPanel() {
+  if (worker_ != nullptr) {
+    worker_->wait();
+    delete worker_;
+  }
+}
+
+bool ChartsPanel::refresh_timer_active() const { return refresh_timer_->isActive(); }
+
 void ChartsPanel::Refresh() {
   refresh_timer_->stop();
   if (!trace_) return;
-  const Timeline& timeline = trace_->timeline;
-  TimestampNs origin = timeline.start_ns();
-  // The range on a line of its own under each title, in the go-to box's syntax.
-  TimestampNs resolution = std::max<TimestampNs>(1, (to_ns_ - from_ns_) / 1000);
-  QString range = QString("<br>%1 … %2").arg(FormatOffset(from_ns_ - origin, resolution),
-                                              FormatOffset(to_ns_ - origin, resolution));
-  int delay_cpu = delay_cpu_->currentData().isValid() ? delay_cpu_->currentData().toInt() : -1;
-  QString where = delay_cpu < 0 ? QString("all CPUs") : QString("CPU %1").arg(delay_cpu);
-  Replace(0, MakeDelayChart(SoftirqWaitHistograms(timeline, delay_cpu, from_ns_, to_ns_),
-                            QString("Softirq raise → entry delay, %1%2").arg(where, range)));
-  std::vector<CpuTimeBreakdown> cpus;
-  for (int cpu = 0; cpu < timeline.cpus(); ++cpu) {
-    cpus.push_back(BreakDownCpuTime(timeline, cpu, from_ns_, to_ns_));
+  if (worker_ != nullptr) {
+    stale_ = true;  // computed again when the running one is done
+    return;
   }
-  Replace(1,
-          MakeCpuTimeChart(cpus, QString("CPU time%1").arg(range), BarsThatFit(views_[1], 24)));
-  Replace(2, MakeActivationChart(
-                 CountActivations(timeline, from_ns_, to_ns_), trace_->context.strings,
-                 BarsThatFit(views_[2], kMaxThreads),
-                 QString("Thread activations, same vs cross-CPU%1").arg(range)));
-  Replace(3, MakeNapiWorkChart(CountNapiWork(timeline, -1, from_ns_, to_ns_),
-                               QString("NAPI work per poll%1").arg(range)));
+  stale_ = false;
+  auto request = std::make_shared<Request>();
+  request->trace = trace_;
+  request->from_ns = from_ns_;
+  request->to_ns = to_ns_;
+  request->delay_cpu =
+      delay_cpu_->currentData().isValid() ? delay_cpu_->currentData().toInt() : -1;
+  auto statistics = std::make_shared<Statistics>();
+  worker_ = QThread::create([request, statistics] {
+    ComputeStatistics(request->trace->timeline, request->from_ns, request->to_ns,
+                      request->delay_cpu, &statistics->delays, &statistics->cpus,
+                      &statistics->activations, &statistics->napi_work);
+  });
+  QThread* worker = worker_;
+  // Queued to this (GUI) thread: the charts are built and replaced here.
+  connect(worker, &QThread::finished, this, [this, worker, request, statistics] {
+    Finished(worker);
+    if (!stale_) Show(*request, *statistics);
+    if (stale_) Refresh();
+  });
+  worker_->start();
+}
+
+void ChartsPanel::Finished(QThread* worker) {
+  worker->wait();
+  if (worker == worker_) worker_ = nullptr;
+  delete worker;
+}
+
+void ChartsPanel::WaitForRefresh() {
+  if (refresh_timer_->isActive()) Refresh();
+  while (worker_ != nullptr) {
+    worker_->wait();
+    QCoreApplication::sendPostedEvents(this);  // Finished, then Show or the next Refresh
+  }
+}
+
+void ChartsPanel::Show(const Request& request, const Statistics& statistics) {
+  const Timeline& timeline = request.trace->timeline;
+  TimestampNs origin = timeline.start_ns();
+  TimestampNs from_ns = request.from_ns;
+  TimestampNs to_ns = request.to_ns;
+  // The range on a line of its own under each title, in the go-to box's syntax.
+  TimestampNs resolution = std::max<TimestampNs>(1, (to_ns - from_ns) / 1000);
+  QString range = QString("<br>%1 … %2").arg(FormatOffset(from_ns - origin, resolution),
+                                              FormatOffset(to_ns - origin, resolution));
+  QString where =
+      request.delay_cpu < 0 ? QString("all CPUs") : QString("CPU %1").arg(request.delay_cpu);
+  Replace(0, MakeDelayChart(statistics.delays,
+                            QString("Softirq raise → entry delay, %1%2").arg(where, range)));
+  Replace(1, MakeCpuTimeChart(statistics.cpus, QString("CPU time%1").arg(range),
+                              BarsThatFit(views_[1], 24)));
+  Replace(2, MakeActivationChart(statistics.activations, request.trace->context.strings,
+                                 BarsThatFit(views_[2], kMaxThreads),
+                                 QString("Thread activations, same vs cross-CPU%1").arg(range)));
+  Replace(3, MakeNapiWorkChart(statistics.napi_work, QString("NAPI work per poll%1").arg(range)));
 }
 
 }  // namespace napiscope::gui

@@ -1,5 +1,7 @@
 // Four Qt Charts over the timeline's selected range: raise-to-entry delays per vector (CPU
 // selectable), CPU time per CPU, thread activations same-CPU vs cross-CPU, NAPI work per poll.
+// The statistics are computed on a worker thread (seconds on tens of millions of events), so
+// the window draws and responds meanwhile; the charts are replaced when they are ready.
 #pragma once
 
 #include <QWidget>
@@ -10,6 +12,7 @@
 class QChart;
 class QChartView;
 class QComboBox;
+class QThread;
 class QTimer;
 
 namespace napiscope::gui {
@@ -27,8 +30,14 @@ class ChartsPanel : public QWidget {
   /// Follows a new range; refreshes shortly after the last call (dragging stays fluid).
   void SetRange(TimestampNs from_ns, TimestampNs to_ns);
 
-  /// Recomputes the charts now.
+  /// Recomputes the charts now (in the background; WaitForRefresh blocks until shown).
   void Refresh();
+
+  /// True while statistics are being computed (or a refresh is pending).
+  bool refreshing() const { return worker_ != nullptr || refresh_timer_active(); }
+
+  /// Blocks until the charts show the current trace, range and CPU (runs a pending refresh).
+  void WaitForRefresh();
 
   /// The CPU the delay histogram shows (-1: all).
   void SetDelayCpu(int cpu);
@@ -36,10 +45,19 @@ class ChartsPanel : public QWidget {
   /// The chart views, in the order delay, CPU time, activations, NAPI work (for tests).
   QChartView* view(int index) const { return views_[index]; }
 
+  ~ChartsPanel() override;
+
  private:
+  struct Request;
+  struct Statistics;
   void Replace(int index, QChart* chart);
+  void Show(const Request& request, const Statistics& statistics);
+  void Finished(QThread* worker);
+  bool refresh_timer_active() const;
 
   std::shared_ptr<const LoadedTrace> trace_;
+  QThread* worker_ = nullptr;
+  bool stale_ = false;  // the trace, range or CPU changed while the worker ran
   TimestampNs from_ns_ = 0;
   TimestampNs to_ns_ = 0;
   QComboBox* delay_cpu_;

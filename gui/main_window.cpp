@@ -240,6 +240,7 @@ QString MainWindow::StatusText() const { return status_->text(); }
 bool MainWindow::OpenTraceAndWait(const QString& path) {
   OpenTrace(path);
   loader_->Wait();
+  charts_->WaitForRefresh();
   return last_error_.isEmpty() && trace_ && trace_->path == path.toStdString();
 }
 

@@ -62,10 +62,12 @@ class MainWindow : public QMainWindow {
   /// The header line above the timeline (file, range shown, markers), as plain text.
   QString HeaderText() const;
 
-  /// Loads `path` and waits for the result; false when it failed (see LastError()).
+  /// Loads `path` and waits for the result and its charts; false when it failed (see
+  /// LastError()).
   bool OpenTraceAndWait(const QString& path);
 
-  /// Blocks until the running load (if any) has finished and its result is shown.
+  /// Blocks until the running load (if any) has finished and its result is shown (the charts
+  /// may still be computing: charts()->WaitForRefresh()).
   void WaitForLoad();
 
   /// The status bar's message (what was loaded, or why not).

@@ -21,6 +21,7 @@ bool RenderWindow(MainWindow& window, const GuiOptions& options, QImage* image, 
   window.FitTimelineHeight();
   if (!window.ApplyViewOptions(options, error)) return false;
   window.charts()->Refresh();  // now, not after the debounce: the picture is taken next
+  window.charts()->WaitForRefresh();
   QApplication::processEvents();
   *image = window.grab().toImage();
   return true;

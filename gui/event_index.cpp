@@ -60,7 +60,7 @@ class Reader {
 
 uint8_t* EventIndex::ChunkedBytes::Reserve(size_t bytes, uint64_t* offset) {
   if (chunks_.empty() || used_ + bytes > kChunk) {
-    chunks_.push_back(std::make_unique<uint8_t[]>(kChunk));
+    chunks_.push_back(std::make_unique_for_overwrite<uint8_t[]>(kChunk));  // written before read
     used_ = 0;
   }
   *offset = (chunks_.size() - 1) * kChunk + used_;

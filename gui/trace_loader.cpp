@@ -2,6 +2,9 @@
 
 #include <QCoreApplication>
 #include <QEventLoop>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace napiscope::gui {
 
@@ -38,6 +41,11 @@ void TraceLoader::Start(const QString& path) {
           this, [this, percent] { emit Progress(percent); }, Qt::QueuedConnection);
     };
     absl::Status status = LoadTraceForView(file, options, trace.get());
+#if defined(__GLIBC__)
+    // The load's temporary memory (decoded pages, the builder's interval lists before packing)
+    // is freed by now, but glibc keeps free pages in its arenas: return them to the system.
+    malloc_trim(0);
+#endif
     QThread* self = QThread::currentThread();
     QMetaObject::invokeMethod(
         this, [this, self, trace, status] { Finished(self, trace, status); }, Qt::QueuedConnection);

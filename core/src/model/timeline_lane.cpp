@@ -55,10 +55,21 @@ size_t ColumnOf(const std::vector<TimestampNs>& boundaries, TimestampNs ts_ns) {
 // Column c covers [boundaries[c], boundaries[c + 1]); columns + 1 values from `from` to `to`.
 std::vector<TimestampNs> ColumnBoundaries(TimestampNs from_ns, TimestampNs to_ns, int columns) {
   std::vector<TimestampNs> boundaries(static_cast<size_t>(columns) + 1);
-  // long double keeps 64 bits of mantissa: exact for any trace span times any column count.
-  long double span = static_cast<long double>(to_ns - from_ns);
+  // from + floor(span * c / columns) in integers, without a division per column (the GUI asks
+  // for every lane of every frame): span * c / columns = whole * c + part * c / columns.
+  TimestampNs span = to_ns - from_ns;
+  TimestampNs whole = span / columns;
+  TimestampNs part = span % columns;
+  TimestampNs at = from_ns;
+  TimestampNs remainder = 0;  // part * c modulo columns
   for (int c = 0; c <= columns; ++c) {
-    boundaries[c] = from_ns + static_cast<TimestampNs>(span * c / columns);
+    boundaries[c] = at;
+    at += whole;
+    remainder += part;
+    if (remainder >= columns) {
+      remainder -= columns;
+      ++at;
+    }
   }
   return boundaries;
 }

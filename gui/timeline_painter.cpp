@@ -65,11 +65,20 @@ TimelinePainter::TimelinePainter(const LoadedTrace& trace, const TimelineViewSta
     : trace_(trace), state_(state), layout_(layout), threads_(threads),
       axis_(AxisOf(state, layout)) {}
 
-void TimelinePainter::Paint(QPainter& painter, const QRect& exposed) {
-  painter.fillRect(QRect(0, 0, layout_.width(), layout_.height()), palette::LaneBackground());
-  QFont small = painter.font();
+QFont TimelinePainter::FrameFont(const QFont& widget_font) {
+  QFont small = widget_font;
   small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.85));
-  painter.setFont(small);
+  return small;
+}
+
+void TimelinePainter::Paint(QPainter& painter, const QRect& exposed) {
+  PaintContent(painter, exposed);
+  PaintMarkers(painter);
+}
+
+void TimelinePainter::PaintContent(QPainter& painter, const QRect& exposed) {
+  painter.fillRect(QRect(0, 0, layout_.width(), layout_.height()), palette::LaneBackground());
+  painter.setFont(FrameFont(painter.font()));
   QRect rows_area(0, layout_.rows_top(), layout_.width(), layout_.height() - layout_.rows_top());
   painter.save();
   painter.setClipRect(rows_area);
@@ -86,7 +95,6 @@ void TimelinePainter::Paint(QPainter& painter, const QRect& exposed) {
   painter.restore();
   PaintThreadRows(painter);
   PaintRuler(painter);
-  PaintMarkers(painter);
 }
 
 void TimelinePainter::PaintThreadRows(QPainter& painter) {

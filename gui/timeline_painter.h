@@ -27,6 +27,16 @@ class TimelinePainter {
   /// Paints rows intersecting `exposed` (all when it is empty or covers everything).
   void Paint(QPainter& painter, const QRect& exposed);
 
+  /// Paint without the markers: everything that stays when only a marker moves.
+  void PaintContent(QPainter& painter, const QRect& exposed);
+
+  /// The markers A and B over a frame PaintContent drew (with the painter's font as
+  /// PaintContent leaves it: FrameFont of the widget's).
+  void PaintMarkers(QPainter& painter);
+
+  /// The font a frame's text is drawn in, from the widget's font.
+  static QFont FrameFont(const QFont& widget_font);
+
  private:
   void PaintLabels(QPainter& painter, const LaneRow& row);
   void PaintRow(QPainter& painter, const LaneRow& row);
@@ -40,7 +50,6 @@ class TimelinePainter {
   void PaintArrows(QPainter& painter);
   void PaintRuler(QPainter& painter);
   void PaintThreadRows(QPainter& painter);
-  void PaintMarkers(QPainter& painter);
 
   const LoadedTrace& trace_;
   const TimelineViewState& state_;

@@ -301,7 +301,27 @@ void TimelineView::paintEvent(QPaintEvent* event) {
     return;
   }
   TimelineLayout layout = Layout();
-  TimelinePainter(*trace_, state_, layout, &threads_).Paint(painter, event->rect());
+  TimelinePainter frame(*trace_, state_, layout, &threads_);
+  if (frame_cache_enabled_) {
+    if (!FrameCacheValid()) {
+      qreal ratio = devicePixelRatioF();
+      frame_cache_ = QImage(size() * ratio, QImage::Format_ARGB32_Premultiplied);
+      frame_cache_.setDevicePixelRatio(ratio);
+      QPainter cache(&frame_cache_);
+      cache.setFont(font());
+      cache.setPen(palette().color(QPalette::WindowText));
+      cache.fillRect(rect(), palette().window());
+      frame.PaintContent(cache, QRect());
+      frame_state_ = state_;
+      frame_trace_ = trace_.get();
+      frame_font_ = font();
+    }
+    painter.drawImage(0, 0, frame_cache_);
+    painter.setFont(TimelinePainter::FrameFont(font()));
+    frame.PaintMarkers(painter);
+  } else {
+    frame.Paint(painter, event->rect());
+  }
   if (selecting_ && dragging_) {
     // The range a right-drag or Ctrl+drag will zoom to.
     int x0 = std::min(press_pos_.x(), select_x_);
@@ -317,6 +337,27 @@ void TimelineView::paintEvent(QPaintEvent* event) {
     painter.setBrush(Qt::NoBrush);
     painter.drawRect(rect().adjusted(1, 1, -1, -1));
   }
+}
+
+void TimelineView::SetFrameCacheEnabled(bool enabled) {
+  frame_cache_enabled_ = enabled;
+  frame_cache_ = QImage();
+  update();
+}
+
+bool TimelineView::FrameCacheValid() const {
+  // Everything a frame shows but the markers (drawn over it each time).
+  const TimelineViewState& a = state_;
+  const TimelineViewState& b = frame_state_;
+  return !frame_cache_.isNull() && frame_trace_ == trace_.get() && frame_font_ == font() &&
+         frame_cache_.deviceIndependentSize().toSize() == size() &&
+         frame_cache_.devicePixelRatio() == devicePixelRatioF() && a.from_ns == b.from_ns &&
+         a.to_ns == b.to_ns && a.cpu_visible == b.cpu_visible &&
+         a.cpu_expanded == b.cpu_expanded && a.scroll_y == b.scroll_y &&
+         a.item_mask.shown == b.item_mask.shown &&
+         a.item_mask.lane_filtered == b.item_mask.lane_filtered &&
+         a.highlight_cpus == b.highlight_cpus && a.highlight_window == b.highlight_window &&
+         a.emphasis == b.emphasis && a.pinned_pids == b.pinned_pids;
 }
 
 void TimelineView::focusInEvent(QFocusEvent* event) {

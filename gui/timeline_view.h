@@ -3,6 +3,7 @@
 // A (click) and B (shift-click), hover tooltips.
 #pragma once
 
+#include <QImage>
 #include <QWidget>
 #include <memory>
 
@@ -83,6 +84,11 @@ class TimelineView : public QWidget {
 
   QSize sizeHint() const override;
 
+  /// Keeps the last frame (without markers) and repaints from it while only the markers, the
+  /// focus or a drag band change; on by default (the window bench turns it off to time frames
+  /// drawn anew).
+  void SetFrameCacheEnabled(bool enabled);
+
  signals:
   /// CPUs were hidden or shown (the CPUs menu follows).
   void CpuVisibilityChanged();
@@ -116,8 +122,16 @@ class TimelineView : public QWidget {
   TimeAxis Axis() const;
   void EmitSelected();
 
+  // True when the cached frame shows the current state, size and trace.
+  bool FrameCacheValid() const;
+
   std::shared_ptr<const LoadedTrace> trace_;
   TimelineViewState state_;
+  bool frame_cache_enabled_ = true;
+  QImage frame_cache_;               // the last frame without markers
+  TimelineViewState frame_state_;    // what it showed
+  const LoadedTrace* frame_trace_ = nullptr;
+  QFont frame_font_;
   QScrollBar* scroll_bar_;
   ThreadLanes threads_;
   QPoint press_pos_;

@@ -266,3 +266,49 @@ TEST(Ruler, StepsAndLabelsAreReadable) {
 
 }  // namespace
 }  // namespace napiscope::gui
+
+namespace napiscope::gui {
+namespace {
+
+// The frame kept between repaints draws exactly what a frame drawn anew draws: with markers
+// moved over it, and after the range, the filter or the pinned lanes change.
+TEST(TimelineView, CachedFramesAreTheFramesDrawnAnew) {
+  auto trace = testing::LoadTestTrace("real/server16-softirq-napi.dat");
+  ASSERT_NE(trace, nullptr);
+  TimelineView view;
+  view.resize(1400, 700);
+  view.SetTrace(trace);  // the whole trace: dense, aggregated columns
+  TimestampNs start = trace->timeline.start_ns();
+  TimestampNs span = trace->timeline.end_ns() - start;
+  auto same = [&](const char* what) {
+    SCOPED_TRACE(what);
+    QImage cached = testing::Render(view);
+    QImage again = testing::Render(view);  // from the kept frame
+    view.SetFrameCacheEnabled(false);
+    QImage anew = testing::Render(view);
+    view.SetFrameCacheEnabled(true);
+    ASSERT_EQ(cached.size(), anew.size());
+    EXPECT_TRUE(cached == anew);
+    EXPECT_TRUE(again == anew);
+  };
+  same("whole trace");
+  view.SetMarkers(start + span / 3, start + span / 2);
+  same("markers set");
+  view.SetMarkers(start + span / 4, std::nullopt);
+  same("marker moved");
+  view.SetRange(start + span / 10, start + span / 5);
+  same("zoomed");
+  view.SetItemMask(trace->timeline.MatchingItems(TimelineFilter{{}, {}, {3}}));
+  same("filtered to NET_RX");
+  view.Pin(trace->timeline.activations().empty() ? 1 : trace->timeline.activations()[0].pid);
+  same("pinned");
+  view.SetCpuExpanded(2, true);
+  same("expanded");
+  // Something moved between the two renders: the kept frame is not reused.
+  QImage before = testing::Render(view);
+  view.SetRange(start + span / 2, start + span / 2 + span / 7);
+  EXPECT_FALSE(testing::Render(view) == before);
+}
+
+}  // namespace
+}  // namespace napiscope::gui

@@ -79,8 +79,9 @@ EventBuilder& EventBuilder::IrqEntry(int cpu, TimestampNs ts, int32_t current, i
   return Flags(kHardirq | kIrqsOff);
 }
 
-EventBuilder& EventBuilder::IrqExit(int cpu, TimestampNs ts, int32_t current, int32_t irq) {
-  Add(EventKind::kIrqHandlerExit, cpu, ts, current).irq = {irq, 1, 0};
+EventBuilder& EventBuilder::IrqExit(int cpu, TimestampNs ts, int32_t current, int32_t irq,
+                                    int32_t ret) {
+  Add(EventKind::kIrqHandlerExit, cpu, ts, current).irq = {irq, ret, 0};
   return Flags(kHardirq | kIrqsOff);
 }
 

@@ -25,7 +25,8 @@ class EventBuilder {
                           int16_t new_prio);
   EventBuilder& IrqEntry(int cpu, TimestampNs ts, int32_t current, int32_t irq,
                          const std::string& handler);
-  EventBuilder& IrqExit(int cpu, TimestampNs ts, int32_t current, int32_t irq);
+  /// `ret` is the handler's return: 1 handled, 2 (kIrqWakeThread) wake the IRQ's thread.
+  EventBuilder& IrqExit(int cpu, TimestampNs ts, int32_t current, int32_t irq, int32_t ret = 1);
   EventBuilder& VectorEntry(int cpu, TimestampNs ts, int32_t current, const std::string& name,
                             int32_t vector);
   EventBuilder& VectorExit(int cpu, TimestampNs ts, int32_t current, const std::string& name,

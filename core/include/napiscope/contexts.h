@@ -28,7 +28,7 @@ enum class SoftirqSite : uint8_t {
   kNone,           ///< not a softirq
   kIrqExit,        ///< at hard-IRQ exit, on top of whatever was interrupted
   kTaskBhEnable,   ///< in a task, at local_bh_enable()
-  kIrqThread,      ///< inside an RT IRQ thread irq/N-* (or IRQ-N on 2.6.x-rt)
+  kIrqThread,      ///< in an IRQ thread: irq/N-*, IRQ-N (2.6.x-rt), or one its IRQ woke as such
   kKsoftirqd,      ///< in ksoftirqd/N
   kNapiKthread,    ///< in a threaded-NAPI kthread napi/*
   kSoftirqThread,  ///< in an RT softirq thread: sirq-<vec>/N, softirq-<vec>/N, ktimersoftd/N

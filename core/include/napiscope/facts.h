@@ -57,7 +57,7 @@ inline bool IsServiceThreadClass(TaskClass task_class) { return ServesSoftirqs(t
 struct ServiceThread {
   int32_t pid = 0;                           ///< the thread
   TaskClass task_class = TaskClass::kOther;  ///< kIrqThread, kNapiKthread, kKsoftirqd or kSoftirqThread
-  int32_t irq = -1;                          ///< the IRQ of an IRQ thread (from its name), else -1
+  int32_t irq = -1;  ///< the IRQ of an IRQ thread (its name, else the IRQ that woke it), else -1
   StringId comm = 0;                         ///< its name when first seen
   int16_t prio = -1;                         ///< last kernel priority seen, -1 unknown
 };

@@ -6,6 +6,8 @@
 
 namespace napiscope {
 
+class TaskTable;
+
 /// Task kinds that matter for interrupt and softirq diagnosis.
 enum class TaskClass : uint8_t {
   kIdle,         ///< pid 0, swapper/N
@@ -28,8 +30,17 @@ bool ServesSoftirqs(TaskClass task_class);
 /// priority (kernel prio below 100), or a thread that serves softirqs.
 bool WakeLatencyWatches(int32_t pid, std::string_view comm, int kernel_prio);
 
-/// Classifies a task; `kernel_prio` < 0 means unknown.
+/// Classifies a task by its name; `kernel_prio` < 0 means unknown.
 TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio);
+
+/// Classifies a task by its name and by its behaviour so far in `tasks` (may be null): a task
+/// a hard IRQ woke as its thread is an IRQ thread whatever its name (docs/contexts.md).
+TaskClass ClassifyTask(const TaskTable* tasks, int32_t pid, std::string_view comm,
+                       int kernel_prio);
+
+/// The IRQ an IRQ thread serves: from its name, else the IRQ that woke it as its thread in
+/// `tasks` (may be null); -1 when neither says.
+int32_t IrqOfThread(const TaskTable* tasks, int32_t pid, std::string_view comm);
 
 /// For "irq/354-4848400" (or "IRQ-354" of 2.6.2x-rt) sets `*irq` to 354; false otherwise.
 bool ParseIrqThreadName(std::string_view comm, int32_t* irq);

@@ -19,7 +19,13 @@ struct TaskRecord {
   };
   std::vector<CommChange> comms;  ///< in time order; first entry may come from saved cmdlines
   int16_t last_prio = -1;         ///< kernel priority, -1 when never seen
+  /// The IRQ whose hard handler woke it as its thread (the handler returned IRQ_WAKE_THREAD
+  /// and this task's sched_waking followed on that CPU), -1 when none did.
+  int32_t woken_as_thread_of_irq = -1;
 };
+
+/// irq_handler_exit's ret when the handler asks the kernel to wake the IRQ's thread.
+inline constexpr int32_t kIrqWakeThread = 2;
 
 /// pid -> TaskRecord. Fed by loaders, read by analyses and reports.
 class TaskTable {
@@ -30,7 +36,9 @@ class TaskTable {
   /// Records a priority seen for `pid`.
   void ObservePrio(int32_t pid, int16_t prio);
 
-  /// Records the comms and priorities an event reveals (sched_switch, wakeups, fork, ...).
+  /// Records the comms and priorities an event reveals (sched_switch, wakeups, fork, ...),
+  /// and which tasks hard IRQs wake as their threads (docs/contexts.md, "IRQ threads by
+  /// behaviour"). Events must come in timestamp order.
   void ObserveEvent(const Event& event);
 
   /// Sets the comm known before the trace started (saved cmdlines); does not override events.
@@ -69,7 +77,13 @@ class TaskTable {
     return recent_[static_cast<uint32_t>(pid) % kRecentSize];
   }
 
+  // After an irq_handler_exit that returned IRQ_WAKE_THREAD: the next event on that CPU, if it
+  // is a sched_waking, wakes the IRQ's thread.
+  void NoteThreadWake(const Event& event);
+
   absl::flat_hash_map<int32_t, TaskRecord> tasks_;
+  std::vector<int32_t> wakes_thread_of_irq_;  // per CPU: the IRQ, -1 none
+  int pending_thread_wakes_ = 0;              // CPUs with an IRQ in wakes_thread_of_irq_
   std::vector<RecentObservation> recent_ =
       std::vector<RecentObservation>(kRecentSize, RecentObservation{kNoPid, 0, -1});
 };

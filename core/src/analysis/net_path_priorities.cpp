@@ -66,7 +66,7 @@ void NetPathPriorities::OnWakeQueued(const WakeWaitFact& wait) {
   if (!wait.source.known() || context_ == nullptr) return;
   int32_t irq = wait.source.irq;
   std::string_view comm = context_->strings.Get(wait.waking_comm);
-  TaskClass woken = ClassifyTask(wait.pid, comm, wait.waking_prio);
+  TaskClass woken = ClassifyTask(&context_->tasks, wait.pid, comm, wait.waking_prio);
   if (woken == TaskClass::kIrqThread && wait.source.in_hardirq) {
     if (!window_.Contains(wait.waking_ns)) return;
     Chain& chain = chains_[irq];
@@ -254,7 +254,9 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
         std::string_view comm =
             seen != seen_.end() && context_ ? context_->strings.Get(seen->second.comm) : "";
         int prio = seen != seen_.end() ? seen->second.prio : -1;
-        role = std::string(SoftirqSiteName(SoftirqSiteOfTask(ClassifyTask(pid, comm, prio))));
+        TaskClass task_class =
+            ClassifyTask(context_ ? &context_->tasks : nullptr, pid, comm, prio);
+        role = std::string(SoftirqSiteName(SoftirqSiteOfTask(task_class)));
       }
       NetPathThread thread = ThreadOf(pid, role, runner.runs);
       thread.cpus = ToVector(runner.cpus);

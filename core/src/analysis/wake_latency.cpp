@@ -165,7 +165,7 @@ std::vector<WakeLatencyRow> WakeLatency::Rows(const TraceContext& context) const
       const TaskRecord* task = context.tasks.Find(key.first);
       if (task != nullptr) out.prio = task->last_prio;
     }
-    out.task_class = ClassifyTask(out.pid, out.comm, out.prio);
+    out.task_class = ClassifyTask(&context.tasks, out.pid, out.comm, out.prio);
     out.policy = out.prio >= 0 && out.prio < 100 ? SchedPolicyClass::kRealtime
                                                  : SchedPolicyClass::kNormal;
     out.latency = row.latency.Stats();

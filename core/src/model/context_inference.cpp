@@ -64,7 +64,7 @@ void ContextTracker::CloseUntracedIrq(CpuState& cpu, TimestampNs ts) {
 void ContextTracker::RenameTask(CpuState& cpu, int32_t pid, StringId comm) {
   if (comm == 0 || cpu.task.pid != pid || cpu.task.start_known || cpu.task.name == comm) return;
   std::string_view text = trace_ ? trace_->strings.Get(comm) : std::string_view();
-  TaskClass task_class = ClassifyTask(pid, text, cpu.task.prio);
+  TaskClass task_class = ClassifyTask(trace_ ? &trace_->tasks : nullptr, pid, text, cpu.task.prio);
   auto rename = [&](ContextFrame& frame) {
     if (frame.pid != pid) return;
     if (frame.kind == ContextKind::kTask) frame.name = comm;

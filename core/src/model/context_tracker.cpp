@@ -86,7 +86,7 @@ void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringI
   cpu.task.pid = pid;
   cpu.task.prio = prio;
   cpu.task.name = comm;
-  cpu.task.task_class = ClassifyTask(pid, comm_text, prio);
+  cpu.task.task_class = ClassifyTask(trace_ ? &trace_->tasks : nullptr, pid, comm_text, prio);
   if (pid != 0 && !task_frames_.empty()) DropFramesElsewhere(pid, cpu.cpu);
   auto it = task_frames_.find(TaskKey(pid, cpu.cpu));
   if (it != task_frames_.end()) {
@@ -293,7 +293,7 @@ void ContextTracker::PopSoftirq(CpuState& cpu, const Event& event) {
 void ContextTracker::LearnWarmupPriority(CpuState& cpu, int32_t pid, int16_t prio) {
   if (cpu.warm || cpu.task.pid != pid || cpu.task.prio >= 0 || prio < 0) return;
   std::string_view comm = trace_ ? trace_->strings.Get(cpu.task.name) : std::string_view();
-  TaskClass task_class = ClassifyTask(pid, comm, prio);
+  TaskClass task_class = ClassifyTask(trace_ ? &trace_->tasks : nullptr, pid, comm, prio);
   auto learn = [&](ContextFrame& frame) {
     if (frame.pid != pid || frame.prio >= 0) return;
     frame.prio = prio;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "napiscope/event.h"
+#include "napiscope/task_table.h"
 
 namespace napiscope {
 namespace {
@@ -116,6 +117,22 @@ TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio) {
   if (comm.substr(0, 5) == "napi/") return TaskClass::kNapiKthread;
   if (kernel_prio >= 0 && kernel_prio < 100) return TaskClass::kRtTask;
   return TaskClass::kOther;
+}
+
+TaskClass ClassifyTask(const TaskTable* tasks, int32_t pid, std::string_view comm,
+                       int kernel_prio) {
+  TaskClass by_name = ClassifyTask(pid, comm, kernel_prio);
+  if (by_name != TaskClass::kRtTask && by_name != TaskClass::kOther) return by_name;
+  const TaskRecord* task = tasks != nullptr ? tasks->Find(pid) : nullptr;
+  if (task != nullptr && task->woken_as_thread_of_irq >= 0) return TaskClass::kIrqThread;
+  return by_name;
+}
+
+int32_t IrqOfThread(const TaskTable* tasks, int32_t pid, std::string_view comm) {
+  int32_t irq = -1;
+  if (ParseIrqThreadName(comm, &irq)) return irq;
+  const TaskRecord* task = tasks != nullptr ? tasks->Find(pid) : nullptr;
+  return task != nullptr ? task->woken_as_thread_of_irq : -1;
 }
 
 bool ServesSoftirqs(TaskClass task_class) {

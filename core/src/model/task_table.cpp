@@ -45,8 +45,26 @@ void TaskTable::SetInitialComm(int32_t pid, StringId comm) {
   if (task.comms.empty()) task.comms.push_back({INT64_MIN, comm});
 }
 
+void TaskTable::NoteThreadWake(const Event& event) {
+  if (pending_thread_wakes_ > 0 && event.cpu < wakes_thread_of_irq_.size() &&
+      wakes_thread_of_irq_[event.cpu] >= 0) {
+    if (event.kind == EventKind::kSchedWaking) {
+      tasks_[event.wake.pid].woken_as_thread_of_irq = wakes_thread_of_irq_[event.cpu];
+    }
+    wakes_thread_of_irq_[event.cpu] = -1;
+    --pending_thread_wakes_;
+  }
+  if (event.kind == EventKind::kIrqHandlerExit && event.irq.ret == kIrqWakeThread &&
+      event.irq.irq >= 0) {
+    if (event.cpu >= wakes_thread_of_irq_.size()) wakes_thread_of_irq_.resize(event.cpu + 1, -1);
+    wakes_thread_of_irq_[event.cpu] = event.irq.irq;
+    ++pending_thread_wakes_;
+  }
+}
+
 void TaskTable::ObserveEvent(const Event& event) {
   TimestampNs ts = event.ts_ns;
+  NoteThreadWake(event);
   switch (event.kind) {
     case EventKind::kSchedSwitch: {
       const SchedSwitchFields& s = event.sched_switch;

@@ -51,14 +51,17 @@ ThreadActivationProducer::Thread* ThreadActivationProducer::Track(int32_t pid, S
   }
   if (context_ == nullptr || pid <= 0) return nullptr;
   std::string_view text = context_->strings.Get(comm);
-  TaskClass task_class = ClassifyTask(pid, text, prio);
+  TaskClass task_class = ClassifyTask(&context_->tasks, pid, text, prio);
   if (!IsServiceThreadClass(task_class)) return nullptr;
   Thread& thread = threads_[pid];
   thread.info.task_class = task_class;
   thread.info.pid = pid;
   thread.info.comm = comm;
   thread.info.prio = prio;
-  if (task_class == TaskClass::kIrqThread && ParseIrqThreadName(text, &thread.info.irq)) {
+  if (task_class == TaskClass::kIrqThread) {
+    thread.info.irq = IrqOfThread(&context_->tasks, pid, text);
+  }
+  if (thread.info.irq >= 0) {
     irq_threads_[thread.info.irq].push_back(pid);
     // Its hard IRQ may have fired before the thread showed up in any event.
     if (auto it = unclaimed_irqs_.find(thread.info.irq); it != unclaimed_irqs_.end()) {

@@ -163,6 +163,7 @@ class ContextTracker : public EventSink {
   void PopSoftirq(CpuState& cpu, const Event& event);
   void SwitchTask(CpuState& cpu, const Event& event);
   void LearnWarmupPriority(CpuState& cpu, int32_t pid, int16_t prio);
+  void LearnSoftirqThread(CpuState& cpu);
   void NapiPoll(CpuState& cpu, const Event& event);
   void Resync(CpuState& cpu, const Event& event);
   void ImplicitFrame(CpuState& cpu, ContextFrame frame, TimestampNs end);

@@ -34,7 +34,8 @@ bool WakeLatencyWatches(int32_t pid, std::string_view comm, int kernel_prio);
 TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio);
 
 /// Classifies a task by its name and by its behaviour so far in `tasks` (may be null): a task
-/// a hard IRQ woke as its thread is an IRQ thread whatever its name (docs/contexts.md).
+/// a hard IRQ woke as its thread is an IRQ thread, one seen serving softirqs as a thread is a
+/// softirq thread, whatever its name (docs/contexts.md).
 TaskClass ClassifyTask(const TaskTable* tasks, int32_t pid, std::string_view comm,
                        int kernel_prio);
 

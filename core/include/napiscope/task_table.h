@@ -22,6 +22,9 @@ struct TaskRecord {
   /// The IRQ whose hard handler woke it as its thread (the handler returned IRQ_WAKE_THREAD
   /// and this task's sched_waking followed on that CPU), -1 when none did.
   int32_t woken_as_thread_of_irq = -1;
+  /// Softirq vectors (bit 1 << vec) it served as a softirq thread: woken right after another
+  /// context raised the vector, its next run began with that vector's softirq_entry; 0 none.
+  uint32_t served_softirq_vectors = 0;
 };
 
 /// irq_handler_exit's ret when the handler asks the kernel to wake the IRQ's thread.
@@ -37,8 +40,8 @@ class TaskTable {
   void ObservePrio(int32_t pid, int16_t prio);
 
   /// Records the comms and priorities an event reveals (sched_switch, wakeups, fork, ...),
-  /// and which tasks hard IRQs wake as their threads (docs/contexts.md, "IRQ threads by
-  /// behaviour"). Events must come in timestamp order.
+  /// which tasks hard IRQs wake as their threads and which tasks serve softirqs as threads
+  /// (docs/contexts.md, "threads by behaviour"). Events must come in timestamp order.
   void ObserveEvent(const Event& event);
 
   /// Sets the comm known before the trace started (saved cmdlines); does not override events.
@@ -56,6 +59,9 @@ class TaskTable {
 
   /// Number of distinct pids known.
   size_t size() const { return tasks_.size(); }
+
+  /// True once any task was seen serving softirqs as a thread (served_softirq_vectors != 0).
+  bool any_softirq_thread_by_behaviour() const { return any_softirq_thread_by_behaviour_; }
 
   /// All tasks, unordered.
   const absl::flat_hash_map<int32_t, TaskRecord>& tasks() const { return tasks_; }
@@ -77,13 +83,25 @@ class TaskTable {
     return recent_[static_cast<uint32_t>(pid) % kRecentSize];
   }
 
-  // After an irq_handler_exit that returned IRQ_WAKE_THREAD: the next event on that CPU, if it
-  // is a sched_waking, wakes the IRQ's thread.
-  void NoteThreadWake(const Event& event);
+  // What the last event on a CPU says about the next one there.
+  struct CpuNote {
+    int32_t wakes_thread_of_irq = -1;  // irq_handler_exit returned IRQ_WAKE_THREAD: its IRQ
+    int32_t raised_vec = -1;           // softirq_raise: its vector
+    int32_t switched_in = -1;          // sched_switch to a task woken right after a raise
+  };
+
+  // Reads the CPU's note of the previous event against this one (a thread's wakeup, a softirq
+  // thread's first softirq) and writes this event's note.
+  void NoteThreadBehaviour(const Event& event);
+  // After a note on the CPU: applies it to `event`, the next event there.
+  void ApplyNote(CpuNote note, const Event& event);
 
   absl::flat_hash_map<int32_t, TaskRecord> tasks_;
-  std::vector<int32_t> wakes_thread_of_irq_;  // per CPU: the IRQ, -1 none
-  int pending_thread_wakes_ = 0;              // CPUs with an IRQ in wakes_thread_of_irq_
+  std::vector<CpuNote> notes_;  // per CPU
+  int noted_cpus_ = 0;          // CPUs whose note is not empty
+  // Tasks woken right after a raise by another context: pid -> the vectors raised.
+  absl::flat_hash_map<int32_t, uint32_t> woken_after_raise_;
+  bool any_softirq_thread_by_behaviour_ = false;
   std::vector<RecentObservation> recent_ =
       std::vector<RecentObservation>(kRecentSize, RecentObservation{kNoPid, 0, -1});
 };

@@ -34,6 +34,7 @@ class WaitBlame {
     int32_t id;     // pid, irq or vec
     StringId name;  // comm or handler
     int16_t prio;   // tasks: the lowest kernel priority seen (the most urgent)
+    TaskClass task_class;  // tasks: the latest class the tracker gave it
     int64_t time_ns;
   };
   std::vector<Held> held_;

@@ -30,11 +30,12 @@ void WaitBlame::Charge(TimestampNs from_ns, TimestampNs to_ns, const ContextFram
            (frame->kind != ContextKind::kHardirq || h.name == frame->name);
   });
   if (held == held_.end()) {
-    held_.push_back(Held{frame->kind, id, frame->name, frame->prio, 0});
+    held_.push_back(Held{frame->kind, id, frame->name, frame->prio, frame->task_class, 0});
     held = held_.end() - 1;
   }
   held->time_ns += to_ns - from_ns;
   held->name = frame->name;  // a task's latest comm
+  held->task_class = frame->task_class;
   if (frame->prio >= 0 && (held->prio < 0 || frame->prio < held->prio)) held->prio = frame->prio;
 }
 
@@ -57,7 +58,10 @@ std::vector<BlameItem> WaitBlame::Items(const StringTable& strings) const {
     } else {
       (held.kind == ContextKind::kHardirq ? item.irq : item.pid) = held.id;
       item.name = std::string(strings.Get(held.name));
-      if (held.kind == ContextKind::kTask) item.prio = held.prio;
+      if (held.kind == ContextKind::kTask) {
+        item.prio = held.prio;
+        item.task_class = held.task_class;
+      }
     }
     items.push_back(std::move(item));
   }

@@ -65,7 +65,7 @@ int64_t RtTaskTime(const std::vector<BlameItem>& blame, int32_t except_pid, int1
     bool rt = item.kind == ContextKind::kTask && item.pid != 0 && item.pid != except_pid &&
               item.prio >= 0 && item.prio < 100 && (at_most_prio < 0 || item.prio <= at_most_prio);
     // Threads that serve softirqs do the waiting work; they are not what starves it.
-    if (!rt || ServesSoftirqs(ClassifyTask(item.pid, item.name, item.prio))) continue;
+    if (!rt || ServesSoftirqs(item.task_class)) continue;
     total += item.time_ns;
     tasks->push_back(&item);
   }

@@ -238,11 +238,29 @@ void ContextTracker::PopIrq(CpuState& cpu, const Event& event) {
   cpu.napi_cursor_ns = event.ts_ns;
 }
 
+// The task table may have just seen the running task prove itself a softirq thread with this
+// softirq_entry (docs/contexts.md, "threads by behaviour"): the run is that thread's from now on.
+void ContextTracker::LearnSoftirqThread(CpuState& cpu) {
+  if (trace_ == nullptr || !trace_->tasks.any_softirq_thread_by_behaviour()) return;
+  if (cpu.task.task_class != TaskClass::kOther && cpu.task.task_class != TaskClass::kRtTask) return;
+  std::string_view comm = trace_->strings.Get(cpu.task.name);
+  TaskClass task_class = ClassifyTask(&trace_->tasks, cpu.task.pid, comm, cpu.task.prio);
+  if (task_class == cpu.task.task_class) return;
+  cpu.task.task_class = task_class;
+  auto it = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  if (it == task_frames_.end()) return;
+  for (ContextFrame& frame : it->second) frame.task_class = task_class;
+}
+
 void ContextTracker::PushSoftirq(CpuState& cpu, const Event& event) {
   ContextFrame frame = NestedFrame(cpu, event.ts_ns, ContextKind::kSoftirq);
   frame.vec = event.softirq.vec;
   frame.name = 0;
   bool on_cpu_stack = cpu.in_irq_tail || !cpu.irq_frames.empty();
+  if (!on_cpu_stack) {
+    LearnSoftirqThread(cpu);
+    frame.task_class = cpu.task.task_class;
+  }
   frame.site = on_cpu_stack ? SoftirqSite::kIrqExit : SoftirqSiteOfTask(cpu.task.task_class);
   if (on_cpu_stack) {
     cpu.irq_frames.push_back(frame);

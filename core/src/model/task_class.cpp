@@ -124,7 +124,9 @@ TaskClass ClassifyTask(const TaskTable* tasks, int32_t pid, std::string_view com
   TaskClass by_name = ClassifyTask(pid, comm, kernel_prio);
   if (by_name != TaskClass::kRtTask && by_name != TaskClass::kOther) return by_name;
   const TaskRecord* task = tasks != nullptr ? tasks->Find(pid) : nullptr;
-  if (task != nullptr && task->woken_as_thread_of_irq >= 0) return TaskClass::kIrqThread;
+  if (task == nullptr) return by_name;
+  if (task->woken_as_thread_of_irq >= 0) return TaskClass::kIrqThread;
+  if (task->served_softirq_vectors != 0) return TaskClass::kSoftirqThread;
   return by_name;
 }
 

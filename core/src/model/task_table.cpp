@@ -45,26 +45,60 @@ void TaskTable::SetInitialComm(int32_t pid, StringId comm) {
   if (task.comms.empty()) task.comms.push_back({INT64_MIN, comm});
 }
 
-void TaskTable::NoteThreadWake(const Event& event) {
-  if (pending_thread_wakes_ > 0 && event.cpu < wakes_thread_of_irq_.size() &&
-      wakes_thread_of_irq_[event.cpu] >= 0) {
-    if (event.kind == EventKind::kSchedWaking) {
-      tasks_[event.wake.pid].woken_as_thread_of_irq = wakes_thread_of_irq_[event.cpu];
-    }
-    wakes_thread_of_irq_[event.cpu] = -1;
-    --pending_thread_wakes_;
+void TaskTable::ApplyNote(CpuNote note, const Event& event) {
+  bool waking = event.kind == EventKind::kSchedWaking;
+  if (note.wakes_thread_of_irq >= 0 && waking) {
+    tasks_[event.wake.pid].woken_as_thread_of_irq = note.wakes_thread_of_irq;
   }
+  // Kernels before sched_waking (4.3) record only sched_wakeup.
+  bool woken_by_other = (waking || event.kind == EventKind::kSchedWakeup) &&
+                        event.wake.pid > 0 && event.wake.pid != event.pid;
+  if (note.raised_vec >= 0 && woken_by_other) {
+    woken_after_raise_[event.wake.pid] |= 1u << note.raised_vec;
+  }
+  if (note.switched_in < 0) return;
+  auto candidate = woken_after_raise_.find(note.switched_in);
+  if (candidate == woken_after_raise_.end()) return;
+  uint32_t vectors = candidate->second;
+  woken_after_raise_.erase(candidate);
+  if (event.kind != EventKind::kSoftirqEntry || event.pid != note.switched_in ||
+      event.softirq.vec >= 32 || (vectors >> event.softirq.vec & 1) == 0) {
+    return;
+  }
+  tasks_[note.switched_in].served_softirq_vectors |= 1u << event.softirq.vec;
+  any_softirq_thread_by_behaviour_ = true;
+}
+
+void TaskTable::NoteThreadBehaviour(const Event& event) {
+  if (noted_cpus_ > 0 && event.cpu < notes_.size()) {
+    CpuNote& note = notes_[event.cpu];
+    if (note.wakes_thread_of_irq >= 0 || note.raised_vec >= 0 || note.switched_in >= 0) {
+      CpuNote previous = note;
+      note = CpuNote{};
+      --noted_cpus_;
+      ApplyNote(previous, event);
+    }
+  }
+  CpuNote next;
   if (event.kind == EventKind::kIrqHandlerExit && event.irq.ret == kIrqWakeThread &&
       event.irq.irq >= 0) {
-    if (event.cpu >= wakes_thread_of_irq_.size()) wakes_thread_of_irq_.resize(event.cpu + 1, -1);
-    wakes_thread_of_irq_[event.cpu] = event.irq.irq;
-    ++pending_thread_wakes_;
+    next.wakes_thread_of_irq = event.irq.irq;
+  } else if (event.kind == EventKind::kSoftirqRaise && event.softirq.vec < 32) {
+    next.raised_vec = static_cast<int32_t>(event.softirq.vec);
+  } else if (event.kind == EventKind::kSchedSwitch && !woken_after_raise_.empty() &&
+             woken_after_raise_.contains(event.sched_switch.next_pid)) {
+    next.switched_in = event.sched_switch.next_pid;
+  } else {
+    return;
   }
+  if (event.cpu >= notes_.size()) notes_.resize(event.cpu + 1);
+  notes_[event.cpu] = next;
+  ++noted_cpus_;
 }
 
 void TaskTable::ObserveEvent(const Event& event) {
   TimestampNs ts = event.ts_ns;
-  NoteThreadWake(event);
+  NoteThreadBehaviour(event);
   switch (event.kind) {
     case EventKind::kSchedSwitch: {
       const SchedSwitchFields& s = event.sched_switch;

@@ -1,0 +1,119 @@
+// Softirq threads recognised by behaviour (docs/contexts.md): a task woken right after another
+// context raised a vector, whose next run begins with that vector's softirq_entry, serves
+// softirqs as a thread whatever its name (a vendor-renamed sirq-net-rx/N), so its softirqs
+// count as run in a softirq thread, never at local_bh_enable in a task.
+#include <gtest/gtest.h>
+
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/task_class.h"
+#include "napiscope/task_table.h"
+#include "napiscope/wait_blame.h"
+#include "support/event_builder.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::EventBuilder;
+
+constexpr int32_t kApp = 100, kRenamedSirq = 500, kWorker = 600, kTimerUser = 700;
+
+// 2.6.x-rt style: IRQ 16's handler raises NET_RX and wakes "netrx-worker" (FIFO 50), which runs
+// NET_RX as soon as it is switched in; woken by sched_wakeup (kernels before 4.3) or
+// sched_waking.
+void RenamedSoftirqThreadRuns(EventBuilder& b, TimestampNs at, bool waking) {
+  b.IrqEntry(0, at, kApp, 16, "eth0").Raise(0, at + 5, kApp, kNetRx);
+  if (waking) b.Waking(0, at + 6, kApp, kRenamedSirq, 0);
+  else b.Wakeup(0, at + 6, kApp, kRenamedSirq, 0);
+  b.IrqExit(0, at + 10, kApp, 16);
+  b.Switch(0, at + 100, kApp, kStatePreempted, kRenamedSirq);
+  b.SoftirqEntry(0, at + 110, kRenamedSirq, kNetRx).SoftirqExit(0, at + 200, kRenamedSirq, kNetRx);
+  b.Switch(0, at + 210, kRenamedSirq, kStateInterruptible, kApp);
+}
+
+EventBuilder Scenario() {
+  EventBuilder b(1);
+  b.Task(kApp, "app").Task(kRenamedSirq, "netrx-worker", 49).Task(kWorker, "worker", 49);
+  b.Task(kTimerUser, "timer-user", 49);
+  b.Switch(0, 100, 0, kStatePreempted, kApp);
+  RenamedSoftirqThreadRuns(b, 1000, false);
+  RenamedSoftirqThreadRuns(b, 2000, true);
+  // "worker" is woken right after a raise too, but its run begins with something else.
+  b.Raise(0, 3000, kApp, kNetRx).Waking(0, 3001, kApp, kWorker, 0);
+  b.Switch(0, 3100, kApp, kStatePreempted, kWorker);
+  b.Other(0, 3105, kWorker, "sys_enter");
+  b.SoftirqEntry(0, 3110, kWorker, kNetRx).SoftirqExit(0, 3200, kWorker, kNetRx);
+  b.Switch(0, 3210, kWorker, kStateInterruptible, kApp);
+  // "timer-user" is woken after a NET_RX raise and begins with TIMER: not the raised vector.
+  b.Raise(0, 4000, kApp, kNetRx).Waking(0, 4001, kApp, kTimerUser, 0);
+  b.Switch(0, 4100, kApp, kStatePreempted, kTimerUser);
+  b.SoftirqEntry(0, 4110, kTimerUser, kTimer).SoftirqExit(0, 4150, kTimerUser, kTimer);
+  b.SoftirqEntry(0, 4160, kTimerUser, kNetRx).SoftirqExit(0, 4200, kTimerUser, kNetRx);
+  b.Switch(0, 4210, kTimerUser, kStateInterruptible, kApp);
+  return b;
+}
+
+TEST(SoftirqThreadBehaviour, ATaskWokenByARaiseThatBeginsWithThatSoftirqIsASoftirqThread) {
+  EventBuilder b = Scenario();
+  AnalysisPipeline pipeline{AnalysisOptions{}};
+  b.Play(pipeline);
+  Report report = pipeline.Finish(b.context());
+  const TaskTable& tasks = b.context().tasks;
+  ASSERT_NE(tasks.Find(kRenamedSirq), nullptr);
+  EXPECT_EQ(tasks.Find(kRenamedSirq)->served_softirq_vectors, 1u << kNetRx);
+  EXPECT_EQ(tasks.Find(kWorker)->served_softirq_vectors, 0u);
+  EXPECT_EQ(tasks.Find(kTimerUser)->served_softirq_vectors, 0u);
+  EXPECT_EQ(ClassifyTask(&tasks, kRenamedSirq, "netrx-worker", 49), TaskClass::kSoftirqThread);
+  EXPECT_EQ(ClassifyTask(&tasks, kWorker, "worker", 49), TaskClass::kRtTask);
+
+  const SoftirqLatencyRow* net_rx = nullptr;
+  for (const SoftirqLatencyRow& row : report.softirq_latency) {
+    if (row.vec == kNetRx) net_rx = &row;
+  }
+  ASSERT_NE(net_rx, nullptr);
+  // Both runs of the renamed thread, the first one included: it proved itself at its entry.
+  EXPECT_EQ(net_rx->ran_in.at(SoftirqSite::kSoftirqThread), 2);
+  EXPECT_EQ(net_rx->ran_in.at(SoftirqSite::kTaskBhEnable), 2);  // worker's and timer-user's
+
+  const ThreadActivityRow* thread = nullptr;
+  for (const ThreadActivityRow& row : report.ksoftirqd) {
+    if (row.pid == kRenamedSirq) thread = &row;
+  }
+  ASSERT_NE(thread, nullptr);
+  EXPECT_EQ(thread->task_class, TaskClass::kSoftirqThread);
+  EXPECT_EQ(thread->activations, 1);  // the second: known as such a thread by its wakeup
+}
+
+// Only the event right after the raise on that CPU is the softirq thread's wakeup.
+TEST(SoftirqThreadBehaviour, AWakeupAfterAnotherEventIsNoProof) {
+  EventBuilder b(1);
+  b.Task(kApp, "app").Task(kWorker, "worker", 49);
+  b.Switch(0, 100, 0, kStatePreempted, kApp);
+  b.Raise(0, 1000, kApp, kNetRx).Other(0, 1001, kApp, "sys_exit").Waking(0, 1002, kApp, kWorker, 0);
+  b.Switch(0, 1100, kApp, kStatePreempted, kWorker);
+  b.SoftirqEntry(0, 1110, kWorker, kNetRx).SoftirqExit(0, 1200, kWorker, kNetRx);
+  AnalysisPipeline pipeline{AnalysisOptions{}};
+  b.Play(pipeline);
+  pipeline.Finish(b.context());
+  EXPECT_EQ(b.context().tasks.Find(kWorker)->served_softirq_vectors, 0u);
+}
+
+// Wait blame keeps the class the tracker gave a task, so findings can tell softirq threads
+// (which do the waiting work) from the RT tasks that starve it.
+TEST(SoftirqThreadBehaviour, BlameKeepsTheTrackersClassOfATask) {
+  StringTable strings;
+  ContextFrame frame;
+  frame.kind = ContextKind::kTask;
+  frame.pid = kRenamedSirq;
+  frame.prio = 49;
+  frame.name = strings.Intern("netrx-worker");
+  frame.task_class = TaskClass::kSoftirqThread;
+  WaitBlame blame;
+  blame.Charge(0, 100, &frame);
+  std::vector<BlameItem> items = blame.Items(strings);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].task_class, TaskClass::kSoftirqThread);
+  EXPECT_EQ(items[0].time_ns, 100);
+}
+
+}  // namespace
+}  // namespace napiscope

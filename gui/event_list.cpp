@@ -1,19 +1,24 @@
 #include "event_list.h"
 
 #include <QContextMenuEvent>
+#include <QCoreApplication>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QWheelEvent>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
 
 #include "event_text.h"
+#include "event_window.h"
 #include "time_text.h"
 
 namespace napiscope::gui {
@@ -116,7 +121,11 @@ QVariant EventListModel::headerData(int section, Qt::Orientation orientation, in
 }
 
 EventListPanel::EventListPanel(QWidget* parent)
-    : QWidget(parent), model_(new EventListModel(this)), table_(new QTableView(this)) {
+    : QWidget(parent),
+      model_(new EventListModel(this)),
+      window_(new EventWindowModel(model_, this)),
+      table_(new QTableView(this)),
+      scroll_(new QScrollBar(Qt::Vertical, this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 2, 0, 0);
   layout->setSpacing(2);
@@ -140,7 +149,7 @@ EventListPanel::EventListPanel(QWidget* parent)
   status_ = new QLabel(this);
   bar->addWidget(status_, 1);
   layout->addLayout(bar);
-  table_->setModel(model_);
+  table_->setModel(window_);
   table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -157,7 +166,18 @@ EventListPanel::EventListPanel(QWidget* parent)
   table_->setColumnWidth(EventListModel::kTask, metrics.horizontalAdvance("irq/354-4848400 (12345)") + 16);
   table_->setColumnWidth(EventListModel::kEvent, metrics.horizontalAdvance("sched_wakeup_new") + 16);
   table_->setContextMenuPolicy(Qt::CustomContextMenu);
-  layout->addWidget(table_, 1);
+  // The table scrolls by whole rows within its window (at most the partly shown last row);
+  // the panel's scroll bar spans the list and moves the window.
+  table_->setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
+  table_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  table_->installEventFilter(this);
+  table_->viewport()->installEventFilter(this);
+  scroll_->setRange(0, 0);
+  auto* rows = new QHBoxLayout;
+  rows->setSpacing(0);
+  rows->addWidget(table_, 1);
+  rows->addWidget(scroll_);
+  layout->addLayout(rows, 1);
 
   connect(filter_, &QLineEdit::returnPressed, this, [this] { SetFilterText(filter_->text()); });
   connect(filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
@@ -166,16 +186,29 @@ EventListPanel::EventListPanel(QWidget* parent)
   connect(search_, &QLineEdit::returnPressed, this, [this] { FindNext(); });
   connect(next, &QPushButton::clicked, this, [this] { FindNext(); });
   connect(previous, &QPushButton::clicked, this, [this] { FindPrevious(); });
+  connect(scroll_, &QScrollBar::valueChanged, this, [this](int value) { SetTop(value); });
+  // The table scrolled itself (a click on the partly shown last row): move the window instead.
+  connect(table_->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
+    if (value == 0) return;
+    table_->verticalScrollBar()->setValue(0);
+    SetTop(top_ + value);
+  });
+  connect(model_, &QAbstractItemModel::modelReset, this, [this] {
+    current_ = -1;
+    top_ = 0;
+    UpdateWindow();
+  });
   connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) {
             if (quiet_ || !current.isValid()) return;
-            Event event = model_->EventAt(current.row());
+            current_ = window_->ListRow(current.row());
+            Event event = model_->EventAt(current_);
             emit EventSelected(event.ts_ns, event.cpu, event.pid);
           });
   connect(table_, &QTableView::customContextMenuRequested, this, [this](const QPoint& pos) {
     QModelIndex index = table_->indexAt(pos);
     if (!index.isValid() || !trace_) return;
-    Event event = model_->EventAt(index.row());
+    Event event = model_->EventAt(window_->ListRow(index.row()));
     QMenu menu(this);
     QString task = EventTaskText(event, trace_->context);
     QAction* pin = menu.addAction(QString("Pin %1 as a thread lane").arg(task));
@@ -237,7 +270,7 @@ bool EventListPanel::FindNext() {
     status_->setText(error);
     return false;
   }
-  int current = table_->currentIndex().isValid() ? table_->currentIndex().row() : -1;
+  int current = current_;
   int rows = model_->rowCount();
   if (current + 1 < rows) {
     // Decode the trace's rows in order from the next list row to the end.
@@ -267,8 +300,7 @@ bool EventListPanel::FindPrevious() {
     status_->setText(error);
     return false;
   }
-  int current = table_->currentIndex().isValid() ? table_->currentIndex().row()
-                                                 : model_->rowCount();
+  int current = current_ >= 0 ? current_ : model_->rowCount();
   if (current <= 0) {
     status_->setText("no match before the selected event");
     return false;
@@ -293,13 +325,112 @@ bool EventListPanel::FindPrevious() {
   return false;
 }
 
-void EventListPanel::SelectRow(int row, bool notify) {
-  quiet_ = !notify;
-  QModelIndex index = model_->index(row, 0);
-  table_->selectionModel()->setCurrentIndex(
-      index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-  table_->scrollTo(index, QAbstractItemView::PositionAtCenter);
-  quiet_ = false;
+void EventListPanel::SelectRow(int row, bool notify, bool center) {
+  if (row < 0 || row >= model_->rowCount()) return;
+  current_ = row;
+  int visible = VisibleRows();
+  if (center) {
+    top_ = row - visible / 2;
+  } else if (row < top_) {
+    top_ = row;
+  } else if (row >= top_ + visible) {
+    top_ = row - visible + 1;
+  }
+  UpdateWindow();
+  if (notify) {
+    Event event = model_->EventAt(row);
+    emit EventSelected(event.ts_ns, event.cpu, event.pid);
+  }
+}
+
+int EventListPanel::VisibleRows() const {
+  int row_height = std::max(table_->verticalHeader()->defaultSectionSize(), 1);
+  return std::max(table_->viewport()->height() / row_height, 1);
+}
+
+void EventListPanel::SetTop(int top) {
+  if (top == top_ && window_->first() == top_) return;
+  top_ = top;
+  UpdateWindow();
+}
+
+void EventListPanel::UpdateWindow() {
+  int rows = model_->rowCount();
+  int visible = VisibleRows();
+  int last_top = std::max(rows - visible, 0);
+  top_ = std::clamp(top_, 0, last_top);
+  scroll_->blockSignals(true);
+  scroll_->setRange(0, last_top);
+  scroll_->setPageStep(visible);
+  scroll_->setSingleStep(1);
+  scroll_->setValue(top_);
+  scroll_->blockSignals(false);
+  // The rows that fit whole and the one partly shown below them.
+  window_->SetWindow(top_, visible + 1);
+  table_->verticalScrollBar()->blockSignals(true);
+  table_->verticalScrollBar()->setValue(0);
+  table_->verticalScrollBar()->blockSignals(false);
+  SyncSelection();
+}
+
+void EventListPanel::SyncSelection() {
+  bool was_quiet = quiet_;
+  quiet_ = true;
+  // The window already shows the row where it belongs: the table must not scroll to it.
+  bool auto_scroll = table_->hasAutoScroll();
+  table_->setAutoScroll(false);
+  int row = current_ - window_->first();
+  QItemSelectionModel* selection = table_->selectionModel();
+  if (current_ >= 0 && row >= 0 && row < window_->count()) {
+    QModelIndex index = window_->index(row, 0);
+    if (selection->currentIndex() != index || !selection->isRowSelected(row)) {
+      selection->setCurrentIndex(index,
+                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+  } else if (selection->currentIndex().isValid() || selection->hasSelection()) {
+    selection->clear();
+  }
+  table_->setAutoScroll(auto_scroll);
+  quiet_ = was_quiet;
+}
+
+bool EventListPanel::HandleKey(int key) {
+  int rows = model_->rowCount();
+  if (rows == 0) return false;
+  int page = std::max(VisibleRows() - 1, 1);
+  int from = current_ >= 0 ? current_ : top_ - 1;
+  int to = from;
+  switch (key) {
+    case Qt::Key_Up: to = from - 1; break;
+    case Qt::Key_Down: to = from + 1; break;
+    case Qt::Key_PageUp: to = from - page; break;
+    case Qt::Key_PageDown: to = from + page; break;
+    case Qt::Key_Home: to = 0; break;
+    case Qt::Key_End: to = rows - 1; break;
+    default: return false;
+  }
+  to = std::clamp(to, 0, rows - 1);
+  if (to != current_) SelectRow(to, true, false);
+  return true;
+}
+
+bool EventListPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == table_->viewport()) {
+    if (event->type() == QEvent::Wheel &&
+        static_cast<QWheelEvent*>(event)->angleDelta().y() != 0) {
+      // The wheel scrolls the whole list, as the panel's scroll bar does.
+      QCoreApplication::sendEvent(scroll_, event);
+      return true;
+    }
+    if (event->type() == QEvent::Resize) UpdateWindow();
+  } else if (watched == table_ && event->type() == QEvent::KeyPress) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    if ((key->modifiers() & ~(Qt::ControlModifier | Qt::KeypadModifier)) == 0 &&
+        HandleKey(key->key())) {
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
 }
 
 void EventListPanel::ShowTime(TimestampNs ts_ns) {
@@ -309,15 +440,14 @@ void EventListPanel::ShowTime(TimestampNs ts_ns) {
 
 void EventListPanel::ScrollToTime(TimestampNs ts_ns) {
   if (!trace_ || model_->rowCount() == 0) return;
-  table_->scrollTo(model_->index(model_->RowAtTime(ts_ns), 0), QAbstractItemView::PositionAtTop);
+  SetTop(model_->RowAtTime(ts_ns));
 }
 
 std::optional<Event> EventListPanel::SelectedEvent() const {
-  QModelIndex index = table_->currentIndex();
-  if (!index.isValid()) return std::nullopt;
-  return model_->EventAt(index.row());
+  if (current_ < 0 || current_ >= model_->rowCount()) return std::nullopt;
+  return model_->EventAt(current_);
 }
 
-int EventListPanel::TopRow() const { return table_->rowAt(0); }
+int EventListPanel::TopRow() const { return model_->rowCount() > 0 ? top_ : -1; }
 
 }  // namespace napiscope::gui

@@ -15,9 +15,12 @@
 
 class QLabel;
 class QLineEdit;
+class QScrollBar;
 class QTableView;
 
 namespace napiscope::gui {
+
+class EventWindowModel;
 
 /// The rows of the list: every event, or those a filter keeps.
 class EventListModel : public QAbstractTableModel {
@@ -61,7 +64,9 @@ class EventListModel : public QAbstractTableModel {
   mutable std::optional<std::pair<int, Event>> cache_;  // the last row decoded
 };
 
-/// The list with its filter and search boxes.
+/// The list with its filter and search boxes. The table shows a window of the list's rows
+/// (EventWindowModel) and the panel's scroll bar moves it over the whole list: no per-row
+/// geometry, whatever the number of events.
 class EventListPanel : public QWidget {
   Q_OBJECT
 
@@ -88,11 +93,19 @@ class EventListPanel : public QWidget {
 
   /// The selected row's event, if any.
   std::optional<Event> SelectedEvent() const;
-  /// The first row shown at the top.
+  /// The first row shown at the top (-1 when the list is empty).
   int TopRow() const;
+  /// The selected list row, -1 when none.
+  int CurrentRow() const { return current_; }
+  /// Rows that fit whole in the table.
+  int VisibleRows() const;
 
   EventListModel* model() const { return model_; }
+  /// The table: it shows the rows of window_model() only.
   QTableView* table() const { return table_; }
+  EventWindowModel* window_model() const { return window_; }
+  /// The scroll bar over the whole list (its value is TopRow()).
+  QScrollBar* scroll_bar() const { return scroll_; }
   QLineEdit* search_box() const { return search_; }
 
  signals:
@@ -101,12 +114,27 @@ class EventListPanel : public QWidget {
   /// The user asked to pin the task of an event (context menu).
   void PinRequested(int pid);
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
-  void SelectRow(int row, bool notify);
+  // Selects list row `row`; `center` scrolls it to the middle, else just into view.
+  void SelectRow(int row, bool notify, bool center = true);
+  // Shows the rows from `top` (clamped so the last page is full).
+  void SetTop(int top);
+  // Sizes and places the window and the scroll bar after a move, a resize or a reset.
+  void UpdateWindow();
+  // Marks the current row in the table when the window shows it.
+  void SyncSelection();
+  bool HandleKey(int key);
 
   std::shared_ptr<const LoadedTrace> trace_;
   EventListModel* model_;
+  EventWindowModel* window_;
   QTableView* table_;
+  QScrollBar* scroll_;
+  int top_ = 0;       // list row at the top of the table
+  int current_ = -1;  // selected list row
   QLineEdit* filter_;
   QLineEdit* search_;
   QLabel* status_;

@@ -4,9 +4,14 @@
 #include "event_list.h"
 
 #include <QApplication>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QScrollBar>
+#include <QSignalSpy>
 #include <QTableView>
+#include <QTest>
+#include <QWheelEvent>
 #include <map>
 
 #include <absl/strings/str_cat.h>
@@ -14,6 +19,7 @@
 
 #include "event_search.h"
 #include "event_text.h"
+#include "event_window.h"
 #include "gui_test_support.h"
 #include "main_window.h"
 #include "napiscope/loader.h"
@@ -204,6 +210,117 @@ TEST(EventList, SearchJumpsToMatchesAndFiltersKeepOnlyThem) {
             QVariant(3));
   ASSERT_TRUE(panel.SetFilterText(""));
   EXPECT_EQ(static_cast<uint64_t>(panel.model()->rowCount()), trace->events.size());
+}
+
+// The time text of list row `row`, as the list model gives it.
+QVariant TimeText(const EventListModel& model, int row) {
+  return model.data(model.index(row, EventListModel::kTime), Qt::DisplayRole);
+}
+
+// The table holds a window of about a screenful of rows (no per-row geometry in Qt's header),
+// and keys, the wheel, clicks, the scroll bar and searches reach every row through it, the
+// last one included.
+TEST(EventList, TableShowsAWindowThatReachesEveryRow) {
+  auto trace = testing::LoadTestTrace("real/veth-threaded-napi.dat");
+  ASSERT_NE(trace, nullptr);
+  EventListPanel panel;
+  panel.resize(1000, 400);
+  panel.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&panel));
+  panel.SetTrace(trace);
+  QTableView* table = panel.table();
+  EventWindowModel* window = panel.window_model();
+  const EventListModel& list = *panel.model();
+  const int rows = list.rowCount();
+  const int visible = panel.VisibleRows();
+  ASSERT_GT(rows, 10000);
+  ASSERT_GT(visible, 3);
+  // A window: the rows that fit and one partly shown, nothing per row of the list.
+  EXPECT_EQ(window->count(), visible + 1);
+  EXPECT_EQ(table->model()->rowCount(), visible + 1);
+  EXPECT_LE(table->verticalHeader()->count(), visible + 1);
+  EXPECT_EQ(panel.scroll_bar()->maximum(), rows - visible);
+  EXPECT_EQ(panel.scroll_bar()->pageStep(), visible);
+  QSignalSpy selected(&panel, &EventListPanel::EventSelected);
+
+  // The scroll bar moves the window; at its end the last row of the list is the last shown.
+  panel.scroll_bar()->setValue(panel.scroll_bar()->maximum());
+  EXPECT_EQ(panel.TopRow(), rows - visible);
+  EXPECT_EQ(window->first(), rows - visible);
+  EXPECT_EQ(window->count(), visible);
+  EXPECT_EQ(table->model()->data(table->model()->index(visible - 1, EventListModel::kTime),
+                                 Qt::DisplayRole),
+            TimeText(list, rows - 1));
+
+  // End selects the last event; Up the one before; Home the first, scrolled back to the top.
+  table->setFocus();
+  QTest::keyClick(table, Qt::Key_End);
+  ASSERT_TRUE(panel.SelectedEvent());
+  EXPECT_EQ(panel.CurrentRow(), rows - 1);
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, trace->events.TimestampAt(trace->events.size() - 1));
+  EXPECT_EQ(table->currentIndex().row(), visible - 1);
+  ASSERT_EQ(selected.count(), 1);
+  EXPECT_EQ(selected.last().at(0).value<TimestampNs>(), panel.SelectedEvent()->ts_ns);
+  QTest::keyClick(table, Qt::Key_Up);
+  EXPECT_EQ(panel.CurrentRow(), rows - 2);
+  EXPECT_EQ(table->currentIndex().row(), visible - 2);
+  QTest::keyClick(table, Qt::Key_Home);
+  EXPECT_EQ(panel.CurrentRow(), 0);
+  EXPECT_EQ(panel.TopRow(), 0);
+  EXPECT_EQ(table->currentIndex().row(), 0);
+  // Down past the last whole row moves the window by one row.
+  for (int i = 0; i < visible; ++i) QTest::keyClick(table, Qt::Key_Down);
+  EXPECT_EQ(panel.CurrentRow(), visible);
+  EXPECT_EQ(panel.TopRow(), 1);
+  EXPECT_EQ(table->currentIndex().row(), visible - 1);
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, trace->events.TimestampAt(visible));
+  QTest::keyClick(table, Qt::Key_PageDown);
+  EXPECT_EQ(panel.CurrentRow(), 2 * visible - 1);
+
+  // The wheel scrolls the list (the selected row scrolls out of the window, stays selected).
+  int top = panel.TopRow();
+  QPoint inside = table->viewport()->rect().center();
+  QWheelEvent wheel(inside, table->viewport()->mapToGlobal(inside), QPoint(), QPoint(0, -120),
+                    Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+  QApplication::sendEvent(table->viewport(), &wheel);
+  EXPECT_GT(panel.TopRow(), top);
+  EXPECT_EQ(panel.scroll_bar()->value(), panel.TopRow());
+  EXPECT_EQ(panel.CurrentRow(), 2 * visible - 1);
+
+  // A click selects the row under it, in list rows.
+  panel.scroll_bar()->setValue(rows / 2);
+  QModelIndex third = table->model()->index(2, EventListModel::kEvent);
+  QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier,
+                    table->visualRect(third).center());
+  EXPECT_EQ(panel.CurrentRow(), rows / 2 + 2);
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, trace->events.TimestampAt(rows / 2 + 2));
+  EXPECT_EQ(selected.last().at(0).value<TimestampNs>(), trace->events.TimestampAt(rows / 2 + 2));
+
+  // Searches from the last row backwards and jumps to a time at the very end.
+  Event last = trace->events.At(trace->events.size() - 1);
+  QTest::keyClick(table, Qt::Key_End);
+  ASSERT_TRUE(panel.Find(QString("cpu==%1").arg(last.cpu), false));
+  int found = panel.CurrentRow();
+  EXPECT_LT(found, rows - 1);
+  EXPECT_EQ(panel.SelectedEvent()->cpu, last.cpu);
+  EXPECT_GE(found, panel.TopRow());
+  EXPECT_LT(found, panel.TopRow() + visible);
+  EXPECT_EQ(table->currentIndex().row(), found - panel.TopRow());
+  for (int row = found + 1; row < rows - 1; ++row) {
+    ASSERT_NE(list.EventAt(row).cpu, last.cpu) << row;
+  }
+  panel.ShowTime(last.ts_ns);
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, last.ts_ns);
+  EXPECT_EQ(panel.TopRow(), rows - visible);
+
+  // A filter gives a new list, still shown through a window.
+  ASSERT_TRUE(panel.SetFilterText(QString("cpu==%1").arg(last.cpu)));
+  EXPECT_EQ(panel.CurrentRow(), -1);
+  EXPECT_EQ(panel.TopRow(), 0);
+  EXPECT_EQ(panel.scroll_bar()->maximum(), std::max(list.rowCount() - visible, 0));
+  EXPECT_LE(table->model()->rowCount(), visible + 1);
+  QTest::keyClick(table, Qt::Key_End);
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, last.ts_ns);
 }
 
 TEST(EventList, FollowsTheTimelineAndMovesIt) {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 
 #include <absl/status/status.h>
@@ -10,6 +12,24 @@
 #include "napiscope/event_sink.h"
 
 namespace napiscope {
+
+/// Sees each CPU's records as they are decoded, before the merge orders them across CPUs, so
+/// that work done per CPU (an export writing each CPU's events) runs on the decoding threads.
+/// trace.dat only; the sink still receives every event.
+class DecodedRecordsObserver {
+ public:
+  virtual ~DecodedRecordsObserver() = default;
+  /// Called once on the loading thread, before any OnDecoded (for CPUs 0 .. cpus-1), when the
+  /// load passes every record through OnDecoded (trace.dat); never called for other formats.
+  virtual void OnDecodingStarts(int cpus) { (void)cpus; }
+  /// The next records of `cpu` in file order, on the thread that decodes that CPU (always the
+  /// same one for a CPU; other CPUs may be on other threads at the same time). String ids refer
+  /// to `strings` (read it only during the call). A record with an unknown event id has kind
+  /// EventKind::kCount; a kMissedEvents event comes before the first record after a loss. Times
+  /// are as recorded (the merge gives a record earlier than the one before it that one's time).
+  virtual void OnDecoded(uint16_t cpu, std::span<const Event> events,
+                         const StringTable& strings) = 0;
+};
 
 /// Optional knobs for a load.
 struct LoadOptions {
@@ -24,6 +44,8 @@ struct LoadOptions {
   /// Read trace.dat records through libtracecmd's record API instead of napiscope's page
   /// reader (slower, single-threaded; the reference the page reader is tested against).
   bool libtracecmd_records = false;
+  /// When set, sees every trace.dat record as it is decoded (see DecodedRecordsObserver).
+  DecodedRecordsObserver* decoded_records = nullptr;
 };
 
 /// Detects the format of `path` from its content (not its name).

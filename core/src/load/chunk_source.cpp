@@ -7,6 +7,13 @@
 namespace napiscope::internal {
 namespace {
 
+// Shows a decoded chunk to the observer, if any, on the thread that decoded it.
+void Observe(DecodedRecordsObserver* observer, uint16_t cpu, const DecodedChunk& chunk) {
+  if (observer != nullptr && !chunk.events.empty()) {
+    observer->OnDecoded(cpu, chunk.events, chunk.strings->table);
+  }
+}
+
 absl::Status FirstError(const std::vector<const CpuStream*>& streams) {
   for (const CpuStream* stream : streams) {
     if (stream->reader == nullptr) continue;
@@ -19,13 +26,18 @@ absl::Status FirstError(const std::vector<const CpuStream*>& streams) {
 }  // namespace
 
 InlineChunkSource::InlineChunkSource(const TraceFormats& formats,
-                                     std::vector<CpuStream> streams)
-    : decoder_(formats), streams_(std::move(streams)), chunks_(streams_.size()) {}
+                                     std::vector<CpuStream> streams,
+                                     DecodedRecordsObserver* observer)
+    : decoder_(formats),
+      observer_(observer),
+      streams_(std::move(streams)),
+      chunks_(streams_.size()) {}
 
 const DecodedChunk* InlineChunkSource::NextChunk(int cpu) {
   CpuStream& stream = streams_[cpu];
   if (stream.finished || stream.reader == nullptr) return nullptr;
   decoder_.DecodeChunk(stream, static_cast<uint16_t>(cpu), &chunks_[cpu]);
+  Observe(observer_, static_cast<uint16_t>(cpu), chunks_[cpu]);
   return &chunks_[cpu];
 }
 
@@ -37,8 +49,9 @@ absl::Status InlineChunkSource::status() const {
 
 ThreadedChunkSource::ThreadedChunkSource(const TraceFormats& formats,
                                          std::vector<CpuStream> streams,
-                                         const std::vector<uint64_t>& bytes, int workers)
-    : rings_(streams.size()) {
+                                         const std::vector<uint64_t>& bytes, int workers,
+                                         DecodedRecordsObserver* observer)
+    : observer_(observer), rings_(streams.size()) {
   for (size_t cpu = 0; cpu < streams.size(); ++cpu) {
     rings_[cpu].stream = std::move(streams[cpu]);
     rings_[cpu].done = rings_[cpu].stream.reader == nullptr || rings_[cpu].stream.finished;
@@ -106,6 +119,7 @@ void ThreadedChunkSource::Run(Worker& worker) {
     // The slot is not visible to the merge until `produced` moves past it.
     CpuRing& ring = rings_[cpu];
     worker.decoder->DecodeChunk(ring.stream, static_cast<uint16_t>(cpu), &ring.slots[slot]);
+    Observe(observer_, static_cast<uint16_t>(cpu), ring.slots[slot]);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++ring.produced;

@@ -11,6 +11,7 @@
 #include <absl/status/status.h>
 
 #include "load/chunk_decoder.h"
+#include "napiscope/loader.h"
 
 namespace napiscope::internal {
 
@@ -28,12 +29,15 @@ class ChunkSource {
 /// Decodes a chunk when the merge asks for it, on the merge's thread.
 class InlineChunkSource : public ChunkSource {
  public:
-  InlineChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams);
+  /// `observer` (may be null) sees each chunk once decoded.
+  InlineChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams,
+                    DecodedRecordsObserver* observer = nullptr);
   const DecodedChunk* NextChunk(int cpu) override;
   absl::Status status() const override;
 
  private:
   ChunkDecoder decoder_;
+  DecodedRecordsObserver* observer_;
   std::vector<CpuStream> streams_;
   std::vector<DecodedChunk> chunks_;  // one per CPU
 };
@@ -47,9 +51,11 @@ class ThreadedChunkSource : public ChunkSource {
   /// Chunks decoded ahead per CPU.
   static constexpr int kSlots = 4;
 
-  /// Starts `workers` threads over `streams` (balanced by `bytes` per CPU).
+  /// Starts `workers` threads over `streams` (balanced by `bytes` per CPU); `observer` (may be
+  /// null) sees each chunk on the worker that decoded it.
   ThreadedChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams,
-                      const std::vector<uint64_t>& bytes, int workers);
+                      const std::vector<uint64_t>& bytes, int workers,
+                      DecodedRecordsObserver* observer = nullptr);
   ~ThreadedChunkSource() override;
   const DecodedChunk* NextChunk(int cpu) override;
   absl::Status status() const override;
@@ -71,6 +77,7 @@ class ThreadedChunkSource : public ChunkSource {
 
   void Run(Worker& worker);
 
+  DecodedRecordsObserver* observer_;
   std::vector<CpuRing> rings_;
   std::vector<Worker> workers_;
   std::mutex mutex_;

@@ -193,13 +193,14 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
   int cpus = context.meta.cpus;
   std::unique_ptr<ChunkSource> source;
   int threads = read_pages ? DecodingThreads(options) : 1;
+  if (options.decoded_records != nullptr) options.decoded_records->OnDecodingStarts(cpus);
   if (threads > 1) {
     source = std::make_unique<ThreadedChunkSource>(readers.parser.formats,
                                                    std::move(readers.streams), readers.bytes,
-                                                   threads - 1);
+                                                   threads - 1, options.decoded_records);
   } else {
-    source = std::make_unique<InlineChunkSource>(readers.parser.formats,
-                                                 std::move(readers.streams));
+    source = std::make_unique<InlineChunkSource>(
+        readers.parser.formats, std::move(readers.streams), options.decoded_records);
   }
   MergeTotals totals;
   status = MergeChunks(*source, cpus, readers.parser.formats.tep, header.top_buffer, context,

@@ -52,13 +52,11 @@ TEST(FtraceEncode, BytesEqualTheGeneratedClassesForEveryKind) {
   StringTable strings;
   ProtoWriter encoded;
   std::vector<Event> events = OneOfEachKind(strings);
-  StringMirror mirror;
-  mirror.CatchUp(strings);
   for (const Event& event : events) {
     perfetto::protos::FtraceEvent reference;
     FillFtraceEvent(event, strings, &reference);
     encoded.Clear();
-    EncodeFtraceEvent(event, mirror, &encoded);
+    EncodeFtraceEvent(event, strings, &encoded);
     EXPECT_EQ(encoded.bytes(), reference.SerializeAsString()) << strings.Get(event.name) << "\n"
                                                               << reference.DebugString();
   }
@@ -68,9 +66,7 @@ TEST(FtraceEncode, DecodesToTheEventsFields) {
   StringTable strings;
   ProtoWriter encoded;
   std::vector<Event> events = OneOfEachKind(strings);
-  StringMirror mirror;
-  mirror.CatchUp(strings);
-  EncodeFtraceEvent(events[0], mirror, &encoded);
+  EncodeFtraceEvent(events[0], strings, &encoded);
   perfetto::protos::FtraceEvent decoded;
   ASSERT_TRUE(decoded.ParseFromString(std::string(encoded.bytes())));
   EXPECT_EQ(decoded.timestamp(), static_cast<uint64_t>(events[0].ts_ns));

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "batch_queue.h"
+#include "block_queue.h"
 #include "packet_writer.h"
 #include "perfetto_fields.h"
 #include "perfetto_trace.pb.h"
@@ -160,7 +160,8 @@ perfetto::protos::Trace ReferenceTrace(const std::string& long_name) {
     if (first) p->set_sequence_flags(1);
     return p;
   };
-  TrackDescriptor* group = packet(true)->mutable_track_descriptor();
+  packet(true);  // the opening packet: the sequence starts
+  TrackDescriptor* group = packet(false)->mutable_track_descriptor();
   group->set_uuid(0x6e617069'00000001);
   group->set_name("napiscope CPU 1");
   TrackDescriptor* counter = packet(false)->mutable_track_descriptor();
@@ -219,9 +220,9 @@ void ExpectBytesOfTheGeneratedClasses(bool threaded) {
   {
     PacketWriter out;
     ASSERT_TRUE(out.Open(path).ok());
-    BatchEncoder encoder(&out);
-    BatchQueue batches(&encoder, threaded);
-    TrackWriter writer(&batches, &stats);
+    BlockQueue blocks(&out, threaded);
+    BlockWriter packets(&blocks);
+    TrackWriter writer(&packets, &stats);
     uint64_t cpu =
         writer.Track(TrackKind::kCpuGroup, 1, [] { return TrackSpec{"napiscope CPU 1"}; });
     uint64_t pending = writer.Track(TrackKind::kCpuNetRxPending, 1, [&] {
@@ -236,7 +237,8 @@ void ExpectBytesOfTheGeneratedClasses(bool threaded) {
     writer.Slice(cpu, 1000, 2000, "softirq", long_name, args, Flows{out_flows, in_flows});
     writer.Instant(cpu, 1500, "finding", "rule", {});
     writer.Counter(pending, -10, -5);
-    batches.Finish();
+    packets.Flush();
+    blocks.Finish();
     ASSERT_TRUE(out.Close().ok());
     EXPECT_EQ(out.bytes(), static_cast<int64_t>(testing::ReadFile(path).size()));
   }

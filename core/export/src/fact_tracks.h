@@ -4,6 +4,7 @@
 // measures (RT tasks and softirq servers).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -38,11 +39,24 @@ class FactTracks : public FactListener {
   };
 
   void NetRxPending(uint16_t cpu, TimestampNs ts_ns, int64_t value);
+  // WakeLatencyWatches for the waking's task, remembered: it compares names, and every
+  // sched_waking asks.
+  bool Watched(const WakeWaitFact& wait);
+
+  struct WatchedSlot {
+    int32_t pid = -1;
+    int16_t prio = -1;
+    StringId comm = 0;
+    bool watched = false;
+    bool valid = false;
+  };
+  static constexpr size_t kWatchedSlots = 1024;
 
   TrackLayout* layout_;
   const AnalysisOptions& options_;
   absl::flat_hash_map<uint64_t, OpenWait> waits_;  // watched wake waits not yet ended
   std::vector<Arg> args_;                          // reused from slice to slice
+  std::array<WatchedSlot, kWatchedSlots> watched_{};
 };
 
 }  // namespace napiscope::perfetto_export

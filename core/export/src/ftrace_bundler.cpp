@@ -1,39 +1,148 @@
 #include "ftrace_bundler.h"
 
 #include <algorithm>
+#include <utility>
+
+#include "ftrace_event_encode.h"
+#include "perfetto_fields.h"
 
 namespace napiscope::perfetto_export {
 namespace {
 
-// Events per bundle: Perfetto's own bundles hold one or a few ring-buffer pages.
+namespace f = fields;
+
+// Events per bundle on the analysing thread: Perfetto's own bundles hold one or a few
+// ring-buffer pages (the decoded chunks, about as many events, make one bundle each).
 constexpr size_t kBundleEvents = 512;
+
+// Room for the bundles of one decoded chunk (about 512 events of 80-100 bytes).
+constexpr size_t kChunkBundleBytes = 64 << 10;
+
+// A bundle being written: its packet and FtraceEventBundle are open.
+struct OpenBundle {
+  ProtoWriter::Nested packet;
+  ProtoWriter::Nested bundle;
+  bool lost_before = false;
+};
+
+// Fields in number order, as the generated classes write them; a bundle of 512 events takes
+// some 40 KB, whose length needs 3 bytes.
+OpenBundle BeginBundle(uint16_t cpu, bool lost_before, ProtoWriter& out) {
+  OpenBundle open;
+  open.packet = packet_framing::Begin(out, 3);
+  open.bundle = out.BeginNested(f::packet::kFtraceEvents, 3);
+  out.Varint(f::bundle::kCpu, cpu);
+  open.lost_before = lost_before;
+  return open;
+}
+
+void AddEvent(const Event& event, const StringTable& strings, ProtoWriter& out) {
+  ProtoWriter::Nested encoded = out.BeginNested(f::bundle::kEvent);
+  EncodeFtraceEvent(event, strings, &out);
+  out.EndNested(encoded);
+}
+
+void EndBundle(const OpenBundle& open, ProtoWriter& out) {
+  if (open.lost_before) out.Varint(f::bundle::kLostEvents, 1);
+  out.EndNested(open.bundle);
+  packet_framing::SequenceId(out);
+  packet_framing::End(out, open.packet);
+}
+
+// kernel_stack / user_stack records repeat the event before them with a stack: the load keeps
+// them out of the stream, and so does the export.
+bool IsStackRecord(const Event& event, const StringTable& strings) {
+  if (event.kind != EventKind::kOther) return false;
+  std::string_view name = strings.Get(event.name);
+  return name == "kernel_stack" || name == "user_stack";
+}
 
 }  // namespace
 
-FtraceBundler::FtraceBundler(BatchQueue* out, const AnalysisOptions& options,
+EventScope::EventScope(const AnalysisOptions& options, int cpus)
+    : window_(options.window), all_cpus_(options.cpus.empty()) {
+  cpu_wanted_.assign(static_cast<size_t>(std::max(cpus, 0)), all_cpus_ ? 1 : 0);
+  for (int cpu : options.cpus) {
+    if (cpu >= 0 && cpu < cpus) cpu_wanted_[static_cast<size_t>(cpu)] = 1;
+  }
+}
+
+void EncodeBundle(uint16_t cpu, bool lost_before, std::span<const Event> events,
+                  const StringTable& strings, ProtoWriter* out) {
+  OpenBundle open = BeginBundle(cpu, lost_before, *out);
+  for (const Event& event : events) AddEvent(event, strings, *out);
+  EndBundle(open, *out);
+}
+
+void DecodedBundles::OnDecodingStarts(int cpus) {
+  active_ = true;
+  scope_.emplace(options_, cpus);
+  cpus_.assign(static_cast<size_t>(std::max(cpus, 0)), CpuState());
+}
+
+void DecodedBundles::OnDecoded(uint16_t cpu, std::span<const Event> events,
+                               const StringTable& strings) {
+  if (cpu >= cpus_.size() || !scope_->CpuWanted(cpu)) return;
+  CpuState& state = cpus_[cpu];
+  ProtoWriter block;
+  bool have_block = false;
+  OpenBundle open;
+  bool bundle_open = false;
+  for (const Event& event : events) {
+    if (event.kind == EventKind::kMissedEvents) {
+      // The gap ends the bundle: the next one starts after the loss and says so.
+      if (bundle_open) EndBundle(open, block);
+      bundle_open = false;
+      state.lost_before = true;
+      continue;
+    }
+    if (event.kind == EventKind::kCount || IsStackRecord(event, strings)) continue;
+    // As the merge delivers it: never earlier than the CPU's record before.
+    TimestampNs ts_ns = std::max(event.ts_ns, state.last_ns);
+    state.last_ns = ts_ns;
+    if (!scope_->TimeWanted(ts_ns)) continue;
+    if (!have_block) {
+      block = out_->Take(kChunkBundleBytes);
+      have_block = true;
+    }
+    if (!bundle_open) {
+      open = BeginBundle(cpu, std::exchange(state.lost_before, false), block);
+      bundle_open = true;
+      ++state.bundles;
+    }
+    if (ts_ns != event.ts_ns) {
+      Event moved = event;
+      moved.ts_ns = ts_ns;
+      AddEvent(moved, strings, block);
+    } else {
+      AddEvent(event, strings, block);
+    }
+    ++state.events;
+  }
+  if (bundle_open) EndBundle(open, block);
+  if (have_block) out_->Put(std::move(block));
+}
+
+void DecodedBundles::AddStats(PerfettoExportStats* stats) const {
+  for (const CpuState& state : cpus_) {
+    stats->ftrace_events += state.events;
+    stats->ftrace_bundles += state.bundles;
+  }
+}
+
+FtraceBundler::FtraceBundler(BlockWriter* out, const AnalysisOptions& options,
                              PerfettoExportStats* stats)
     : out_(out), options_(options), stats_(stats) {}
 
 void FtraceBundler::OnBegin(const TraceContext& context) {
   context_ = &context;
-  size_t cpus = static_cast<size_t>(std::max(context.meta.cpus, 1));
-  cpus_.resize(cpus);
-  cpu_wanted_.assign(cpus, options_.cpus.empty());
-  for (int cpu : options_.cpus) {
-    if (cpu >= 0 && static_cast<size_t>(cpu) < cpus) cpu_wanted_[cpu] = true;
-  }
-}
-
-bool FtraceBundler::Wanted(const Event& event) const {
-  return options_.window.Contains(event.ts_ns) &&
-         (event.cpu < cpu_wanted_.size() ? cpu_wanted_[event.cpu] : options_.cpus.empty());
+  int cpus = std::max(context.meta.cpus, 1);
+  cpus_.resize(static_cast<size_t>(cpus));
+  scope_.emplace(options_, cpus);
 }
 
 void FtraceBundler::OnEvent(const Event& event) {
-  if (event.cpu >= cpus_.size()) {
-    cpus_.resize(event.cpu + 1);
-    cpu_wanted_.resize(event.cpu + 1, options_.cpus.empty());
-  }
+  if (event.cpu >= cpus_.size()) cpus_.resize(event.cpu + 1);
   CpuBuffer& buffer = cpus_[event.cpu];
   if (event.kind == EventKind::kMissedEvents) {
     // The gap ends the CPU's bundle: the next one starts after the loss and says so.
@@ -41,7 +150,7 @@ void FtraceBundler::OnEvent(const Event& event) {
     buffer.lost_before = true;
     return;
   }
-  if (!Wanted(event)) return;
+  if (!scope_->CpuWanted(event.cpu) || !scope_->TimeWanted(event.ts_ns)) return;
   buffer.events.push_back(event);
   if (buffer.events.size() >= kBundleEvents) Flush(event.cpu);
 }
@@ -55,7 +164,9 @@ void FtraceBundler::Flush(uint16_t cpu) {
   if (buffer.events.empty()) return;
   stats_->ftrace_events += static_cast<int64_t>(buffer.events.size());
   ++stats_->ftrace_bundles;
-  out_->SendBundle(cpu, buffer.lost_before, &buffer.events, context_->strings);
+  EncodeBundle(cpu, buffer.lost_before, buffer.events, context_->strings, &out_->block());
+  out_->PacketsDone();
+  buffer.events.clear();
   buffer.lost_before = false;
 }
 

@@ -23,7 +23,7 @@ void GenericField(ProtoWriter* out, std::string_view name, uint32_t value_field,
 
 // Events Perfetto has no message for: napi_poll, netif_rx, x86 vectors other than the local
 // timer, and events napiscope only counts (their fields were not decoded).
-void Generic(const Event& event, const StringMirror& strings, ProtoWriter* out) {
+void Generic(const Event& event, const StringTable& strings, ProtoWriter* out) {
   constexpr uint32_t kInt = f::generic::kFieldIntValue;
   constexpr uint32_t kUint = f::generic::kFieldUintValue;
   constexpr uint32_t kStr = f::generic::kFieldStrValue;
@@ -48,7 +48,7 @@ void Generic(const Event& event, const StringMirror& strings, ProtoWriter* out) 
   }
 }
 
-void Wake(const WakeFields& w, const StringMirror& strings, ProtoWriter* out) {
+void Wake(const WakeFields& w, const StringTable& strings, ProtoWriter* out) {
   out->String(f::sched_wake::kComm, strings.Get(w.comm));
   out->Int(f::sched_wake::kPid, w.pid);
   out->Int(f::sched_wake::kPrio, w.prio);
@@ -56,7 +56,7 @@ void Wake(const WakeFields& w, const StringMirror& strings, ProtoWriter* out) {
 }
 
 // The FtraceEvent field (the member of its oneof `event`) that holds `event`.
-uint32_t PayloadField(const Event& event, const StringMirror& strings) {
+uint32_t PayloadField(const Event& event, const StringTable& strings) {
   switch (event.kind) {
     case EventKind::kSchedSwitch:
       return f::ftrace::kSchedSwitch;
@@ -100,7 +100,7 @@ uint32_t PayloadField(const Event& event, const StringMirror& strings) {
 }
 
 // Writes the fields of the message `payload_field` stands for.
-void Payload(uint32_t payload_field, const Event& event, const StringMirror& strings,
+void Payload(uint32_t payload_field, const Event& event, const StringTable& strings,
              ProtoWriter* p) {
   switch (payload_field) {
     case f::ftrace::kSchedSwitch: {
@@ -185,7 +185,7 @@ void Payload(uint32_t payload_field, const Event& event, const StringMirror& str
 
 }  // namespace
 
-void EncodeFtraceEvent(const Event& event, const StringMirror& strings, ProtoWriter* out) {
+void EncodeFtraceEvent(const Event& event, const StringTable& strings, ProtoWriter* out) {
   uint32_t payload_field = PayloadField(event, strings);
   out->Varint(f::ftrace::kTimestamp, static_cast<uint64_t>(event.ts_ns));
   out->Varint(f::ftrace::kPid, static_cast<uint32_t>(event.pid));

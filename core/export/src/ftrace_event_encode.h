@@ -3,8 +3,8 @@
 #pragma once
 
 #include "napiscope/event_sink.h"
+#include "napiscope/string_table.h"
 #include "proto_writer.h"
-#include "string_mirror.h"
 
 namespace napiscope::perfetto_export {
 
@@ -12,6 +12,6 @@ namespace napiscope::perfetto_export {
 /// frames it): Perfetto's own message where it has one for the event, else a GenericFtraceEvent
 /// with the event's name and the fields napiscope decoded. The bytes equal the generated
 /// classes' serialization.
-void EncodeFtraceEvent(const Event& event, const StringMirror& strings, ProtoWriter* out);
+void EncodeFtraceEvent(const Event& event, const StringTable& strings, ProtoWriter* out);
 
 }  // namespace napiscope::perfetto_export

@@ -1,10 +1,13 @@
 #include "packet_writer.h"
 
 #include <fcntl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 namespace napiscope::perfetto_export {
 
@@ -21,25 +24,33 @@ absl::Status PacketWriter::Open(const std::string& path) {
   return absl::OkStatus();
 }
 
-void PacketWriter::Flush() {
-  std::string_view bytes = buffer_.bytes();
-  // After a failed write nothing more is written: Close reports the error.
-  while (fd_ >= 0 && error_ == 0 && !bytes.empty()) {
-    ssize_t n = write(fd_, bytes.data(), bytes.size());
+void PacketWriter::Write(std::span<const std::string_view> pieces) {
+  std::vector<iovec> left;
+  left.reserve(pieces.size());
+  for (std::string_view piece : pieces) {
+    bytes_ += static_cast<int64_t>(piece.size());
+    if (!piece.empty()) left.push_back({const_cast<char*>(piece.data()), piece.size()});
+  }
+  size_t first = 0;  // the first piece not yet written whole
+  while (fd_ >= 0 && error_ == 0 && first < left.size()) {
+    int count = static_cast<int>(std::min<size_t>(left.size() - first, IOV_MAX));
+    ssize_t n = writev(fd_, left.data() + first, count);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       error_ = n < 0 ? errno : EIO;
       break;
     }
-    bytes.remove_prefix(static_cast<size_t>(n));
+    auto done = static_cast<size_t>(n);
+    while (first < left.size() && done >= left[first].iov_len) done -= left[first++].iov_len;
+    if (done > 0) {  // a piece written in part: its rest goes next
+      left[first].iov_base = static_cast<char*>(left[first].iov_base) + done;
+      left[first].iov_len -= done;
+    }
   }
-  written_ += static_cast<int64_t>(buffer_.size());
-  buffer_.Clear();
 }
 
 absl::Status PacketWriter::Close() {
   if (fd_ < 0) return absl::OkStatus();
-  Flush();
   if (path_ != "-" && close(fd_) != 0 && error_ == 0) error_ = errno;
   fd_ = -1;
   if (error_ != 0) return absl::InternalError(path_ + ": cannot write: " + std::strerror(error_));

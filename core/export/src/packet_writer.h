@@ -1,8 +1,9 @@
 // Writes TracePackets as the repeated `packet` field of a perfetto.protos.Trace: the framing
-// every writer of packets uses, and the file they end up in, written in large blocks.
+// every writer of packets uses, and the file whole packets end up in.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -28,20 +29,21 @@ inline ProtoWriter::Nested Begin(ProtoWriter& out, size_t length_bytes = 2) {
 inline void SequenceId(ProtoWriter& out) {
   out.Varint(fields::packet::kTrustedPacketSequenceId, kSequenceId);
 }
-/// Writes sequence_flags (field 13) for the file's first packet, which must say that the
-/// sequence starts (SEQ_INCREMENTAL_STATE_CLEARED); nothing for the others.
-inline void FirstPacketFlags(ProtoWriter& out, bool first) {
-  if (first) {
-    out.Varint(fields::packet::kSequenceFlags, fields::packet::kSeqIncrementalStateCleared);
-  }
-}
 /// Ends the packet `begun`.
 inline void End(ProtoWriter& out, ProtoWriter::Nested begun) { out.EndNested(begun); }
+/// The file's first packet: it only says that the sequence starts (sequence_flags:
+/// SEQ_INCREMENTAL_STATE_CLEARED), so that the packets after it may come in any order.
+inline void OpeningPacket(ProtoWriter& out) {
+  ProtoWriter::Nested packet = Begin(out, 1);
+  SequenceId(out);
+  out.Varint(fields::packet::kSequenceFlags, fields::packet::kSeqIncrementalStateCleared);
+  End(out, packet);
+}
 
 }  // namespace packet_framing
 
-/// The file: packets are encoded into its buffer (or appended encoded), which goes out in
-/// large blocks; nothing is kept once written.
+/// The output file: pieces of whole packets go out with one writev(2) per call; nothing is
+/// kept once written.
 class PacketWriter {
  public:
   PacketWriter() = default;
@@ -52,33 +54,20 @@ class PacketWriter {
   /// Opens `path` for writing ("-": stdout).
   absl::Status Open(const std::string& path);
 
-  /// The buffer packets are encoded into; call PacketsDone after whole packets.
-  ProtoWriter& buffer() { return buffer_; }
-  /// Writes the buffer out once it holds a block's worth.
-  void PacketsDone() {
-    if (buffer_.size() >= kBlockBytes) Flush();
-  }
-  /// Appends whole packets already encoded (with their Trace.packet framing).
-  void WriteEncoded(std::string_view packets) {
-    buffer_.Raw(packets);
-    PacketsDone();
-  }
+  /// Writes `pieces` in order. After a failed write nothing more is written; Close reports it.
+  void Write(std::span<const std::string_view> pieces);
 
-  /// Flushes and closes; the error names the file.
+  /// Closes; the error of the first failed write or of the close, naming the file.
   absl::Status Close();
 
-  /// Bytes written so far.
-  int64_t bytes() const { return written_ + static_cast<int64_t>(buffer_.size()); }
+  /// Bytes handed to Write so far.
+  int64_t bytes() const { return bytes_; }
 
  private:
-  static constexpr size_t kBlockBytes = 1 << 20;  // bytes per write(2)
-  void Flush();
-
   std::string path_;
   int fd_ = -1;
   int error_ = 0;  // errno of the first failed write
-  ProtoWriter buffer_;
-  int64_t written_ = 0;
+  int64_t bytes_ = 0;
 };
 
 }  // namespace napiscope::perfetto_export

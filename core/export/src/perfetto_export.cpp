@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "batch_queue.h"
+#include "block_queue.h"
 #include "context_tracks.h"
 #include "fact_tracks.h"
 #include "finding_instants.h"
@@ -14,30 +14,34 @@
 namespace napiscope {
 namespace {
 
-// The loader's events to the analysis and the bundler, and the trace context to the track
-// writers (names of tasks, devices, handlers): a direct call each, no fan-out loop.
+// The loader's events to the analysis, and to the bundler when the load does not pass the
+// records to the decoding threads' bundles (text); the trace context to the track writers
+// (names of tasks, devices, handlers): a direct call each, no fan-out loop.
 class ExportSink final : public EventSink {
  public:
   ExportSink(const TraceContext** context, AnalysisPipeline* pipeline,
+             const perfetto_export::DecodedBundles* decoded,
              perfetto_export::FtraceBundler* bundler)
-      : context_(context), pipeline_(pipeline), bundler_(bundler) {}
+      : context_(context), pipeline_(pipeline), decoded_(decoded), bundler_(bundler) {}
   void OnBegin(const TraceContext& context) override {
     *context_ = &context;
     pipeline_->OnBegin(context);
-    bundler_->OnBegin(context);
+    if (decoded_->active()) bundler_ = nullptr;
+    if (bundler_ != nullptr) bundler_->OnBegin(context);
   }
   void OnEvent(const Event& event) override {
     pipeline_->OnEvent(event);
-    bundler_->OnEvent(event);
+    if (bundler_ != nullptr) bundler_->OnEvent(event);
   }
   void OnEnd() override {
     pipeline_->OnEnd();
-    bundler_->OnEnd();
+    if (bundler_ != nullptr) bundler_->OnEnd();
   }
 
  private:
   const TraceContext** context_;
   AnalysisPipeline* pipeline_;
+  const perfetto_export::DecodedBundles* decoded_;
   perfetto_export::FtraceBundler* bundler_;
 };
 
@@ -50,33 +54,38 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   PerfettoExportStats* counts = stats != nullptr ? stats : &local;
   PacketWriter out;
   if (absl::Status status = out.Open(out_path); !status.ok()) return status;
-  // The analysing thread encodes the tracks and gathers the events; another thread encodes the
-  // events and writes the file, unless the export was asked to run on one thread.
-  BatchEncoder encoder(&out);
-  BatchQueue batches(&encoder, options.load.threads != 1);
+  // The analysing thread encodes the tracks, the decoding threads their CPUs' events; another
+  // thread writes the file, unless the export was asked to run on one thread.
+  BlockQueue blocks(&out, options.load.threads != 1);
+  BlockWriter packets(&blocks);
 
   const TraceContext* context_seen = nullptr;
-  TrackWriter writer(&batches, counts);
+  TrackWriter writer(&packets, counts);
   TrackLayout layout(&writer, &context_seen);
   ContextTracks context_tracks(&layout, options);
   FactTracks fact_tracks(&layout, options);
   AnalysisPipeline pipeline(options);
   pipeline.AddContextListener(&context_tracks);
   pipeline.AddFactListener(&fact_tracks);
-  FtraceBundler bundler(&batches, options, counts);
-  ExportSink sink(&context_seen, &pipeline, &bundler);
+  DecodedBundles decoded(&blocks, options);
+  FtraceBundler bundler(&packets, options, counts);
+  ExportSink sink(&context_seen, &pipeline, &decoded, &bundler);
+  LoadOptions load = options.load;
+  load.decoded_records = &decoded;
 
   TraceContext context;
-  absl::Status status = LoadTrace(trace_path, context, sink, options.load);
+  absl::Status status = LoadTrace(trace_path, context, sink, load);
   if (!status.ok()) {
-    batches.Finish();
+    blocks.Finish();
     (void)out.Close();
     if (out_path != "-") std::remove(out_path.c_str());  // no half-written trace left behind
     return status;
   }
+  decoded.AddStats(counts);
   Report report = pipeline.Finish(context);
   WriteFindingInstants(report.findings, &layout);
-  batches.Finish();
+  packets.Flush();
+  blocks.Finish();
   counts->bytes = out.bytes();
   return out.Close();
 }

@@ -96,6 +96,10 @@ class ProtoWriter {
   std::string_view bytes() const { return {reinterpret_cast<const char*>(data_.get()), size_}; }
   /// How many bytes were written so far.
   size_t size() const { return size_; }
+  /// Makes room for `bytes` in all without growing again.
+  void Reserve(size_t bytes) {
+    if (bytes > capacity_) Grow(bytes);
+  }
   /// Forgets the bytes; the buffer's memory is kept for reuse.
   void Clear() { size_ = 0; }
 

@@ -39,7 +39,6 @@ uint64_t TrackWriter::Describe_(const TrackSpec& spec) {
   uint64_t uuid = next_uuid_++;
   ProtoWriter& packet = out_->BeginPacket();
   out_->SequenceId();
-  out_->FirstPacketFlags();
   ProtoWriter::Nested track = packet.BeginNested(f::packet::kTrackDescriptor);
   packet.Varint(f::track_descriptor::kUuid, uuid);
   packet.String(f::track_descriptor::kName, spec.name);
@@ -51,18 +50,19 @@ uint64_t TrackWriter::Describe_(const TrackSpec& spec) {
   }
   packet.EndNested(track);
   out_->EndPacket();
+  out_->PacketsDone();
   ++stats_->tracks;
   return uuid;
 }
 
 ProtoWriter& TrackWriter::BeginEvent(uint64_t track, TimestampNs ts_ns, uint32_t type,
                                      std::span<const Arg> args) {
-  // Room for lengths up to 127 bytes without args, 16 KiB with.
-  size_t length_bytes = args.empty() ? 1 : 2;
-  ProtoWriter& packet = out_->BeginPacket(length_bytes);
+  // Room for lengths up to 127 bytes: most events, args included, are shorter (a longer one
+  // moves its body by a byte or two; a wrong guess of 2 bytes would move every short one).
+  ProtoWriter& packet = out_->BeginPacket(1);
   packet.Varint(f::packet::kTimestamp, static_cast<uint64_t>(std::max<TimestampNs>(0, ts_ns)));
   out_->SequenceId();
-  event_ = packet.BeginNested(f::packet::kTrackEvent, length_bytes);
+  event_ = packet.BeginNested(f::packet::kTrackEvent, 1);
   WriteArgs(packet, args);
   packet.Varint(f::track_event::kType, type);
   packet.Varint(f::track_event::kTrackUuid, track);
@@ -72,7 +72,6 @@ ProtoWriter& TrackWriter::BeginEvent(uint64_t track, TimestampNs ts_ns, uint32_t
 void TrackWriter::EndEvent() {
   ProtoWriter& packet = out_->packet();
   packet.EndNested(event_);
-  out_->FirstPacketFlags();
   out_->EndPacket();
 }
 
@@ -92,6 +91,7 @@ void TrackWriter::Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns
   EndEvent();
   BeginEvent(track, std::max(begin_ns, end_ns), f::track_event::kTypeSliceEnd, {});
   EndEvent();
+  out_->PacketsDone();
   ++stats_->slices;
 }
 
@@ -100,6 +100,7 @@ void TrackWriter::Instant(uint64_t track, TimestampNs ts_ns, std::string_view ca
   BeginEvent(track, ts_ns, f::track_event::kTypeInstant, args);
   WriteNamed(category, name, flows);
   EndEvent();
+  out_->PacketsDone();
   ++stats_->instants;
 }
 
@@ -107,6 +108,7 @@ void TrackWriter::Counter(uint64_t track, TimestampNs ts_ns, int64_t value) {
   ProtoWriter& packet = BeginEvent(track, ts_ns, f::track_event::kTypeCounter, {});
   packet.Int(f::track_event::kCounterValue, value);
   EndEvent();
+  out_->PacketsDone();
   ++stats_->counter_values;
 }
 

@@ -13,7 +13,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
-#include "batch_queue.h"
+#include "block_queue.h"
 #include "napiscope/event.h"
 #include "napiscope/perfetto_export.h"
 
@@ -59,11 +59,11 @@ struct Flows {
   std::span<const uint64_t> in;
 };
 
-/// Writes TrackEvents (encoded on the calling thread, written by the queue's); remembers only
-/// the tracks it described.
+/// Writes TrackEvents (encoded on the calling thread into its blocks); remembers only the
+/// tracks it described.
 class TrackWriter {
  public:
-  TrackWriter(BatchQueue* out, PerfettoExportStats* stats) : out_(out), stats_(stats) {}
+  TrackWriter(BlockWriter* out, PerfettoExportStats* stats) : out_(out), stats_(stats) {}
 
   /// The uuid of track (kind, id); `describe()` gives its TrackSpec the first time.
   template <typename Describe>
@@ -128,7 +128,7 @@ class TrackWriter {
                                (64 - kCacheBits));
   }
 
-  BatchQueue* out_;
+  BlockWriter* out_;
   PerfettoExportStats* stats_;
   std::array<CacheSlot, size_t{1} << kCacheBits> cache_{};
   absl::flat_hash_map<std::pair<TrackKind, uint64_t>, uint64_t> tracks_;

@@ -233,6 +233,15 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+// A text trace has no decoding threads: its events are bundled from the merged stream, and the
+// file holds them all, per CPU, as `napiscope info` counts them.
+TEST(PerfettoExport, TextTraceHoldsTheInputEvents) {
+  std::string trace = TestData("text/short-v6.per-cpu.txt.xz");
+  DecodedExport decoded = Decode(ExportWithCli(trace, "", MakeTempDir()), false);
+  ASSERT_GT(decoded.ftrace_timestamps.size(), 1000u);
+  ExpectSameEvents(decoded, CliJson("info --json " + trace));
+}
+
 // The real recording exercises every kind of track, so the comparisons above are not vacuous.
 TEST(PerfettoExport, RealTraceHasEveryKindOfTrack) {
   DecodedExport decoded =

@@ -13,6 +13,7 @@ struct AnalysisRequirement {
   std::string_view title;                  ///< for people ("softirq raise-to-entry latency")
   std::vector<std::string_view> required;  ///< without these the analysis cannot run
   std::vector<std::string_view> optional;  ///< make the analysis more complete when present
+  // An entry "a|b" is met by either event.
 };
 
 /// The requirement of every analysis napiscope has, in report order.

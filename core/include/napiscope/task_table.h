@@ -60,6 +60,13 @@ class TaskTable {
   /// Number of distinct pids known.
   size_t size() const { return tasks_.size(); }
 
+  /// True for the event that marks a task's wakeup: sched_waking, or sched_wakeup while the
+  /// trace has shown no sched_waking (kernels before 4.3 record only sched_wakeup).
+  bool IsWake(const Event& event) const {
+    return event.kind == EventKind::kSchedWaking ||
+           (event.kind == EventKind::kSchedWakeup && !waking_seen_);
+  }
+
   /// True once any task was seen serving softirqs as a thread (served_softirq_vectors != 0).
   bool any_softirq_thread_by_behaviour() const { return any_softirq_thread_by_behaviour_; }
 
@@ -102,6 +109,7 @@ class TaskTable {
   // Tasks woken right after a raise by another context: pid -> the vectors raised.
   absl::flat_hash_map<int32_t, uint32_t> woken_after_raise_;
   bool any_softirq_thread_by_behaviour_ = false;
+  bool waking_seen_ = false;  // a sched_waking was observed
   std::vector<RecentObservation> recent_ =
       std::vector<RecentObservation>(kRecentSize, RecentObservation{kNoPid, 0, -1});
 };

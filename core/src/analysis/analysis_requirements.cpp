@@ -2,6 +2,13 @@
 
 namespace napiscope {
 
+namespace {
+
+// A task's wakeup: kernels before 4.3 record only sched_wakeup.
+constexpr std::string_view kWake = "sched:sched_waking|sched:sched_wakeup";
+
+}  // namespace
+
 const std::vector<AnalysisRequirement>& AnalysisRequirements() {
   static const std::vector<AnalysisRequirement> kRequirements = {
       {"contexts",
@@ -16,14 +23,14 @@ const std::vector<AnalysisRequirement>& AnalysisRequirements() {
       {"irq_thread_pingpong",
        "IRQ-thread ping-pong",
        {"irq:irq_handler_entry", "sched:sched_switch"},
-       {"sched:sched_migrate_task", "sched:sched_waking"}},
+       {"sched:sched_migrate_task", kWake}},
       {"napi_thread_pingpong",
        "NAPI-thread and ksoftirqd ping-pong",
-       {"sched:sched_waking", "sched:sched_switch"},
+       {kWake, "sched:sched_switch"},
        {"sched:sched_migrate_task"}},
       {"ksoftirqd_blocked",
        "blocked ksoftirqd chains",
-       {"sched:sched_switch", "sched:sched_waking", "irq:softirq_raise", "irq:softirq_entry"},
+       {"sched:sched_switch", kWake, "irq:softirq_raise", "irq:softirq_entry"},
        {"sched:sched_pi_setprio"}},
       {"idle_with_pending",
        "idle with softirqs pending",
@@ -35,11 +42,11 @@ const std::vector<AnalysisRequirement>& AnalysisRequirements() {
        {"irq:softirq_entry", "sched:sched_switch", "net:netif_receive_skb"}},
       {"rt_wake_latency",
        "RT wake latency",
-       {"sched:sched_waking", "sched:sched_switch"},
+       {kWake, "sched:sched_switch"},
        {"irq:irq_handler_entry", "irq:softirq_entry"}},
       {"net_path",
        "network path priorities",
-       {"irq:irq_handler_entry", "sched:sched_switch", "sched:sched_waking"},
+       {"irq:irq_handler_entry", "sched:sched_switch", kWake},
        {"irq:softirq_raise", "irq:softirq_entry", "napi:napi_poll"}},
   };
   return kRequirements;

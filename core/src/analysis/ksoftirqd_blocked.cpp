@@ -206,7 +206,9 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
       }
       break;
     }
-    case EventKind::kSchedWaking: {
+    case EventKind::kSchedWaking:
+    case EventKind::kSchedWakeup: {
+      if (context_ == nullptr || !context_->tasks.IsWake(event)) break;
       auto it = open_.find(event.wake.pid);
       if (it == open_.end()) break;
       KsoftirqdBlockedRow row = std::move(it->second);

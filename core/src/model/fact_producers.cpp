@@ -31,7 +31,10 @@ void FactProducers::AddListener(FactListener* listener) {
   parts_->bus.listeners.push_back(listener);
 }
 
-void FactProducers::OnBegin(const TraceContext& context) { parts_->threads.OnBegin(context); }
+void FactProducers::OnBegin(const TraceContext& context) {
+  parts_->threads.OnBegin(context);
+  parts_->wakes.OnBegin(context);
+}
 
 void FactProducers::OnEvent(const Event& event) {
   parts_->threads.OnEvent(event);

@@ -46,14 +46,11 @@ void TaskTable::SetInitialComm(int32_t pid, StringId comm) {
 }
 
 void TaskTable::ApplyNote(CpuNote note, const Event& event) {
-  bool waking = event.kind == EventKind::kSchedWaking;
-  if (note.wakes_thread_of_irq >= 0 && waking) {
+  bool wake = IsWake(event);
+  if (note.wakes_thread_of_irq >= 0 && wake) {
     tasks_[event.wake.pid].woken_as_thread_of_irq = note.wakes_thread_of_irq;
   }
-  // Kernels before sched_waking (4.3) record only sched_wakeup.
-  bool woken_by_other = (waking || event.kind == EventKind::kSchedWakeup) &&
-                        event.wake.pid > 0 && event.wake.pid != event.pid;
-  if (note.raised_vec >= 0 && woken_by_other) {
+  if (note.raised_vec >= 0 && wake && event.wake.pid > 0 && event.wake.pid != event.pid) {
     woken_after_raise_[event.wake.pid] |= 1u << note.raised_vec;
   }
   if (note.switched_in < 0) return;
@@ -98,6 +95,7 @@ void TaskTable::NoteThreadBehaviour(const Event& event) {
 
 void TaskTable::ObserveEvent(const Event& event) {
   TimestampNs ts = event.ts_ns;
+  if (event.kind == EventKind::kSchedWaking) waking_seen_ = true;
   NoteThreadBehaviour(event);
   switch (event.kind) {
     case EventKind::kSchedSwitch: {

@@ -176,6 +176,8 @@ void ThreadActivationProducer::OnEvent(const Event& event) {
       HardIrq(event);
       break;
     case EventKind::kSchedWaking:
+    case EventKind::kSchedWakeup:
+      if (context_ == nullptr || !context_->tasks.IsWake(event)) break;
       if (Thread* thread = Track(event.wake.pid, event.wake.comm, event.wake.prio);
           thread != nullptr && thread->info.task_class != TaskClass::kIrqThread) {
         Wakeup(*thread, cpu, event.ts_ns, IrqSourceAt(tracker_, *this, event.cpu));

@@ -75,29 +75,48 @@ std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount
                                                 const std::vector<std::string>& event_formats) {
   absl::flat_hash_map<std::string_view, int64_t> by_name;
   for (const EventNameCount& count : counts) by_name[count.name] = count.total;
-  auto recorded = [&](std::string_view qualified) {
-    auto it = by_name.find(EventPartOf(qualified));
-    return it != by_name.end() && it->second > 0;
+  // An entry "a|b" is met by either event.
+  auto any_of = [](std::string_view entry, auto&& test) {
+    for (size_t bar = entry.find('|'); bar != std::string_view::npos; bar = entry.find('|')) {
+      if (test(entry.substr(0, bar))) return true;
+      entry.remove_prefix(bar + 1);
+    }
+    return test(entry);
   };
-  auto has_format = [&](std::string_view qualified) {
-    return std::binary_search(event_formats.begin(), event_formats.end(), qualified);
+  auto recorded = [&](std::string_view entry) {
+    return any_of(entry, [&](std::string_view qualified) {
+      auto it = by_name.find(EventPartOf(qualified));
+      return it != by_name.end() && it->second > 0;
+    });
+  };
+  auto has_format = [&](std::string_view entry) {
+    return any_of(entry, [&](std::string_view qualified) {
+      return std::binary_search(event_formats.begin(), event_formats.end(), qualified);
+    });
+  };
+  auto named = [](std::string_view entry) {
+    std::string name(entry);
+    for (size_t bar = name.find('|'); bar != std::string::npos; bar = name.find('|', bar)) {
+      name.replace(bar, 1, " or ");
+    }
+    return name;
   };
   std::vector<AnalysisAvailability> result;
   for (const AnalysisRequirement& requirement : AnalysisRequirements()) {
     AnalysisAvailability availability;
     availability.id = std::string(requirement.id);
     availability.title = std::string(requirement.title);
+    bool all_known = true;  // every missing event's format is in the file
     for (std::string_view event : requirement.required) {
-      if (!recorded(event)) availability.missing_required.emplace_back(event);
+      if (recorded(event)) continue;
+      availability.missing_required.push_back(named(event));
+      all_known = all_known && has_format(event);
     }
     for (std::string_view event : requirement.optional) {
-      if (!recorded(event)) availability.missing_optional.emplace_back(event);
+      if (!recorded(event)) availability.missing_optional.push_back(named(event));
     }
     availability.available = availability.missing_required.empty();
     if (!availability.available) {
-      bool all_known = std::all_of(
-          availability.missing_required.begin(), availability.missing_required.end(),
-          [&](const std::string& event) { return has_format(event); });
       availability.note = absl::StrCat(
           "needs ", absl::StrJoin(availability.missing_required, ", "),
           all_known ? ": the kernel had the event but none was recorded (not enabled?)"

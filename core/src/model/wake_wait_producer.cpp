@@ -10,7 +10,8 @@ namespace napiscope::internal {
 void WakeWaitProducer::OnEvent(const Event& event) {
   switch (event.kind) {
     case EventKind::kSchedWaking:
-      Waking(event);
+    case EventKind::kSchedWakeup:
+      if (context_ != nullptr && context_->tasks.IsWake(event)) Waking(event);
       break;
     case EventKind::kSchedMigrateTask:
       Migrate(event);

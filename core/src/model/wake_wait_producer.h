@@ -21,7 +21,11 @@ class WakeWaitProducer {
                    const FactBus* bus)
       : tracker_(tracker), tasks_(tasks), bus_(bus) {}
 
-  /// Feed sched_waking, sched_migrate_task, sched_switch and missed-events markers.
+  /// Remembers the trace, whose task table says which wakeup events mark wakes.
+  void OnBegin(const TraceContext& context) { context_ = &context; }
+
+  /// Feed sched_waking (or sched_wakeup without it), sched_migrate_task, sched_switch and
+  /// missed-events markers.
   void OnEvent(const Event& event);
 
  private:
@@ -40,6 +44,7 @@ class WakeWaitProducer {
   const ContextTracker* tracker_;
   const ThreadActivationProducer* tasks_;
   const FactBus* bus_;
+  const TraceContext* context_ = nullptr;
   uint64_t next_wait_id_ = 1;
   absl::flat_hash_map<int32_t, Queued> queued_;  // by pid
 };

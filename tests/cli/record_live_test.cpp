@@ -288,8 +288,12 @@ TEST_F(RecordLive, SaveOnFailWritesTheLastSecondsAsATraceDat) {
   // The events that led to the failure: softirqs, the last one close to the end of the file.
   EXPECT_GT(kept.counts["softirq_entry"], 0);
   EXPECT_GT(kept.counts["sched_switch"], 0);
+  // The report reads it: exit 0, or 2 when this machine's capture has findings (a loaded
+  // machine's softirqs or wakeups may pass the default warning thresholds); 1 is an unreadable
+  // file.
   auto napiscope_report = RunCommand(CliPath() + " report " + file);
-  EXPECT_EQ(napiscope_report.exit_code, 0) << napiscope_report.err;
+  EXPECT_NE(napiscope_report.exit_code, 1) << napiscope_report.err;
+  EXPECT_THAT(napiscope_report.out, HasSubstr("softirq"));
 }
 
 TEST_F(RecordLive, SaveOnFailToAFileThatCannotBeWrittenFailsBeforeTracing) {

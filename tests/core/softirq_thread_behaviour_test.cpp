@@ -22,8 +22,11 @@ constexpr int32_t kApp = 100, kRenamedSirq = 500, kWorker = 600, kTimerUser = 70
 // sched_waking.
 void RenamedSoftirqThreadRuns(EventBuilder& b, TimestampNs at, bool waking) {
   b.IrqEntry(0, at, kApp, 16, "eth0").Raise(0, at + 5, kApp, kNetRx);
-  if (waking) b.Waking(0, at + 6, kApp, kRenamedSirq, 0);
-  else b.Wakeup(0, at + 6, kApp, kRenamedSirq, 0);
+  if (waking) {
+    b.Waking(0, at + 6, kApp, kRenamedSirq, 0);
+  } else {
+    b.Wakeup(0, at + 6, kApp, kRenamedSirq, 0);
+  }
   b.IrqExit(0, at + 10, kApp, 16);
   b.Switch(0, at + 100, kApp, kStatePreempted, kRenamedSirq);
   b.SoftirqEntry(0, at + 110, kRenamedSirq, kNetRx).SoftirqExit(0, at + 200, kRenamedSirq, kNetRx);

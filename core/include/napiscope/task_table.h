@@ -1,4 +1,5 @@
-// Task names over time: pid -> comm as saved cmdlines and sched events reveal them.
+// Tasks over time: pid -> comm and priority as saved cmdlines and sched events reveal them, the
+// threads they are by behaviour (IRQ and softirq threads), and which event marks a wakeup.
 #pragma once
 
 #include <climits>

@@ -37,7 +37,8 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
       {AnalysisId::kKsoftirqdBlocked,
        "ksoftirqd_blocked",
        MaskOf(EventKind::kSchedSwitch) | MaskOf(EventKind::kSchedWaking) |
-           MaskOf(EventKind::kSchedWakeup) | MaskOf(EventKind::kSchedPiSetprio) | MaskOf(EventKind::kMissedEvents),
+           MaskOf(EventKind::kSchedWakeup) | MaskOf(EventKind::kSchedPiSetprio) |
+           MaskOf(EventKind::kMissedEvents),
        {"ksoftirqd_blocked_warning_ns", "ksoftirqd_blocked_error_ns"},
        {"ksoftirqd_blocked"}},
       {AnalysisId::kIdleWithPending,

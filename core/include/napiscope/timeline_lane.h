@@ -113,9 +113,24 @@ class TimelineLane {
   };
   static constexpr uint32_t kEscape = UINT32_MAX;
 
+  // What a leaf block holds (block_flags_): every interval has the block's one colour key
+  // (levels_[0][b].dominant_key), none is marked, no duration is past kEscape.
+  static constexpr uint8_t kOneKey = 1;
+  static constexpr uint8_t kNoneMarked = 2;
+  static constexpr uint8_t kNoLongDuration = 4;
+
   TimestampNs StartOf(size_t index) const;
   TimestampNs DurationOf(size_t index) const;
+  TimestampNs LongStart(size_t index) const;
+  TimestampNs LongDuration(size_t index) const;
   void BuildPyramid(std::span<const LaneItemTraits> traits);
+  // LowerBound(ts_ns) when every interval before `from` starts before ts_ns, searched forward
+  // from `from` (a column's end is near its start).
+  size_t LowerBoundFrom(TimestampNs ts_ns, size_t from) const;
+  // Summarize(begin, end, traits), the same value, with the parts of a block whose intervals
+  // share one key summed without a tally step per interval.
+  TimelineColumn SummarizeColumn(size_t begin, size_t end,
+                                 std::span<const LaneItemTraits> traits) const;
   void Visit(size_t level, size_t node, size_t end_index, TimestampNs after_ns,
              TimestampNs min_duration_ns, std::vector<TimelineInterval>* out) const;
   LaneSlice ScanFiltered(TimestampNs from_ns, TimestampNs to_ns, int columns,
@@ -125,6 +140,7 @@ class TimelineLane {
   std::vector<Packed> packed_;
   std::vector<TimestampNs> block_start_ns_;  // start of the first interval of each block
   std::vector<std::vector<Node>> levels_;    // levels_[0][b] sums block b; each level halves
+  std::vector<uint8_t> block_flags_;         // kOneKey | kNoneMarked | kNoLongDuration per block
   absl::flat_hash_map<uint32_t, TimestampNs> long_start_ns_;     // by index; rare
   absl::flat_hash_map<uint32_t, TimestampNs> long_duration_ns_;  // by index; >= 4.29 s
 };

@@ -28,6 +28,16 @@ class KeyTally {
     if (ns > smallest->second) *smallest = {key, ns};
   }
 
+  // True when adding `key` keeps every key added so far (it is held or a slot is free): then
+  // adding n times to it equals adding their sum once.
+  bool Keeps(uint16_t key) const {
+    if (used_ < kSlots) return true;
+    for (int i = 0; i < used_; ++i) {
+      if (slots_[i].first == key) return true;
+    }
+    return false;
+  }
+
   // The key with the most time and that time; {0, 0} when nothing was added.
   std::pair<uint16_t, TimestampNs> Top() const {
     std::pair<uint16_t, TimestampNs> top{0, 0};
@@ -103,15 +113,22 @@ void TimelineLane::Build(std::vector<Entry> entries, std::span<const LaneItemTra
 
 void TimelineLane::BuildPyramid(std::span<const LaneItemTraits> traits) {
   levels_.clear();
+  block_flags_.clear();
   if (packed_.empty()) return;
   std::vector<Node>& blocks = levels_.emplace_back(block_start_ns_.size());
+  block_flags_.assign(blocks.size(), 0);
   for (size_t b = 0; b < blocks.size(); ++b) {
     Node& node = blocks[b];
     KeyTally tally;
     size_t end = std::min(packed_.size(), (b + 1) * kBlockSize);
+    uint8_t flags = kOneKey | kNoneMarked | kNoLongDuration;
+    uint16_t first_key = traits[packed_[b * kBlockSize].item].key;
     for (size_t i = b * kBlockSize; i < end; ++i) {
       TimestampNs duration = DurationOf(i);
       const LaneItemTraits& item = traits[packed_[i].item];
+      if (item.key != first_key) flags &= ~kOneKey;
+      if (item.marked) flags &= ~kNoneMarked;
+      if (packed_[i].duration_ns == kEscape) flags &= ~kNoLongDuration;
       node.max_end_ns = std::max(node.max_end_ns, StartOf(i) + duration);
       node.busy_ns += duration;
       node.max_duration_ns = std::max(node.max_duration_ns, duration);
@@ -119,6 +136,7 @@ void TimelineLane::BuildPyramid(std::span<const LaneItemTraits> traits) {
       tally.Add(item.key, TallyWeight(duration));
     }
     std::tie(node.dominant_key, node.dominant_ns) = tally.Top();
+    block_flags_[b] = flags;
   }
   while (levels_.back().size() > 1) {
     const std::vector<Node> below = levels_.back();
@@ -143,15 +161,24 @@ void TimelineLane::BuildPyramid(std::span<const LaneItemTraits> traits) {
   }
 }
 
+// The rare escaped values are looked up out of line so that StartOf and DurationOf inline.
+[[gnu::noinline]] TimestampNs TimelineLane::LongStart(size_t index) const {
+  return long_start_ns_.at(static_cast<uint32_t>(index));
+}
+
+[[gnu::noinline]] TimestampNs TimelineLane::LongDuration(size_t index) const {
+  return long_duration_ns_.at(static_cast<uint32_t>(index));
+}
+
 TimestampNs TimelineLane::StartOf(size_t index) const {
   const Packed& packed = packed_[index];
-  if (packed.start_offset_ns == kEscape) return long_start_ns_.at(static_cast<uint32_t>(index));
+  if (packed.start_offset_ns == kEscape) [[unlikely]] return LongStart(index);
   return block_start_ns_[index / kBlockSize] + packed.start_offset_ns;
 }
 
 TimestampNs TimelineLane::DurationOf(size_t index) const {
   const Packed& packed = packed_[index];
-  if (packed.duration_ns == kEscape) return long_duration_ns_.at(static_cast<uint32_t>(index));
+  if (packed.duration_ns == kEscape) [[unlikely]] return LongDuration(index);
   return packed.duration_ns;
 }
 
@@ -168,6 +195,31 @@ size_t TimelineLane::LowerBound(TimestampNs ts_ns, size_t hint) const {
   if (block == 0) return 0;
   size_t lo = (block - 1) * kBlockSize + 1;
   size_t hi = std::min(block * kBlockSize, packed_.size());
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (StartOf(mid) < ts_ns)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+size_t TimelineLane::LowerBoundFrom(TimestampNs ts_ns, size_t from) const {
+  size_t size = packed_.size();
+  if (from >= size || StartOf(from) >= ts_ns) return from;
+  // Gallop forward: `below` starts before ts_ns; the answer is in (below, above].
+  size_t below = from;
+  size_t above = size;
+  for (size_t step = 1; below + step < size; step *= 2) {
+    if (StartOf(below + step) >= ts_ns) {
+      above = below + step;
+      break;
+    }
+    below += step;
+  }
+  size_t lo = below + 1;
+  size_t hi = above;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (StartOf(mid) < ts_ns)
@@ -240,6 +292,78 @@ TimelineColumn TimelineLane::Summarize(size_t begin, size_t end,
   return column;
 }
 
+TimelineColumn TimelineLane::SummarizeColumn(size_t begin, size_t end,
+                                             std::span<const LaneItemTraits> traits) const {
+  TimelineColumn column;
+  KeyTally tally;
+  auto add_interval = [&](size_t i) {
+    TimestampNs duration = DurationOf(i);
+    const LaneItemTraits& item = traits[packed_[i].item];
+    ++column.count;
+    column.marked += item.marked ? 1 : 0;
+    column.busy_ns += duration;
+    column.longest_ns = std::max(column.longest_ns, duration);
+    tally.Add(item.key, TallyWeight(duration));
+  };
+  // Intervals [lo, hi) of one block, added in Summarize's order (`descending` or not). When
+  // they all have the block's one key, the tally takes their summed weight in one step: the
+  // same result, as the key is held or has a free slot.
+  auto add_part = [&](size_t lo, size_t hi, bool descending) {
+    if (lo >= hi) return;
+    size_t block = lo / kBlockSize;
+    uint8_t flags = block_flags_[block];
+    uint16_t key = levels_[0][block].dominant_key;
+    if ((flags & kOneKey) != 0 && (flags & kNoLongDuration) != 0 && tally.Keeps(key)) {
+      TimestampNs busy = 0;
+      TimestampNs longest = 0;
+      TimestampNs zero_length = 0;
+      for (size_t i = lo; i < hi; ++i) {
+        TimestampNs duration = packed_[i].duration_ns;
+        busy += duration;
+        longest = std::max(longest, duration);
+        zero_length += duration == 0 ? 1 : 0;
+      }
+      if ((flags & kNoneMarked) == 0) {
+        for (size_t i = lo; i < hi; ++i) column.marked += traits[packed_[i].item].marked ? 1 : 0;
+      }
+      column.count += static_cast<uint32_t>(hi - lo);
+      column.busy_ns += busy;
+      column.longest_ns = std::max(column.longest_ns, longest);
+      tally.Add(key, busy + zero_length);  // the sum of TallyWeight over the part
+      return;
+    }
+    if (descending) {
+      for (size_t i = hi; i-- > lo;) add_interval(i);
+    } else {
+      for (size_t i = lo; i < hi; ++i) add_interval(i);
+    }
+  };
+  end = std::min(end, packed_.size());
+  // As Summarize: up to the first block boundary ascending, after the last one descending.
+  size_t front_end = std::min(end, (begin + kBlockSize - 1) / kBlockSize * kBlockSize);
+  add_part(begin, front_end, false);
+  begin = front_end;
+  size_t back_begin = std::max(begin, end / kBlockSize * kBlockSize);
+  add_part(back_begin, end, true);
+  end = back_begin;
+  size_t lo = begin / kBlockSize;
+  size_t hi = end / kBlockSize;
+  for (size_t level = 0; lo < hi; ++level, lo >>= 1, hi >>= 1) {
+    auto add_node = [&](size_t index) {
+      const Node& node = levels_[level][index];
+      column.count += static_cast<uint32_t>(kBlockSize << level);
+      column.marked += node.marked;
+      column.busy_ns += node.busy_ns;
+      column.longest_ns = std::max(column.longest_ns, node.max_duration_ns);
+      tally.Add(node.dominant_key, node.dominant_ns);
+    };
+    if (lo & 1) add_node(lo++);
+    if (hi & 1) add_node(--hi);
+  }
+  column.dominant_key = tally.Top().first;
+  return column;
+}
+
 LaneSlice TimelineLane::Query(TimestampNs from_ns, TimestampNs to_ns, int columns,
                               std::span<const LaneItemTraits> traits,
                               const std::vector<uint8_t>* item_mask) const {
@@ -266,12 +390,12 @@ LaneSlice TimelineLane::Query(TimestampNs from_ns, TimestampNs to_ns, int column
   size_t begin = first;
   for (int c = 0; c < columns; ++c) {
     column_first[c] = begin;
-    size_t end = c + 1 == columns ? last : LowerBound(boundaries[c + 1], begin);
+    size_t end = c + 1 == columns ? last : LowerBoundFrom(boundaries[c + 1], begin);
     // A dense column ends on a block boundary, so it sums whole blocks from the pyramid instead
     // of scanning up to a block of intervals: what moves to the next column is fewer intervals
     // than half this column holds, at most one pixel away. Every interval is still counted once.
     if (end - begin >= 2 * kBlockSize && c + 1 < columns) end -= end % kBlockSize;
-    if (end > begin) slice.columns[c] = Summarize(begin, end, traits);
+    if (end > begin) slice.columns[c] = SummarizeColumn(begin, end, traits);
     begin = end;
   }
   // Wide intervals are drawn on their own: take them out of the column that summed them.
@@ -336,7 +460,8 @@ LaneSlice TimelineLane::ScanFiltered(TimestampNs from_ns, TimestampNs to_ns, int
 size_t TimelineLane::BytesUsed() const {
   size_t bytes = packed_.capacity() * sizeof(Packed) +
                  block_start_ns_.capacity() * sizeof(TimestampNs) +
-                 (long_start_ns_.size() + long_duration_ns_.size()) * 2 * sizeof(TimestampNs);
+                 (long_start_ns_.size() + long_duration_ns_.size()) * 2 * sizeof(TimestampNs) +
+                 block_flags_.capacity();
   for (const std::vector<Node>& level : levels_) bytes += level.capacity() * sizeof(Node);
   return bytes;
 }

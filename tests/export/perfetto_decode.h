@@ -36,6 +36,13 @@ struct DecodedExport {
   std::vector<DecodedEvent> slices;
   std::vector<DecodedEvent> instants;
   std::map<std::string, std::vector<int64_t>> counters;  ///< values per counter track name
+  /// Interned strings referred to by the TrackEvents (categories, names, annotation names).
+  int64_t interned_references = 0;
+  /// Broken interning, as Perfetto's reader would meet it: an iid used before its sequence
+  /// defined it (in an earlier packet or the same one), defined twice with different strings,
+  /// iid 0, a packet using interned strings without SEQ_NEEDS_INCREMENTAL_STATE or on a
+  /// sequence whose incremental state was never cleared.
+  std::vector<std::string> interning_errors;
 };
 
 /// The event name Perfetto's message stands for ("sched_switch"; generic: its event_name).
@@ -46,7 +53,8 @@ std::string ExportWithCli(const std::string& trace, const std::string& args,
                           const std::string& dir);
 
 /// Decodes `pftrace` with `protoc --decode=perfetto.protos.Trace` (test failure when protoc
-/// fails); with `parse_text`, the content comes from protoc's text, else from the binary file.
+/// fails or the interning is broken); with `parse_text`, the content comes from protoc's text,
+/// else from the binary file. Interned names are resolved.
 DecodedExport Decode(const std::string& pftrace, bool parse_text);
 
 /// `napiscope info --json` or `report --format json` output of a trace, parsed.

@@ -206,6 +206,11 @@ TEST_P(PerfettoExportTest, HoldsTheInputEventsAndTheReportsCounts) {
   nlohmann::json info = CliJson("info --json " + trace);
   nlohmann::json report = CliJson("report --format json " + trace);
   ASSERT_TRUE(report.is_object());
+  // Names, categories and annotation names are interned; Decode checked that each is defined
+  // on the sequence before (or in) the packet that uses it, and resolved them: the comparisons
+  // below see the strings.
+  EXPECT_GT(decoded.interned_references, 0);
+  EXPECT_TRUE(decoded.interning_errors.empty());
   ExpectSameEvents(decoded, info);
   ExpectSoftirqRuns(decoded, report);
   ExpectHardirqRuns(decoded, report);
@@ -334,6 +339,16 @@ TEST(PerfettoExport, ProtoUsesPerfettosFieldNumbers) {
       {TracePacket::descriptor(), "track_descriptor", 60},
       {TracePacket::descriptor(), "trusted_packet_sequence_id", 10},
       {TracePacket::descriptor(), "sequence_flags", 13},
+      {TracePacket::descriptor(), "interned_data", 12},
+      {InternedData::descriptor(), "event_categories", 1},
+      {InternedData::descriptor(), "event_names", 2},
+      {InternedData::descriptor(), "debug_annotation_names", 3},
+      {EventCategory::descriptor(), "iid", 1},
+      {EventCategory::descriptor(), "name", 2},
+      {EventName::descriptor(), "iid", 1},
+      {EventName::descriptor(), "name", 2},
+      {DebugAnnotationName::descriptor(), "iid", 1},
+      {DebugAnnotationName::descriptor(), "name", 2},
       {FtraceEventBundle::descriptor(), "cpu", 1},
       {FtraceEventBundle::descriptor(), "event", 2},
       {FtraceEventBundle::descriptor(), "lost_events", 3},
@@ -368,6 +383,8 @@ TEST(PerfettoExport, ProtoUsesPerfettosFieldNumbers) {
       {TrackDescriptor::descriptor(), "parent_uuid", 5},
       {TrackDescriptor::descriptor(), "counter", 8},
       {TrackEvent::descriptor(), "name", 23},
+      {TrackEvent::descriptor(), "name_iid", 10},
+      {TrackEvent::descriptor(), "category_iids", 3},
       {TrackEvent::descriptor(), "categories", 22},
       {TrackEvent::descriptor(), "type", 9},
       {TrackEvent::descriptor(), "track_uuid", 11},
@@ -376,6 +393,7 @@ TEST(PerfettoExport, ProtoUsesPerfettosFieldNumbers) {
       {TrackEvent::descriptor(), "terminating_flow_ids", 48},
       {TrackEvent::descriptor(), "debug_annotations", 4},
       {DebugAnnotation::descriptor(), "name", 10},
+      {DebugAnnotation::descriptor(), "name_iid", 1},
       {DebugAnnotation::descriptor(), "int_value", 4},
       {DebugAnnotation::descriptor(), "string_value", 6},
   };

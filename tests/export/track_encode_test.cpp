@@ -38,6 +38,16 @@ TEST(PerfettoFields, EveryNumberIsTheProtosOwn) {
        f::packet::kTrustedPacketSequenceId},
       {TracePacket::descriptor(), "track_event", f::packet::kTrackEvent},
       {TracePacket::descriptor(), "sequence_flags", f::packet::kSequenceFlags},
+      {TracePacket::descriptor(), "interned_data", f::packet::kInternedData},
+      {InternedData::descriptor(), "event_categories", f::interned::kEventCategories},
+      {InternedData::descriptor(), "event_names", f::interned::kEventNames},
+      {InternedData::descriptor(), "debug_annotation_names", f::interned::kDebugAnnotationNames},
+      {EventCategory::descriptor(), "iid", f::interned::kIid},
+      {EventCategory::descriptor(), "name", f::interned::kName},
+      {EventName::descriptor(), "iid", f::interned::kIid},
+      {EventName::descriptor(), "name", f::interned::kName},
+      {DebugAnnotationName::descriptor(), "iid", f::interned::kIid},
+      {DebugAnnotationName::descriptor(), "name", f::interned::kName},
       {TracePacket::descriptor(), "track_descriptor", f::packet::kTrackDescriptor},
       {FtraceEventBundle::descriptor(), "cpu", f::bundle::kCpu},
       {FtraceEventBundle::descriptor(), "event", f::bundle::kEvent},
@@ -124,6 +134,8 @@ TEST(PerfettoFields, EveryNumberIsTheProtosOwn) {
       {CounterDescriptor::descriptor(), "unit", f::track_descriptor::kCounterUnit},
       {TrackEvent::descriptor(), "debug_annotations", f::track_event::kDebugAnnotations},
       {TrackEvent::descriptor(), "type", f::track_event::kType},
+      {TrackEvent::descriptor(), "category_iids", f::track_event::kCategoryIids},
+      {TrackEvent::descriptor(), "name_iid", f::track_event::kNameIid},
       {TrackEvent::descriptor(), "track_uuid", f::track_event::kTrackUuid},
       {TrackEvent::descriptor(), "categories", f::track_event::kCategories},
       {TrackEvent::descriptor(), "name", f::track_event::kName},
@@ -136,6 +148,7 @@ TEST(PerfettoFields, EveryNumberIsTheProtosOwn) {
       {DebugAnnotation::descriptor(), "double_value", f::debug_annotation::kDoubleValue},
       {DebugAnnotation::descriptor(), "string_value", f::debug_annotation::kStringValue},
       {DebugAnnotation::descriptor(), "name", f::debug_annotation::kName},
+      {DebugAnnotation::descriptor(), "name_iid", f::debug_annotation::kNameIid},
   };
   for (const Expected& e : expected) {
     EXPECT_EQ(FieldNumber(e.message, e.field), static_cast<int>(e.number))
@@ -143,6 +156,7 @@ TEST(PerfettoFields, EveryNumberIsTheProtosOwn) {
   }
   // sequence_flags is a plain uint32 in the .proto: SEQ_INCREMENTAL_STATE_CLEARED is Perfetto's 1.
   EXPECT_EQ(f::packet::kSeqIncrementalStateCleared, 1u);
+  EXPECT_EQ(f::packet::kSeqNeedsIncrementalState, 2u);  // SEQ_NEEDS_INCREMENTAL_STATE
   EXPECT_EQ(f::track_descriptor::kUnitCount, static_cast<uint32_t>(CounterDescriptor::UNIT_COUNT));
   EXPECT_EQ(f::track_event::kTypeSliceBegin, static_cast<uint32_t>(TrackEvent::TYPE_SLICE_BEGIN));
   EXPECT_EQ(f::track_event::kTypeSliceEnd, static_cast<uint32_t>(TrackEvent::TYPE_SLICE_END));
@@ -150,63 +164,90 @@ TEST(PerfettoFields, EveryNumberIsTheProtosOwn) {
   EXPECT_EQ(f::track_event::kTypeCounter, static_cast<uint32_t>(TrackEvent::TYPE_COUNTER));
 }
 
-// The same packets through the generated classes: the reference for the writer's bytes.
+// The same packets through the generated classes: the reference for the writer's bytes. The
+// strings of the first slice and of the instant are interned in the packets that first use
+// them; the second slice reuses the slice's iids and defines nothing.
 perfetto::protos::Trace ReferenceTrace(const std::string& long_name) {
   using namespace perfetto::protos;
   Trace trace;
-  auto packet = [&trace](bool first) {
+  auto packet = [&trace](uint32_t flags) {
     TracePacket* p = trace.add_packet();
     p->set_trusted_packet_sequence_id(1);
-    if (first) p->set_sequence_flags(1);
+    if (flags != 0) p->set_sequence_flags(flags);
     return p;
   };
-  packet(true);  // the opening packet: the sequence starts
-  TrackDescriptor* group = packet(false)->mutable_track_descriptor();
-  group->set_uuid(0x6e617069'00000001);
+  packet(1);  // the opening packet: the sequence starts (SEQ_INCREMENTAL_STATE_CLEARED)
+  TrackDescriptor* group = packet(0)->mutable_track_descriptor();
+  group->set_uuid(1);
   group->set_name("napiscope CPU 1");
-  TrackDescriptor* counter = packet(false)->mutable_track_descriptor();
-  counter->set_uuid(0x6e617069'00000002);
+  TrackDescriptor* counter = packet(0)->mutable_track_descriptor();
+  counter->set_uuid(2);
   counter->set_name("CPU 1 NET_RX pending");
-  counter->set_parent_uuid(0x6e617069'00000001);
+  counter->set_parent_uuid(1);
   counter->mutable_counter()->set_unit(CounterDescriptor::UNIT_COUNT);
 
-  TracePacket* begin = packet(false);
-  begin->set_timestamp(1000);
-  TrackEvent* slice = begin->mutable_track_event();
-  slice->set_type(TrackEvent::TYPE_SLICE_BEGIN);
-  slice->set_track_uuid(0x6e617069'00000001);
-  slice->add_categories("softirq");
-  slice->set_name(long_name);
-  DebugAnnotation* a = slice->add_debug_annotations();
-  a->set_name("vec");
-  a->set_int_value(-3);
-  a = slice->add_debug_annotations();
-  a->set_name("exhausted");
-  a->set_bool_value(true);
-  a = slice->add_debug_annotations();
-  a->set_name("ratio");
-  a->set_double_value(0.25);
-  a = slice->add_debug_annotations();
-  a->set_name("summary");
-  a->set_string_value(long_name);
-  slice->add_flow_ids(7);
-  slice->add_terminating_flow_ids(0xffff'ffff'ffff'fff0);
-  TracePacket* end = packet(false);
-  end->set_timestamp(2000);
-  end->mutable_track_event()->set_type(TrackEvent::TYPE_SLICE_END);
-  end->mutable_track_event()->set_track_uuid(0x6e617069'00000001);
+  auto slice = [&](uint64_t begin_ns, uint64_t end_ns, bool first) {
+    TracePacket* begin = packet(2);  // SEQ_NEEDS_INCREMENTAL_STATE
+    begin->set_timestamp(begin_ns);
+    TrackEvent* event = begin->mutable_track_event();
+    event->set_type(TrackEvent::TYPE_SLICE_BEGIN);
+    event->set_track_uuid(1);
+    event->add_category_iids(1);
+    event->set_name_iid(1);
+    DebugAnnotation* a = event->add_debug_annotations();
+    a->set_name_iid(1);
+    a->set_int_value(-3);
+    a = event->add_debug_annotations();
+    a->set_name_iid(2);
+    a->set_bool_value(true);
+    a = event->add_debug_annotations();
+    a->set_name_iid(3);
+    a->set_double_value(0.25);
+    a = event->add_debug_annotations();
+    a->set_name_iid(4);
+    a->set_string_value(long_name);
+    event->add_flow_ids(7);
+    event->add_terminating_flow_ids(0xffff'ffff'ffff'fff0);
+    if (first) {
+      InternedData* data = begin->mutable_interned_data();
+      EventCategory* category = data->add_event_categories();
+      category->set_iid(1);
+      category->set_name("softirq");
+      EventName* name = data->add_event_names();
+      name->set_iid(1);
+      name->set_name(long_name);
+      const char* arg_names[] = {"vec", "exhausted", "ratio", "summary"};
+      for (uint64_t iid = 1; iid <= 4; ++iid) {
+        DebugAnnotationName* arg = data->add_debug_annotation_names();
+        arg->set_iid(iid);
+        arg->set_name(arg_names[iid - 1]);
+      }
+    }
+    TracePacket* end = packet(0);
+    end->set_timestamp(end_ns);
+    end->mutable_track_event()->set_type(TrackEvent::TYPE_SLICE_END);
+    end->mutable_track_event()->set_track_uuid(1);
+  };
+  slice(1000, 2000, true);
+  slice(3000, 4000, false);
 
-  TracePacket* instant = packet(false);
+  TracePacket* instant = packet(2);
   instant->set_timestamp(1500);
   instant->mutable_track_event()->set_type(TrackEvent::TYPE_INSTANT);
-  instant->mutable_track_event()->set_track_uuid(0x6e617069'00000001);
-  instant->mutable_track_event()->add_categories("finding");
-  instant->mutable_track_event()->set_name("rule");
+  instant->mutable_track_event()->set_track_uuid(1);
+  instant->mutable_track_event()->add_category_iids(2);
+  instant->mutable_track_event()->set_name_iid(2);
+  EventCategory* category = instant->mutable_interned_data()->add_event_categories();
+  category->set_iid(2);
+  category->set_name("finding");
+  EventName* name = instant->mutable_interned_data()->add_event_names();
+  name->set_iid(2);
+  name->set_name("rule");
 
-  TracePacket* value = packet(false);
+  TracePacket* value = packet(0);
   value->set_timestamp(0);  // negative times are written as 0
   value->mutable_track_event()->set_type(TrackEvent::TYPE_COUNTER);
-  value->mutable_track_event()->set_track_uuid(0x6e617069'00000002);
+  value->mutable_track_event()->set_track_uuid(2);
   value->mutable_track_event()->set_counter_value(-5);
   return trace;
 }
@@ -228,14 +269,18 @@ void ExpectBytesOfTheGeneratedClasses(bool threaded) {
     uint64_t pending = writer.Track(TrackKind::kCpuNetRxPending, 1, [&] {
       return TrackSpec{"CPU 1 NET_RX pending", cpu, true};
     });
-    Arg args[] = {{"vec", int64_t{-3}},
-                  {"exhausted", true},
-                  {"ratio", 0.25},
-                  {"summary", std::string_view(long_name)}};
     uint64_t out_flows[] = {7};
     uint64_t in_flows[] = {0xffff'ffff'ffff'fff0};
-    writer.Slice(cpu, 1000, 2000, "softirq", long_name, args, Flows{out_flows, in_flows});
-    writer.Instant(cpu, 1500, "finding", "rule", {});
+    for (TimestampNs begin_ns : {1000, 3000}) {
+      // Interned again for the second slice: the same iids, nothing defined again.
+      Arg args[] = {{writer.ArgName("vec"), int64_t{-3}},
+                    {writer.ArgName("exhausted"), true},
+                    {writer.ArgName("ratio"), 0.25},
+                    {writer.ArgName("summary"), std::string_view(long_name)}};
+      writer.Slice(cpu, begin_ns, begin_ns + 1000, writer.Category("softirq"),
+                   writer.EventName(long_name), args, Flows{out_flows, in_flows});
+    }
+    writer.Instant(cpu, 1500, writer.Category("finding"), writer.EventName("rule"), {});
     writer.Counter(pending, -10, -5);
     packets.Flush();
     blocks.Finish();
@@ -250,7 +295,7 @@ void ExpectBytesOfTheGeneratedClasses(bool threaded) {
   ASSERT_TRUE(decoded.ParseFromString(written));
   EXPECT_EQ(decoded.DebugString(), reference.DebugString());
   EXPECT_EQ(stats.tracks, 2);
-  EXPECT_EQ(stats.slices, 1);
+  EXPECT_EQ(stats.slices, 2);
   EXPECT_EQ(stats.instants, 1);
   EXPECT_EQ(stats.counter_values, 1);
 }

@@ -94,6 +94,32 @@ bool InScope(const AnalysisOptions& options, uint16_t cpu, TimestampNs start_ns,
   return false;
 }
 
+ContextTracks::ContextTracks(TrackLayout* layout, const AnalysisOptions& options)
+    : layout_(layout), options_(options), cache_(layout->writer()) {
+  TrackWriter* w = layout->writer();
+  iids_ = {w->Category("softirq"),
+           w->Category("hardirq"),
+           w->Category("napi"),
+           w->Category("lost"),
+           w->EventName("poll"),
+           w->EventName("poll (budget exhausted)"),
+           w->EventName("events lost (not idle: unknown)"),
+           w->ArgName("vec"),
+           w->ArgName("ran_in"),
+           w->ArgName("pid"),
+           w->ArgName("irq"),
+           w->ArgName("interrupted_pid"),
+           w->ArgName("work"),
+           w->ArgName("budget"),
+           w->ArgName("exhausted"),
+           w->ArgName("cpu"),
+           w->ArgName("lost_ns"),
+           w->ArgName("start_known"),
+           w->ArgName("end_known"),
+           w->ArgName("resumed"),
+           w->ArgName("suspended")};
+}
+
 void ContextTracks::OnInterval(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
   if (!InScope(options_, frame.cpu, frame.start_ns, interval.end_ns)) return;
@@ -105,54 +131,54 @@ void ContextTracks::OnInterval(const ContextInterval& interval) {
   }
 }
 
-namespace {
-
 // Flags are written only when they are not the usual value (smaller files): start_known and
 // end_known when false, resumed and suspended when true.
-void AddUnusualFlags(const ContextInterval& interval, std::vector<Arg>* args) {
-  if (!interval.frame.start_known) args->push_back({"start_known", false});
-  if (!interval.end_known) args->push_back({"end_known", false});
-  if (interval.frame.resumed) args->push_back({"resumed", true});
-  if (interval.suspended) args->push_back({"suspended", true});
+size_t ContextTracks::AddUnusualFlags(const ContextInterval& interval, Arg* args,
+                                      size_t count) const {
+  if (!interval.frame.start_known) args[count++] = {iids_.start_known, false};
+  if (!interval.end_known) args[count++] = {iids_.end_known, false};
+  if (interval.frame.resumed) args[count++] = {iids_.resumed, true};
+  if (interval.suspended) args[count++] = {iids_.suspended, true};
+  return count;
 }
-
-}  // namespace
 
 void ContextTracks::Softirq(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
-  std::vector<Arg>& args = args_;
-  args = {{"vec", int64_t{frame.vec}},
-          {"ran_in", SoftirqSiteName(frame.site)},
-          {"pid", int64_t{frame.pid}}};
-  AddUnusualFlags(interval, &args);
+  Arg args[7] = {{iids_.vec, int64_t{frame.vec}},
+                 {iids_.ran_in, SoftirqSiteName(frame.site)},
+                 {iids_.pid, int64_t{frame.pid}}};
+  size_t count = AddUnusualFlags(interval, args, 3);
+  uint64_t name = cache_.PerVector(&vector_names_, frame.vec,
+                                   [](uint32_t vec) { return SoftirqVectorName(vec); });
   layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuSoftirqRuns, frame.cpu),
-                           frame.start_ns, interval.end_ns, "softirq",
-                           SoftirqVectorName(frame.vec), args);
+                           frame.start_ns, interval.end_ns, iids_.softirq, name,
+                           std::span<const Arg>(args, count));
 }
 
 void ContextTracks::Hardirq(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
-  std::vector<Arg>& args = args_;
-  args = {{"irq", int64_t{frame.irq}}, {"interrupted_pid", int64_t{frame.pid}}};
-  AddUnusualFlags(interval, &args);
+  Arg args[6] = {{iids_.irq, int64_t{frame.irq}}, {iids_.interrupted_pid, int64_t{frame.pid}}};
+  size_t count = AddUnusualFlags(interval, args, 2);
+  uint64_t name = cache_.PerString(frame.name, [this](StringId id) { return layout_->Str(id); });
   layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuHardirqs, frame.cpu), frame.start_ns,
-                           interval.end_ns, "hardirq", layout_->Str(frame.name), args);
+                           interval.end_ns, iids_.hardirq, name,
+                           std::span<const Arg>(args, count));
 }
 
 void ContextTracks::NapiPoll(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
   bool exhausted = frame.budget > 0 && frame.work >= frame.budget;
-  std::vector<Arg>& args = args_;
-  args = {{"work", int64_t{frame.work}},
-          {"budget", int64_t{frame.budget}},
-          {"exhausted", exhausted},
-          {"cpu", int64_t{frame.cpu}},
-          {"ran_in", SoftirqSiteName(frame.site)},
-          {"pid", int64_t{frame.pid}}};
-  AddUnusualFlags(interval, &args);
+  Arg args[10] = {{iids_.work, int64_t{frame.work}},
+                  {iids_.budget, int64_t{frame.budget}},
+                  {iids_.exhausted, exhausted},
+                  {iids_.cpu, int64_t{frame.cpu}},
+                  {iids_.ran_in, SoftirqSiteName(frame.site)},
+                  {iids_.pid, int64_t{frame.pid}}};
+  size_t count = AddUnusualFlags(interval, args, 6);
   layout_->writer()->Slice(layout_->NapiInstance(frame.napi, frame.name), frame.start_ns,
-                           interval.end_ns, "napi", exhausted ? "poll (budget exhausted)" : "poll",
-                           args);
+                           interval.end_ns, iids_.napi,
+                           exhausted ? iids_.poll_exhausted : iids_.poll,
+                           std::span<const Arg>(args, count));
   layout_->writer()->Counter(layout_->NapiPackets(frame.napi, frame.name), interval.end_ns,
                              frame.work);
 }
@@ -160,8 +186,8 @@ void ContextTracks::NapiPoll(const ContextInterval& interval) {
 void ContextTracks::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
   if (!InScope(options_, cpu, start_ns, end_ns)) return;
   layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuLostEvents, cpu), start_ns, end_ns,
-                           "lost", "events lost (not idle: unknown)",
-                           {{"lost_ns", int64_t{end_ns - start_ns}}});
+                           iids_.lost, iids_.events_lost,
+                           {{iids_.lost_ns, int64_t{end_ns - start_ns}}});
 }
 
 }  // namespace napiscope::perfetto_export

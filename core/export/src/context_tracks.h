@@ -2,9 +2,12 @@
 // polls per instance (with a packets-per-poll counter), and the time each CPU's events were lost.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include <absl/container/flat_hash_map.h>
 
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/contexts.h"
@@ -43,11 +46,34 @@ class TrackLayout {
 bool InScope(const AnalysisOptions& options, uint16_t cpu, TimestampNs start_ns,
              TimestampNs end_ns);
 
+/// Interned iids of strings the track writers use per slice, looked up once.
+class InternCache {
+ public:
+  explicit InternCache(TrackWriter* writer) : writer_(writer) {}
+  /// The event name `format` gives for softirq vector `vec` (0-255), interned once per vector.
+  template <typename Format>
+  uint64_t PerVector(std::array<uint64_t, 256>* iids, uint32_t vec, Format&& format) {
+    uint64_t& iid = (*iids)[vec & 0xff];
+    if (iid == 0) iid = writer_->EventName(format(vec));
+    return iid;
+  }
+  /// The event name `text(id)` gives for trace string `id`, interned once per id.
+  template <typename Text>
+  uint64_t PerString(StringId id, Text&& text) {
+    auto [it, inserted] = strings_.try_emplace(id, 0);
+    if (inserted) it->second = writer_->EventName(text(id));
+    return it->second;
+  }
+
+ private:
+  TrackWriter* writer_;
+  absl::flat_hash_map<StringId, uint64_t> strings_;
+};
+
 /// Writes the tracker's intervals and unknown time as they are reported.
 class ContextTracks : public ContextListener {
  public:
-  ContextTracks(TrackLayout* layout, const AnalysisOptions& options)
-      : layout_(layout), options_(options) {}
+  ContextTracks(TrackLayout* layout, const AnalysisOptions& options);
 
   void OnInterval(const ContextInterval& interval) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
@@ -57,9 +83,21 @@ class ContextTracks : public ContextListener {
   void Hardirq(const ContextInterval& interval);
   void NapiPoll(const ContextInterval& interval);
 
+  // The interned strings of the slices.
+  struct Iids {
+    uint64_t softirq, hardirq, napi, lost;                        // categories
+    uint64_t poll, poll_exhausted, events_lost;                   // event names
+    uint64_t vec, ran_in, pid, irq, interrupted_pid, work, budget, exhausted, cpu, lost_ns,
+        start_known, end_known, resumed, suspended;               // arg names
+  };
+  // Appends the flags that are not their usual value.
+  size_t AddUnusualFlags(const ContextInterval& interval, Arg* args, size_t count) const;
+
   TrackLayout* layout_;
   const AnalysisOptions& options_;
-  std::vector<Arg> args_;  // reused from slice to slice
+  Iids iids_;
+  InternCache cache_;
+  std::array<uint64_t, 256> vector_names_{};  // softirq run names per vector
 };
 
 }  // namespace napiscope::perfetto_export

@@ -11,6 +11,34 @@ constexpr uint32_t kNetRx = 3;
 
 }  // namespace
 
+FactTracks::FactTracks(TrackLayout* layout, const AnalysisOptions& options)
+    : layout_(layout), options_(options) {
+  TrackWriter* w = layout->writer();
+  iids_ = {w->Category("softirq_wait"),
+           w->Category("wakeup"),
+           w->Category("activation"),
+           w->Category("wake"),
+           w->EventName("cross-CPU activation"),
+           w->EventName("same-CPU activation"),
+           w->EventName("wake -> run"),
+           w->ArgName("vec"),
+           w->ArgName("delay_ns"),
+           w->ArgName("ran_in"),
+           w->ArgName("pending_mask"),
+           w->ArgName("pid"),
+           w->ArgName("comm"),
+           w->ArgName("irq"),
+           w->ArgName("from_cpu"),
+           w->ArgName("to_cpu"),
+           w->ArgName("cross_cpu"),
+           w->ArgName("exact"),
+           w->ArgName("wait_ns"),
+           w->ArgName("prio"),
+           w->ArgName("waker_cpu"),
+           w->ArgName("run_cpu"),
+           w->ArgName("moves")};
+}
+
 void FactTracks::NetRxPending(uint16_t cpu, TimestampNs ts_ns, int64_t value) {
   if (!InScope(options_, cpu, ts_ns, ts_ns)) return;
   layout_->writer()->Counter(layout_->CpuTrack(TrackKind::kCpuNetRxPending, cpu), ts_ns, value);
@@ -26,13 +54,16 @@ void FactTracks::OnSoftirqWait(const SoftirqWaitFact& wait) {
       !InScope(options_, wait.cpu, wait.raise_ns, wait.entry_ns)) {
     return;
   }
-  args_.assign({{"vec", int64_t{wait.vec}},
-                {"delay_ns", wait.delay_ns()},
-                {"ran_in", SoftirqSiteName(wait.site)},
-                {"pending_mask", int64_t{wait.pending_mask}}});
+  uint64_t& name = wait_names_[wait.vec & 0xff];
+  if (name == 0) {
+    name = layout_->writer()->EventName(fmt::format("{} wait", SoftirqVectorName(wait.vec)));
+  }
   layout_->writer()->Slice(layout_->SoftirqWaits(wait.cpu, wait.vec), wait.raise_ns,
-                           wait.entry_ns, "softirq_wait",
-                           fmt::format("{} wait", SoftirqVectorName(wait.vec)), args_);
+                           wait.entry_ns, iids_.softirq_wait, name,
+                           {{iids_.vec, int64_t{wait.vec}},
+                            {iids_.delay_ns, wait.delay_ns()},
+                            {iids_.ran_in, SoftirqSiteName(wait.site)},
+                            {iids_.pending_mask, int64_t{wait.pending_mask}}});
 }
 
 void FactTracks::OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) {
@@ -50,21 +81,25 @@ void FactTracks::OnThreadActivation(const ThreadActivationFact& a) {
   uint64_t flow = writer->NewFlow();
   bool by_irq = a.task_class == TaskClass::kIrqThread && a.irq >= 0;
   std::string_view comm = layout_->Str(a.comm);
-  args_.assign({{"pid", int64_t{a.pid}}, {"comm", comm}});
-  if (by_irq) args_.push_back({"irq", int64_t{a.irq}});
+  uint64_t key = (uint64_t{a.comm} << 32) | (by_irq ? static_cast<uint32_t>(a.irq) + 1 : 0);
+  auto [name, inserted] = activation_names_.try_emplace(key, 0);
+  if (inserted) {
+    name->second = writer->EventName(by_irq ? fmt::format("hard IRQ {} -> {}", a.irq, comm)
+                                            : fmt::format("wakeup -> {}", comm));
+  }
+  Arg cause[3] = {{iids_.pid, int64_t{a.pid}}, {iids_.comm, comm}, {iids_.irq, int64_t{a.irq}}};
   uint64_t out[] = {flow};
-  writer->Instant(layout_->CpuTrack(TrackKind::kCpuWakeups, a.from_cpu), a.woken_ns, "wakeup",
-                  by_irq ? fmt::format("hard IRQ {} -> {}", a.irq, comm)
-                         : fmt::format("wakeup -> {}", comm),
-                  args_, Flows{out, {}});
-  args_.assign({{"pid", int64_t{a.pid}},
-                {"from_cpu", int64_t{a.from_cpu}},
-                {"to_cpu", int64_t{a.to_cpu}},
-                {"cross_cpu", a.cross_cpu()},
-                {"exact", a.exact},
-                {"wait_ns", a.run_ns - a.woken_ns}});
-  writer->Slice(layout_->ThreadActivations(a.pid), a.woken_ns, a.run_ns, "activation",
-                a.cross_cpu() ? "cross-CPU activation" : "same-CPU activation", args_,
+  writer->Instant(layout_->CpuTrack(TrackKind::kCpuWakeups, a.from_cpu), a.woken_ns,
+                  iids_.wakeup, name->second, std::span<const Arg>(cause, by_irq ? 3 : 2),
+                  Flows{out, {}});
+  writer->Slice(layout_->ThreadActivations(a.pid), a.woken_ns, a.run_ns, iids_.activation,
+                a.cross_cpu() ? iids_.cross_cpu_activation : iids_.same_cpu_activation,
+                {{iids_.pid, int64_t{a.pid}},
+                 {iids_.from_cpu, int64_t{a.from_cpu}},
+                 {iids_.to_cpu, int64_t{a.to_cpu}},
+                 {iids_.cross_cpu, a.cross_cpu()},
+                 {iids_.exact, a.exact},
+                 {iids_.wait_ns, a.run_ns - a.woken_ns}},
                 Flows{{}, out});
 }
 
@@ -96,14 +131,14 @@ void FactTracks::OnWakeRan(const WakeRunFact& run) {
   OpenWait wait = it->second;
   waits_.erase(it);
   if (!InScope(options_, run.cpu, wait.waking_ns, run.run_ns)) return;
-  args_.assign({{"pid", int64_t{run.pid}},
-                {"prio", int64_t{run.prio}},
-                {"wait_ns", run.run_ns - wait.waking_ns},
-                {"waker_cpu", int64_t{wait.waker_cpu}},
-                {"run_cpu", int64_t{run.cpu}},
-                {"moves", int64_t{wait.moves}}});
-  layout_->writer()->Slice(layout_->Thread(run.pid), wait.waking_ns, run.run_ns, "wake",
-                           "wake -> run", args_);
+  layout_->writer()->Slice(layout_->Thread(run.pid), wait.waking_ns, run.run_ns, iids_.wake,
+                           iids_.wake_to_run,
+                           {{iids_.pid, int64_t{run.pid}},
+                            {iids_.prio, int64_t{run.prio}},
+                            {iids_.wait_ns, run.run_ns - wait.waking_ns},
+                            {iids_.waker_cpu, int64_t{wait.waker_cpu}},
+                            {iids_.run_cpu, int64_t{run.cpu}},
+                            {iids_.moves, int64_t{wait.moves}}});
 }
 
 void FactTracks::OnWakeDropped(uint64_t wait_id, WakeDropReason, TimestampNs) {

@@ -18,8 +18,7 @@ namespace napiscope::perfetto_export {
 /// Writes the producers' facts as they stream; holds only the waits still open.
 class FactTracks : public FactListener {
  public:
-  FactTracks(TrackLayout* layout, const AnalysisOptions& options)
-      : layout_(layout), options_(options) {}
+  FactTracks(TrackLayout* layout, const AnalysisOptions& options);
 
   void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
   void OnSoftirqWait(const SoftirqWaitFact& wait) override;
@@ -52,11 +51,23 @@ class FactTracks : public FactListener {
   };
   static constexpr size_t kWatchedSlots = 1024;
 
+  // The interned strings of the slices and instants.
+  struct Iids {
+    uint64_t softirq_wait, wakeup, activation, wake;                 // categories
+    uint64_t cross_cpu_activation, same_cpu_activation, wake_to_run;  // event names
+    uint64_t vec, delay_ns, ran_in, pending_mask, pid, comm, irq, from_cpu, to_cpu, cross_cpu,
+        exact, wait_ns, prio, waker_cpu, run_cpu, moves;              // arg names
+  };
+
   TrackLayout* layout_;
   const AnalysisOptions& options_;
   absl::flat_hash_map<uint64_t, OpenWait> waits_;  // watched wake waits not yet ended
-  std::vector<Arg> args_;                          // reused from slice to slice
   std::array<WatchedSlot, kWatchedSlots> watched_{};
+  Iids iids_;
+  std::array<uint64_t, 256> wait_names_{};  // "NET_RX wait" per vector
+  // Names of the activating instants ("hard IRQ 45 -> irq/45-eth0", "wakeup -> ksoftirqd/1")
+  // by comm and IRQ.
+  absl::flat_hash_map<uint64_t, uint64_t> activation_names_;
 };
 
 }  // namespace napiscope::perfetto_export

@@ -10,10 +10,10 @@ namespace {
 
 // The evidence's top-level values as args; nested objects and arrays as JSON text.
 void EvidenceArgs(const nlohmann::json& evidence, std::deque<std::string>* storage,
-                  std::vector<Arg>* args) {
+                  TrackWriter* writer, std::vector<Arg>* args) {
   if (!evidence.is_object()) return;
   for (const auto& [key, value] : evidence.items()) {
-    std::string_view name = storage->emplace_back("evidence." + key);
+    uint64_t name = writer->ArgName("evidence." + key);
     if (value.is_number_integer()) {
       args->push_back({name, value.get<int64_t>()});
     } else if (value.is_number()) {
@@ -42,14 +42,16 @@ void WriteFindingInstants(const std::vector<Finding>& findings, TrackLayout* lay
       track = layout->TraceFindings();
     }
     std::deque<std::string> storage;
-    std::vector<Arg> args = {{"rule", std::string_view(finding.rule)},
-                             {"severity", SeverityName(finding.severity)},
-                             {"summary", std::string_view(finding.summary)},
-                             {"start_ns", int64_t{finding.start_ns}},
-                             {"end_ns", int64_t{finding.end_ns}},
-                             {"cpu", int64_t{finding.cpu}}};
-    EvidenceArgs(finding.evidence, &storage, &args);
-    layout->writer()->Instant(track, finding.start_ns, "finding", finding.rule, args);
+    TrackWriter* writer = layout->writer();
+    std::vector<Arg> args = {{writer->ArgName("rule"), std::string_view(finding.rule)},
+                             {writer->ArgName("severity"), SeverityName(finding.severity)},
+                             {writer->ArgName("summary"), std::string_view(finding.summary)},
+                             {writer->ArgName("start_ns"), int64_t{finding.start_ns}},
+                             {writer->ArgName("end_ns"), int64_t{finding.end_ns}},
+                             {writer->ArgName("cpu"), int64_t{finding.cpu}}};
+    EvidenceArgs(finding.evidence, &storage, writer, &args);
+    writer->Instant(track, finding.start_ns, writer->Category("finding"),
+                    writer->EventName(finding.rule), args);
   }
 }
 

@@ -18,11 +18,24 @@ inline constexpr uint32_t kFtraceEvents = 1;              ///< FtraceEventBundle
 inline constexpr uint32_t kTimestamp = 8;                 ///< uint64
 inline constexpr uint32_t kTrustedPacketSequenceId = 10;  ///< uint32
 inline constexpr uint32_t kTrackEvent = 11;               ///< TrackEvent
+inline constexpr uint32_t kInternedData = 12;             ///< InternedData
 inline constexpr uint32_t kSequenceFlags = 13;            ///< uint32
 inline constexpr uint32_t kTrackDescriptor = 60;          ///< TrackDescriptor
 /// TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED
 inline constexpr uint32_t kSeqIncrementalStateCleared = 1;
+/// TracePacket.SequenceFlags.SEQ_NEEDS_INCREMENTAL_STATE
+inline constexpr uint32_t kSeqNeedsIncrementalState = 2;
 }  // namespace packet
+
+/// perfetto.protos.InternedData and its entries (EventCategory, EventName, DebugAnnotationName:
+/// each an iid and a name)
+namespace interned {
+inline constexpr uint32_t kEventCategories = 1;      ///< repeated EventCategory
+inline constexpr uint32_t kEventNames = 2;           ///< repeated EventName
+inline constexpr uint32_t kDebugAnnotationNames = 3; ///< repeated DebugAnnotationName
+inline constexpr uint32_t kIid = 1;                  ///< the entry's iid: uint64
+inline constexpr uint32_t kName = 2;                 ///< the entry's string
+}  // namespace interned
 
 /// perfetto.protos.FtraceEventBundle
 namespace bundle {
@@ -152,8 +165,10 @@ inline constexpr uint32_t kUnitCount = 2;    ///< CounterDescriptor.Unit.UNIT_CO
 
 /// perfetto.protos.TrackEvent
 namespace track_event {
+inline constexpr uint32_t kCategoryIids = 3;         ///< repeated uint64 (interned)
 inline constexpr uint32_t kDebugAnnotations = 4;     ///< repeated DebugAnnotation
 inline constexpr uint32_t kType = 9;                 ///< Type
+inline constexpr uint32_t kNameIid = 10;             ///< uint64 (interned EventName)
 inline constexpr uint32_t kTrackUuid = 11;           ///< uint64
 inline constexpr uint32_t kCategories = 22;          ///< repeated string
 inline constexpr uint32_t kName = 23;                ///< string
@@ -168,6 +183,7 @@ inline constexpr uint32_t kTypeCounter = 4;          ///< Type.TYPE_COUNTER
 
 /// perfetto.protos.DebugAnnotation
 namespace debug_annotation {
+inline constexpr uint32_t kNameIid = 1;      ///< uint64 (interned DebugAnnotationName)
 inline constexpr uint32_t kBoolValue = 2;    ///< bool
 inline constexpr uint32_t kUintValue = 3;    ///< uint64
 inline constexpr uint32_t kIntValue = 4;     ///< int64

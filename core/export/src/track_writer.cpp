@@ -10,10 +10,11 @@ namespace {
 
 namespace f = fields;
 
-// DebugAnnotations, each {value, name} in field-number order.
+// DebugAnnotations, each {name_iid, value} in field-number order.
 void WriteArgs(ProtoWriter& out, std::span<const Arg> args) {
   for (const Arg& arg : args) {
     ProtoWriter::Nested annotation = out.BeginNested(f::track_event::kDebugAnnotations);
+    out.Varint(f::debug_annotation::kNameIid, arg.name_iid);
     std::visit(
         [&out](const auto& value) {
           using T = std::decay_t<decltype(value)>;
@@ -28,10 +29,13 @@ void WriteArgs(ProtoWriter& out, std::span<const Arg> args) {
           }
         },
         arg.value);
-    out.String(f::debug_annotation::kName, arg.name);
     out.EndNested(annotation);
   }
 }
+
+// InternedData's field of each table, in InternTable order.
+constexpr uint32_t kTableFields[] = {f::interned::kEventCategories, f::interned::kEventNames,
+                                     f::interned::kDebugAnnotationNames};
 
 }  // namespace
 
@@ -55,59 +59,91 @@ uint64_t TrackWriter::Describe_(const TrackSpec& spec) {
   return uuid;
 }
 
+uint64_t TrackWriter::Intern(InternTable table, std::string_view name) {
+  Table& t = tables_[static_cast<size_t>(table)];
+  if (auto it = t.iids.find(absl::string_view(name.data(), name.size())); it != t.iids.end()) {
+    return it->second;
+  }
+  uint64_t iid = t.iids.size() + 1;  // iids count from 1 in each table (0: not set)
+  t.iids.emplace(std::string(name), iid);
+  t.unwritten.emplace_back(iid, std::string(name));
+  unwritten_ = true;
+  return iid;
+}
+
+void TrackWriter::WriteNewInterned(ProtoWriter& packet) {
+  ProtoWriter::Nested data = packet.BeginNested(f::packet::kInternedData, 2);
+  for (size_t table = 0; table < tables_.size(); ++table) {
+    for (const auto& [iid, name] : tables_[table].unwritten) {
+      ProtoWriter::Nested entry = packet.BeginNested(kTableFields[table]);
+      packet.Varint(f::interned::kIid, iid);
+      packet.String(f::interned::kName, name);
+      packet.EndNested(entry);
+    }
+    tables_[table].unwritten.clear();
+  }
+  packet.EndNested(data);
+  unwritten_ = false;
+}
+
 ProtoWriter& TrackWriter::BeginEvent(uint64_t track, TimestampNs ts_ns, uint32_t type,
+                                     uint64_t category, uint64_t name,
                                      std::span<const Arg> args) {
-  // Room for lengths up to 127 bytes: most events, args included, are shorter (a longer one
-  // moves its body by a byte or two; a wrong guess of 2 bytes would move every short one).
+  // Room for lengths up to 127 bytes: nearly all events, args included, are shorter (a longer
+  // one moves its body by a byte or two; a guess of 2 bytes would move every short one).
   ProtoWriter& packet = out_->BeginPacket(1);
   packet.Varint(f::packet::kTimestamp, static_cast<uint64_t>(std::max<TimestampNs>(0, ts_ns)));
   out_->SequenceId();
   event_ = packet.BeginNested(f::packet::kTrackEvent, 1);
+  if (category != 0) packet.Varint(f::track_event::kCategoryIids, category);
   WriteArgs(packet, args);
   packet.Varint(f::track_event::kType, type);
+  if (name != 0) packet.Varint(f::track_event::kNameIid, name);
   packet.Varint(f::track_event::kTrackUuid, track);
   return packet;
 }
 
-void TrackWriter::EndEvent() {
+void TrackWriter::EndEvent(bool named) {
   ProtoWriter& packet = out_->packet();
   packet.EndNested(event_);
+  if (named) {
+    if (unwritten_) WriteNewInterned(packet);
+    packet.Varint(f::packet::kSequenceFlags, f::packet::kSeqNeedsIncrementalState);
+  }
   out_->EndPacket();
 }
 
-void TrackWriter::WriteNamed(std::string_view category, std::string_view name, Flows flows) {
+void TrackWriter::WriteFlows(Flows flows) {
   ProtoWriter& packet = out_->packet();
-  packet.String(f::track_event::kCategories, category);
-  packet.String(f::track_event::kName, name);
   for (uint64_t id : flows.out) packet.Fixed64(f::track_event::kFlowIds, id);
   for (uint64_t id : flows.in) packet.Fixed64(f::track_event::kTerminatingFlowIds, id);
 }
 
 void TrackWriter::Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns,
-                        std::string_view category, std::string_view name, std::span<const Arg> args,
+                        uint64_t category, uint64_t name, std::span<const Arg> args,
                         Flows flows) {
-  BeginEvent(track, begin_ns, f::track_event::kTypeSliceBegin, args);
-  WriteNamed(category, name, flows);
-  EndEvent();
-  BeginEvent(track, std::max(begin_ns, end_ns), f::track_event::kTypeSliceEnd, {});
-  EndEvent();
+  BeginEvent(track, begin_ns, f::track_event::kTypeSliceBegin, category, name, args);
+  WriteFlows(flows);
+  EndEvent(true);
+  BeginEvent(track, std::max(begin_ns, end_ns), f::track_event::kTypeSliceEnd, 0, 0, {});
+  EndEvent(false);
   out_->PacketsDone();
   ++stats_->slices;
 }
 
-void TrackWriter::Instant(uint64_t track, TimestampNs ts_ns, std::string_view category,
-                          std::string_view name, std::span<const Arg> args, Flows flows) {
-  BeginEvent(track, ts_ns, f::track_event::kTypeInstant, args);
-  WriteNamed(category, name, flows);
-  EndEvent();
+void TrackWriter::Instant(uint64_t track, TimestampNs ts_ns, uint64_t category, uint64_t name,
+                          std::span<const Arg> args, Flows flows) {
+  BeginEvent(track, ts_ns, f::track_event::kTypeInstant, category, name, args);
+  WriteFlows(flows);
+  EndEvent(true);
   out_->PacketsDone();
   ++stats_->instants;
 }
 
 void TrackWriter::Counter(uint64_t track, TimestampNs ts_ns, int64_t value) {
-  ProtoWriter& packet = BeginEvent(track, ts_ns, f::track_event::kTypeCounter, {});
+  ProtoWriter& packet = BeginEvent(track, ts_ns, f::track_event::kTypeCounter, 0, 0, {});
   packet.Int(f::track_event::kCounterValue, value);
-  EndEvent();
+  EndEvent(false);
   out_->PacketsDone();
   ++stats_->counter_values;
 }

@@ -1,5 +1,6 @@
 // napiscope's derived data as Perfetto TrackEvent tracks: descriptors written on first use,
-// slices, instants, counters and flows.
+// slices, instants, counters and flows. Event names, categories and annotation names are
+// interned (Perfetto's InternedData): written once on the packet sequence, referred to by iid.
 #pragma once
 
 #include <array>
@@ -10,6 +11,7 @@
 #include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include <absl/container/flat_hash_map.h>
 
@@ -47,10 +49,18 @@ struct TrackSpec {
   bool counter = false;
 };
 
-/// A value attached to a slice or instant: a Perfetto debug annotation (args "debug.NAME").
+/// A value attached to a slice or instant: a Perfetto debug annotation (args "debug.NAME"),
+/// its name interned (TrackWriter::ArgName).
 struct Arg {
-  std::string_view name;
+  uint64_t name_iid = 0;
   std::variant<int64_t, double, bool, std::string_view> value;
+};
+
+/// Perfetto's interning tables the export uses, in InternedData's field order.
+enum class InternTable : uint8_t {
+  kCategory,   ///< InternedData.event_categories
+  kEventName,  ///< InternedData.event_names
+  kArgName,    ///< InternedData.debug_annotation_names
 };
 
 /// Flow ids leaving (`out`) and ending at (`in`) a slice or instant.
@@ -83,18 +93,28 @@ class TrackWriter {
     return uuid;
   }
 
-  /// A slice [begin_ns, end_ns] on `track`.
-  void Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns, std::string_view category,
-             std::string_view name, std::span<const Arg> args, Flows flows = {});
+  /// The iid of `name` in `table`. A new one is defined (InternedData) in the next packet that
+  /// begins a slice or holds an instant: the one that first uses it, or one before.
+  uint64_t Intern(InternTable table, std::string_view name);
+  /// The iid of the category `name`.
+  uint64_t Category(std::string_view name) { return Intern(InternTable::kCategory, name); }
+  /// The iid of the event name `name`.
+  uint64_t EventName(std::string_view name) { return Intern(InternTable::kEventName, name); }
+  /// The iid of the debug annotation name `name`.
+  uint64_t ArgName(std::string_view name) { return Intern(InternTable::kArgName, name); }
+
+  /// A slice [begin_ns, end_ns] on `track`; category and name are iids (Category, EventName).
+  void Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns, uint64_t category,
+             uint64_t name, std::span<const Arg> args, Flows flows = {});
   /// The same with args written in place.
-  void Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns, std::string_view category,
-             std::string_view name, std::initializer_list<Arg> args, Flows flows = {}) {
+  void Slice(uint64_t track, TimestampNs begin_ns, TimestampNs end_ns, uint64_t category,
+             uint64_t name, std::initializer_list<Arg> args, Flows flows = {}) {
     Slice(track, begin_ns, end_ns, category, name, std::span<const Arg>(args.begin(), args.size()),
           flows);
   }
 
-  /// An instant at `ts_ns` on `track`.
-  void Instant(uint64_t track, TimestampNs ts_ns, std::string_view category, std::string_view name,
+  /// An instant at `ts_ns` on `track`; category and name are iids.
+  void Instant(uint64_t track, TimestampNs ts_ns, uint64_t category, uint64_t name,
                std::span<const Arg> args, Flows flows = {});
 
   /// A counter value at `ts_ns` on the counter track `track`.
@@ -108,13 +128,23 @@ class TrackWriter {
 
  private:
   uint64_t Describe_(const TrackSpec& spec);
-  // Starts a packet holding a TrackEvent of `type` on `track`; returns the TrackEvent's
-  // writer, its fields to follow from number 22 (categories) on, then EndEvent.
-  ProtoWriter& BeginEvent(uint64_t track, TimestampNs ts_ns, uint32_t type,
-                          std::span<const Arg> args);
-  void EndEvent();
-  // The categories, name and flows of the TrackEvent being written.
-  void WriteNamed(std::string_view category, std::string_view name, Flows flows);
+  // Starts a packet holding a TrackEvent of `type` on `track` (with a category, a name and
+  // args when `category` is not 0); returns the TrackEvent's writer, its fields to follow
+  // from number 12 on, then EndEvent.
+  ProtoWriter& BeginEvent(uint64_t track, TimestampNs ts_ns, uint32_t type, uint64_t category,
+                          uint64_t name, std::span<const Arg> args);
+  // Ends the packet; `named`: it refers to interned strings (new ones are defined in it).
+  void EndEvent(bool named);
+  // The flows of the TrackEvent being written.
+  void WriteFlows(Flows flows);
+  // InternedData with the strings interned since the last packet that had them.
+  void WriteNewInterned(ProtoWriter& packet);
+
+  // One interning table: iids by string, and those not yet written to the file.
+  struct Table {
+    absl::flat_hash_map<std::string, uint64_t> iids;
+    std::vector<std::pair<uint64_t, std::string>> unwritten;
+  };
 
   // The tracks looked up last, before the map (a slice's track is found per slice).
   struct CacheSlot {
@@ -132,7 +162,10 @@ class TrackWriter {
   PerfettoExportStats* stats_;
   std::array<CacheSlot, size_t{1} << kCacheBits> cache_{};
   absl::flat_hash_map<std::pair<TrackKind, uint64_t>, uint64_t> tracks_;
-  uint64_t next_uuid_ = 0x6e617069'00000001;  // "napi": away from Perfetto's small ids
+  std::array<Table, 3> tables_;   // by InternTable
+  bool unwritten_ = false;        // a table has strings not yet written
+  // The file's only track descriptors are the export's: small uuids take a byte or two.
+  uint64_t next_uuid_ = 1;
   uint64_t next_flow_ = 1;
   ProtoWriter::Nested event_;  // the TrackEvent being written
 };

@@ -311,6 +311,36 @@ TEST(PerfettoExport, WindowAndCpusLimitTheEvents) {
   }
 }
 
+// Tracks and track events in the order they were written: ftrace bundles left out (the
+// decoding threads' blocks interleave with the others as they come).
+std::vector<std::string> TrackPackets(const DecodedExport& decoded) {
+  std::vector<std::string> packets;
+  for (const auto& packet : decoded.trace.packet()) {
+    if (packet.has_track_event() || packet.has_track_descriptor()) {
+      packets.push_back(packet.SerializeAsString());
+    }
+  }
+  return packets;
+}
+
+// With threads the tracks are written on a thread of their own from copies of the intervals,
+// facts and names: the same packets, in the same order, as the one-thread export writes.
+TEST(PerfettoExport, TrackThreadWritesWhatOneThreadWrites) {
+  for (const char* name : {"real/short-v6.dat", "scenarios/irq_threads_bouncing.dat",
+                           "scenarios/rt_wake_latency.dat", "scenarios/missed_events_gap.dat"}) {
+    std::string trace = TestData(name);
+    DecodedExport one = Decode(ExportWithCli(trace, "--threads 1", MakeTempDir()), false);
+    DecodedExport three = Decode(ExportWithCli(trace, "--threads 3", MakeTempDir()), false);
+    std::vector<std::string> expected = TrackPackets(one);
+    EXPECT_GT(expected.size(), 20u) << name;
+    EXPECT_TRUE(TrackPackets(three) == expected) << name << ": " << TrackPackets(three).size()
+                                                 << " track packets, one thread wrote "
+                                                 << expected.size();
+    EXPECT_EQ(three.slices.size(), one.slices.size()) << name;
+    EXPECT_EQ(three.instants.size(), one.instants.size()) << name;
+  }
+}
+
 TEST(PerfettoExport, BrokenInputIsOneLineNamingTheFileAndLeavesNoOutput) {
   std::string dir = MakeTempDir();
   WriteFile(dir + "/broken.dat", "not a trace at all\n\x01\x02");

@@ -51,8 +51,16 @@ uint64_t TrackLayout::NapiPackets(uint64_t napi, StringId dev) {
   });
 }
 
+std::string_view TrackLayout::Str(StringId id) const {
+  if (copies_ == nullptr) return (*context_)->strings.Get(id);
+  auto it = copies_->strings.find(id);
+  return it != copies_->strings.end() ? std::string_view(it->second) : std::string_view();
+}
+
 std::string_view TrackLayout::Comm(int32_t pid) const {
-  return (*context_)->strings.Get((*context_)->tasks.CommOf(pid));
+  if (copies_ == nullptr) return (*context_)->strings.Get((*context_)->tasks.CommOf(pid));
+  auto it = copies_->comms.find(pid);
+  return it != copies_->comms.end() ? Str(it->second) : std::string_view();
 }
 
 uint64_t TrackLayout::Thread(int32_t pid) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
@@ -15,11 +16,21 @@
 
 namespace napiscope::perfetto_export {
 
+/// Copies of the trace's strings and the tasks' comms, for a thread other than the analysing
+/// one (the trace context changes as the trace streams in).
+struct NameCopies {
+  absl::flat_hash_map<StringId, std::string> strings;  ///< texts by id
+  absl::flat_hash_map<int32_t, StringId> comms;        ///< comm by pid, as of the last record
+};
+
 /// Names and groups the tracks the export writes, one place for all writers.
 class TrackLayout {
  public:
   TrackLayout(TrackWriter* tracks, const TraceContext** context)
       : tracks_(tracks), context_(context) {}
+
+  /// Names come from `copies` (nullptr: from the trace context).
+  void UseNames(const NameCopies* copies) { copies_ = copies; }
 
   uint64_t CpuGroup(uint16_t cpu);                       ///< "napiscope CPU N"
   uint64_t CpuTrack(TrackKind kind, uint16_t cpu);       ///< one of the CPU's tracks
@@ -33,13 +44,14 @@ class TrackLayout {
   /// The comm of `pid` as the trace names it ("" when unknown).
   std::string_view Comm(int32_t pid) const;
   /// A string of the trace's string table.
-  std::string_view Str(StringId id) const { return (*context_)->strings.Get(id); }
+  std::string_view Str(StringId id) const;
 
   TrackWriter* writer() { return tracks_; }
 
  private:
   TrackWriter* tracks_;
   const TraceContext** context_;
+  const NameCopies* copies_ = nullptr;
 };
 
 /// True when [start_ns, end_ns] meets the window and `cpu` is one asked for.

@@ -1,6 +1,7 @@
 #include "napiscope/perfetto_export.h"
 
 #include <cstdio>
+#include <optional>
 
 #include "block_queue.h"
 #include "context_tracks.h"
@@ -9,6 +10,7 @@
 #include "ftrace_bundler.h"
 #include "napiscope/loader.h"
 #include "packet_writer.h"
+#include "track_thread.h"
 #include "track_writer.h"
 
 namespace napiscope {
@@ -54,19 +56,29 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   PerfettoExportStats* counts = stats != nullptr ? stats : &local;
   PacketWriter out;
   if (absl::Status status = out.Open(out_path); !status.ok()) return status;
-  // The analysing thread encodes the tracks, the decoding threads their CPUs' events; another
-  // thread writes the file, unless the export was asked to run on one thread.
-  BlockQueue blocks(&out, options.load.threads != 1);
-  BlockWriter packets(&blocks);
+  // The decoding threads encode their CPUs' events, the track thread napiscope's tracks and
+  // another thread writes the file, unless the export was asked to run on one thread (then the
+  // analysing thread does all, in the same order).
+  bool threaded = options.load.threads != 1;
+  BlockQueue blocks(&out, threaded);
+  BlockWriter packets(&blocks);        // the analysing thread's (text traces' ftrace bundles)
+  BlockWriter track_packets(&blocks);  // the tracks'
 
   const TraceContext* context_seen = nullptr;
-  TrackWriter writer(&packets, counts);
+  TrackWriter writer(&track_packets, counts);
   TrackLayout layout(&writer, &context_seen);
   ContextTracks context_tracks(&layout, options);
   FactTracks fact_tracks(&layout, options);
+  std::optional<TrackThread> track_thread;
   AnalysisPipeline pipeline(options);
-  pipeline.AddContextListener(&context_tracks);
-  pipeline.AddFactListener(&fact_tracks);
+  if (threaded) {
+    track_thread.emplace(&context_tracks, &fact_tracks, &layout, &context_seen);
+    pipeline.AddContextListener(&*track_thread);
+    pipeline.AddFactListener(&*track_thread);
+  } else {
+    pipeline.AddContextListener(&context_tracks);
+    pipeline.AddFactListener(&fact_tracks);
+  }
   DecodedBundles decoded(&blocks, options);
   FtraceBundler bundler(&packets, options, counts);
   ExportSink sink(&context_seen, &pipeline, &decoded, &bundler);
@@ -75,6 +87,7 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
 
   TraceContext context;
   absl::Status status = LoadTrace(trace_path, context, sink, load);
+  if (track_thread) track_thread->Finish();  // every track written; names from `context` again
   if (!status.ok()) {
     blocks.Finish();
     (void)out.Close();
@@ -84,6 +97,7 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   decoded.AddStats(counts);
   Report report = pipeline.Finish(context);
   WriteFindingInstants(report.findings, &layout);
+  track_packets.Flush();
   packets.Flush();
   blocks.Finish();
   counts->bytes = out.bytes();

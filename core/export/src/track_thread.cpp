@@ -1,0 +1,173 @@
+#include "track_thread.h"
+
+#include <type_traits>
+#include <utility>
+
+namespace napiscope::perfetto_export {
+namespace {
+
+constexpr uint32_t kNetRx = 3;
+
+}  // namespace
+
+TrackThread::TrackThread(ContextListener* context_tracks, FactListener* fact_tracks,
+                         TrackLayout* layout, const TraceContext** context)
+    : context_tracks_(context_tracks),
+      fact_tracks_(fact_tracks),
+      layout_(layout),
+      context_(context) {
+  batch_.records.reserve(kBatchRecords);
+  layout_->UseNames(&names_);
+  thread_ = std::thread([this] { Run(); });
+}
+
+TrackThread::~TrackThread() { Finish(); }
+
+// The records the tracks write something for; the rest stays on the analysing thread.
+void TrackThread::OnInterval(const ContextInterval& interval) {
+  if (interval.frame.kind == ContextKind::kTask) return;
+  if (interval.frame.kind != ContextKind::kSoftirq) NeedString(interval.frame.name);
+  Push(interval);
+}
+
+void TrackThread::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
+  Push(UnknownTime{cpu, start_ns, end_ns});
+}
+
+void TrackThread::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
+  if (raise.vec == kNetRx) Push(raise);
+}
+
+void TrackThread::OnSoftirqWait(const SoftirqWaitFact& wait) {
+  if (wait.paired()) Push(wait);
+}
+
+void TrackThread::OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) {
+  if (raise.vec == kNetRx) Push(WaitDropped{raise, gap_ns});
+}
+
+void TrackThread::OnThreadActivation(const ThreadActivationFact& activation) {
+  if (activation.lost) return;
+  NeedString(activation.comm);
+  NeedComm(activation.pid);
+  Push(activation);
+}
+
+void TrackThread::OnWakeQueued(const WakeWaitFact& wait) {
+  NeedString(wait.waking_comm);
+  Push(wait);
+}
+
+void TrackThread::OnWakeMoved(uint64_t wait_id, uint16_t from_cpu, uint16_t to_cpu,
+                              TimestampNs ts_ns) {
+  Push(WakeMoved{wait_id, from_cpu, to_cpu, ts_ns});
+}
+
+void TrackThread::OnWakeRan(const WakeRunFact& run) {
+  NeedComm(run.pid);
+  Push(run);
+}
+
+void TrackThread::OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) {
+  Push(WakeDropped{wait_id, reason, ts_ns});
+}
+
+void TrackThread::NeedString(StringId id) {
+  if (id < strings_sent_.size() && strings_sent_[id]) return;
+  if (id >= strings_sent_.size()) strings_sent_.resize(size_t{id} + 1024, false);
+  strings_sent_[id] = true;
+  batch_.strings.emplace_back((*context_)->strings.Get(id));
+  Push(StringCopy{id, static_cast<uint32_t>(batch_.strings.size() - 1)});
+}
+
+void TrackThread::NeedComm(int32_t pid) {
+  StringId comm = (*context_)->tasks.CommOf(pid);
+  auto [it, inserted] = comms_sent_.try_emplace(pid, comm);
+  if (!inserted && it->second == comm) return;
+  it->second = comm;
+  NeedString(comm);
+  Push(CommChange{pid, comm});
+}
+
+void TrackThread::HandOver() {
+  std::unique_lock lock(mutex_);
+  room_.wait(lock, [this] { return queued_.size() < kMaxQueued; });
+  queued_.push_back(std::move(batch_));
+  if (!free_.empty()) {
+    batch_ = std::move(free_.back());
+    free_.pop_back();
+  } else {
+    batch_ = Batch{};
+    batch_.records.reserve(kBatchRecords);
+  }
+  lock.unlock();
+  work_.notify_one();
+}
+
+void TrackThread::Run() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    work_.wait(lock, [this] { return !queued_.empty() || finishing_; });
+    if (queued_.empty()) return;  // finishing, and everything written
+    Batch batch = std::move(queued_.front());
+    queued_.pop_front();
+    lock.unlock();
+    room_.notify_one();
+    Write(batch);
+    batch.records.clear();
+    batch.strings.clear();
+    lock.lock();
+    free_.push_back(std::move(batch));
+  }
+}
+
+void TrackThread::Write(const Batch& batch) {
+  for (const Record& record : batch.records) {
+    std::visit(
+        [&](const auto& r) {
+          using T = std::decay_t<decltype(r)>;
+          if constexpr (std::is_same_v<T, ContextInterval>) {
+            context_tracks_->OnInterval(r);
+          } else if constexpr (std::is_same_v<T, UnknownTime>) {
+            context_tracks_->OnUnknownTime(r.cpu, r.start_ns, r.end_ns);
+          } else if constexpr (std::is_same_v<T, SoftirqRaiseFact>) {
+            fact_tracks_->OnSoftirqRaise(r);
+          } else if constexpr (std::is_same_v<T, SoftirqWaitFact>) {
+            fact_tracks_->OnSoftirqWait(r);
+          } else if constexpr (std::is_same_v<T, WaitDropped>) {
+            fact_tracks_->OnSoftirqWaitDropped(r.raise, r.gap_ns);
+          } else if constexpr (std::is_same_v<T, ThreadActivationFact>) {
+            fact_tracks_->OnThreadActivation(r);
+          } else if constexpr (std::is_same_v<T, WakeWaitFact>) {
+            fact_tracks_->OnWakeQueued(r);
+          } else if constexpr (std::is_same_v<T, WakeMoved>) {
+            fact_tracks_->OnWakeMoved(r.wait_id, r.from_cpu, r.to_cpu, r.ts_ns);
+          } else if constexpr (std::is_same_v<T, WakeRunFact>) {
+            fact_tracks_->OnWakeRan(r);
+          } else if constexpr (std::is_same_v<T, WakeDropped>) {
+            fact_tracks_->OnWakeDropped(r.wait_id, r.reason, r.ts_ns);
+          } else if constexpr (std::is_same_v<T, StringCopy>) {
+            names_.strings[r.id] = batch.strings[r.index];
+          } else {
+            names_.comms[r.pid] = r.comm;
+          }
+        },
+        record);
+  }
+}
+
+void TrackThread::Finish() {
+  if (finished_) return;
+  finished_ = true;
+  {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [this] { return queued_.size() < kMaxQueued; });
+    if (!batch_.records.empty()) queued_.push_back(std::move(batch_));
+    finishing_ = true;
+  }
+  work_.notify_one();
+  thread_.join();
+  layout_->UseNames(nullptr);
+}
+
+}  // namespace napiscope::perfetto_export

@@ -4,6 +4,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "napiscope/analysis_requirements.h"
 #include "napiscope/info_report.h"
 #include "napiscope/json_text.h"
 #include "napiscope/loader.h"
@@ -28,6 +29,7 @@ int RunInfo(const InfoOptions& options) {
   absl::Status status = LoadWithProgress(options.path, context, summary, load, options.quiet);
   if (!status.ok()) return Fail("", std::string(status.message()));
   TraceSummary result = summary.Finish(context);
+  result.analyses = CheckAnalyses(result.counts, context.meta.event_formats);
   if (options.json || options.format == "json") {
     std::cout << JsonText(InfoToJson(result), 2) << "\n";
   } else {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where each softirq ran, read from kernel stacks: the truth napiscope's contexts are checked
-against (tests/core/stack_truth_test.cpp).
+against (tests/core/model/stack_truth_test.cpp).
 
     scripts/stack-truth.py TRACE.dat > TRACE.softirq-truth.tsv
 

@@ -6,26 +6,11 @@
 #include <gtest/gtest.h>
 
 #include "napiscope/analysis_pipeline.h"
-#include "napiscope/contexts.h"
 #include "napiscope/report_render.h"
-#include "napiscope/timeline_builder.h"
 #include "support/test_support.h"
 
 namespace napiscope::gui {
 namespace {
-
-// A timeline the way a standalone builder makes it: its own tracker, its own producers.
-Timeline StandaloneTimeline(const std::string& path) {
-  TraceContext context;
-  ContextTracker tracker;
-  TimelineBuilder builder;
-  tracker.AddListener(&builder);
-  FanoutSink fanout;
-  fanout.Add(&tracker);
-  fanout.Add(&builder);
-  EXPECT_TRUE(LoadTrace(path, context, fanout).ok());
-  return builder.Finish();
-}
 
 void ExpectSameTimeline(const Timeline& got, const Timeline& want) {
   ASSERT_EQ(got.cpus(), want.cpus());
@@ -73,7 +58,9 @@ TEST_P(OneLoadPass, TimelineAndReportAreTheStandaloneOnes) {
   std::string path = napiscope::testing::TestData(GetParam());
   LoadedTrace trace;
   ASSERT_TRUE(LoadTraceForView(path, LoadOptions{}, &trace).ok());
-  ExpectSameTimeline(trace.timeline, StandaloneTimeline(path));
+  Timeline standalone;
+  ASSERT_TRUE(napiscope::testing::LoadStandaloneTimeline(path, &standalone).ok());
+  ExpectSameTimeline(trace.timeline, standalone);
   Report report;
   ASSERT_TRUE(AnalyzeTrace(path, AnalysisOptions{}, &report).ok());
   EXPECT_EQ(ReportToJson(trace.report).dump(), ReportToJson(report).dump());

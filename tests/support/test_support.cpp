@@ -8,7 +8,10 @@
 #include <sstream>
 
 #include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_requirements.h"
+#include "napiscope/contexts.h"
 #include "napiscope/loader.h"
+#include "napiscope/timeline_builder.h"
 
 namespace napiscope::testing {
 
@@ -26,7 +29,23 @@ absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary) {
   TraceContext context;
   TraceSummaryBuilder builder;
   absl::Status status = LoadTrace(path, context, builder);
-  if (status.ok()) *summary = builder.Finish(context);
+  if (status.ok()) {
+    *summary = builder.Finish(context);
+    summary->analyses = CheckAnalyses(summary->counts, context.meta.event_formats);
+  }
+  return status;
+}
+
+absl::Status LoadStandaloneTimeline(const std::string& path, Timeline* timeline) {
+  TraceContext context;
+  ContextTracker tracker;
+  TimelineBuilder builder;
+  tracker.AddListener(&builder);
+  FanoutSink fanout;
+  fanout.Add(&tracker);
+  fanout.Add(&builder);
+  absl::Status status = LoadTrace(path, context, fanout);
+  if (status.ok()) *timeline = builder.Finish();
   return status;
 }
 

@@ -7,6 +7,7 @@
 
 #include "napiscope/event_sink.h"
 #include "napiscope/report.h"
+#include "napiscope/timeline.h"
 #include "napiscope/trace_summary.h"
 
 namespace napiscope::testing {
@@ -19,6 +20,10 @@ std::string MakeTempDir();
 
 /// Loads `path` into a summary; the status says why it failed.
 absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary);
+
+/// Loads `path` into a timeline built on its own (its own tracker and producers, no analyses),
+/// as the GUI built it before one pass fed both; the status says why it failed.
+absl::Status LoadStandaloneTimeline(const std::string& path, Timeline* timeline);
 
 /// Analyses `path` as if its events carried no common_flags (as `trace-cmd report` text
 /// without latency columns): what such text must give. The status says why it failed.

@@ -18,6 +18,7 @@
 #include "analysis/thread_activity.h"
 #include "analysis/wake_latency.h"
 #include "napiscope/analysis_descriptor.h"
+#include "napiscope/analysis_requirements.h"
 #include "napiscope/contexts.h"
 #include "napiscope/producers.h"
 
@@ -146,6 +147,7 @@ void KeepCpus(const std::vector<int>& cpus, std::vector<Row>* rows) {
 Report AnalysisPipeline::Finish(const TraceContext& context) const {
   Report report;
   report.trace = parts_->summary.Finish(context);
+  report.trace.analyses = CheckAnalyses(report.trace.counts, context.meta.event_formats);
   report.anomalies = parts_->tracker.anomalies();
   report.window = options_.window;
   report.cpus = options_.cpus;

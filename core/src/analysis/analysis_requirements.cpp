@@ -1,11 +1,18 @@
 #include "napiscope/analysis_requirements.h"
 
+#include <algorithm>
+
+#include <absl/container/flat_hash_map.h>
+#include <absl/strings/str_cat.h>
+#include <absl/strings/str_join.h>
+#include <fmt/format.h>
+
 namespace napiscope {
 
 namespace {
 
 // A task's wakeup: kernels before 4.3 record only sched_wakeup.
-constexpr std::string_view kWake = "sched:sched_waking|sched:sched_wakeup";
+const EventNeed kWake = {"sched:sched_waking", "sched:sched_wakeup"};
 
 }  // namespace
 
@@ -58,6 +65,57 @@ const AnalysisRequirement* FindAnalysisRequirement(std::string_view id) {
   }
   return nullptr;
 }
+
+std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount>& counts,
+                                                const std::vector<std::string>& event_formats) {
+  absl::flat_hash_map<std::string_view, int64_t> by_name;
+  for (const EventNameCount& count : counts) by_name[count.name] = count.total;
+  auto recorded = [&](const EventNeed& need) {
+    return std::any_of(need.any_of.begin(), need.any_of.end(), [&](std::string_view qualified) {
+      auto it = by_name.find(EventPartOf(qualified));
+      return it != by_name.end() && it->second > 0;
+    });
+  };
+  auto has_format = [&](const EventNeed& need) {
+    return std::any_of(need.any_of.begin(), need.any_of.end(), [&](std::string_view qualified) {
+      return std::binary_search(event_formats.begin(), event_formats.end(), qualified);
+    });
+  };
+  auto named = [](const EventNeed& need) {
+    return fmt::format("{}", fmt::join(need.any_of, " or "));
+  };
+  std::vector<AnalysisAvailability> result;
+  for (const AnalysisRequirement& requirement : AnalysisRequirements()) {
+    AnalysisAvailability availability;
+    availability.id = std::string(requirement.id);
+    availability.title = std::string(requirement.title);
+    bool all_known = true;  // every missing event's format is in the file
+    for (const EventNeed& event : requirement.required) {
+      if (recorded(event)) continue;
+      availability.missing_required.push_back(named(event));
+      all_known = all_known && has_format(event);
+    }
+    for (const EventNeed& event : requirement.optional) {
+      if (!recorded(event)) availability.missing_optional.push_back(named(event));
+    }
+    availability.available = availability.missing_required.empty();
+    if (!availability.available) {
+      availability.note =
+          absl::StrCat("needs ", absl::StrJoin(availability.missing_required, ", "),
+                       all_known ? ": the kernel had the event but none was recorded (not enabled?)"
+                                 : ": not recorded");
+    } else if (!availability.missing_optional.empty()) {
+      availability.note = absl::StrCat("runs; less complete without ",
+                                       absl::StrJoin(availability.missing_optional, ", "));
+    } else {
+      availability.note = "runs";
+    }
+    result.push_back(std::move(availability));
+  }
+  return result;
+}
+
+bool ReportRunsAnalysis(std::string_view id) { return FindAnalysisRequirement(id) != nullptr; }
 
 std::string_view EventPartOf(std::string_view qualified_name) {
   size_t colon = qualified_name.find(':');

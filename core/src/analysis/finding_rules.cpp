@@ -5,8 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "napiscope/analysis_requirements.h"
 #include "napiscope/format.h"
-#include "report/describe.h"
+#include "napiscope/phrasing.h"
 
 namespace napiscope::internal {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 std::string BlameClause(const SoftirqWait& wait) {
   std::string clause;
   for (size_t i = 0; i < wait.blame.size() && i < 2; ++i) {
-    clause += fmt::format("{}{} {}", i == 0 ? "held by " : ", ", DescribeHolder(wait.blame[i]),
+    clause += fmt::format("{}{} {}", i == 0 ? "held by " : ", ", DescribeBlameHolder(wait.blame[i]),
                           FormatDuration(wait.blame[i].time_ns));
   }
   if (wait.unknown_ns > 0) {
@@ -28,7 +29,7 @@ std::string BlameClause(const SoftirqWait& wait) {
 nlohmann::json BlameJson(const std::vector<BlameItem>& blame) {
   nlohmann::json items = nlohmann::json::array();
   for (const BlameItem& item : blame) {
-    items.push_back({{"holder", DescribeHolder(item)}, {"time_ns", item.time_ns}});
+    items.push_back({{"holder", DescribeBlameHolder(item)}, {"time_ns", item.time_ns}});
   }
   return items;
 }

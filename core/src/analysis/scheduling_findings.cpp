@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
-#include "report/describe.h"
+#include "napiscope/phrasing.h"
 
 namespace napiscope::internal {
 namespace {

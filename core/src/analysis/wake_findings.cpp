@@ -6,7 +6,6 @@
 #include "analysis/napi_rt_findings.h"
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
-#include "report/describe.h"
 
 namespace napiscope::internal {
 namespace {
@@ -41,14 +40,16 @@ std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
                        top.name, top.irq, cpu, top.irq);
   }
   if (role == "higher_prio") {
-    return fmt::format("{} runs at the same or a higher priority on CPU{}: lower it or move it "
-                       "(chrt, taskset).",
-                       DescribeHolder(top), cpu);
+    return fmt::format(
+        "{} runs at the same or a higher priority on CPU{}: lower it or move it "
+        "(chrt, taskset).",
+        DescribeBlameHolder(top), cpu);
   }
   if (role == "lower_prio" || role == "task") {
-    return fmt::format("{} kept CPU{} although it is less urgent: a section with preemption or "
-                       "interrupts disabled; the irqsoff/preemptoff tracers show where.",
-                       DescribeHolder(top), cpu);
+    return fmt::format(
+        "{} kept CPU{} although it is less urgent: a section with preemption or "
+        "interrupts disabled; the irqsoff/preemptoff tracers show where.",
+        DescribeBlameHolder(top), cpu);
   }
   if (role == "idle") {
     return fmt::format("CPU{} was idle: the time is the exit from an idle state; limit deep "
@@ -95,7 +96,7 @@ MostRt<Wait> MostRtTime(const std::vector<Wait>& waits, int32_t except_pid, int1
 std::string TaskList(const std::vector<const BlameItem*>& tasks) {
   std::string text;
   for (size_t i = 0; i < tasks.size() && i < kHoldersInSentence; ++i) {
-    text += fmt::format("{}{} {}", i == 0 ? "" : ", ", DescribeHolder(*tasks[i]),
+    text += fmt::format("{}{} {}", i == 0 ? "" : ", ", DescribeBlameHolder(*tasks[i]),
                         FormatDuration(tasks[i]->time_ns));
   }
   return text;
@@ -146,7 +147,7 @@ void RtWakeLatencyFindings(const std::vector<WakeLatencyRow>& rows, const Thresh
         worst.blame.empty() ? "" : Advice(worst.blame.front(), row.prio, row.cpu));
     nlohmann::json blame = nlohmann::json::array();
     for (const BlameItem& item : worst.blame) {
-      blame.push_back({{"holder", DescribeHolder(item)},
+      blame.push_back({{"holder", DescribeBlameHolder(item)},
                        {"role", std::string(WakeBlameRole(item, row.prio))},
                        {"time_ns", item.time_ns}});
     }

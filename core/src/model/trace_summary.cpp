@@ -2,12 +2,6 @@
 
 #include <algorithm>
 
-#include <absl/container/flat_hash_map.h>
-#include <absl/strings/str_cat.h>
-#include <absl/strings/str_join.h>
-
-#include "napiscope/analysis_requirements.h"
-
 namespace napiscope {
 
 void TraceSummaryBuilder::OnBegin(const TraceContext& context) {
@@ -67,69 +61,7 @@ TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {
     summary.missed_per_cpu.push_back(row);
   }
   summary.tasks = context.tasks.size();
-  summary.analyses = CheckAnalyses(summary.counts, context.meta.event_formats);
   return summary;
-}
-
-std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount>& counts,
-                                                const std::vector<std::string>& event_formats) {
-  absl::flat_hash_map<std::string_view, int64_t> by_name;
-  for (const EventNameCount& count : counts) by_name[count.name] = count.total;
-  // An entry "a|b" is met by either event.
-  auto any_of = [](std::string_view entry, auto&& test) {
-    for (size_t bar = entry.find('|'); bar != std::string_view::npos; bar = entry.find('|')) {
-      if (test(entry.substr(0, bar))) return true;
-      entry.remove_prefix(bar + 1);
-    }
-    return test(entry);
-  };
-  auto recorded = [&](std::string_view entry) {
-    return any_of(entry, [&](std::string_view qualified) {
-      auto it = by_name.find(EventPartOf(qualified));
-      return it != by_name.end() && it->second > 0;
-    });
-  };
-  auto has_format = [&](std::string_view entry) {
-    return any_of(entry, [&](std::string_view qualified) {
-      return std::binary_search(event_formats.begin(), event_formats.end(), qualified);
-    });
-  };
-  auto named = [](std::string_view entry) {
-    std::string name(entry);
-    for (size_t bar = name.find('|'); bar != std::string::npos; bar = name.find('|', bar)) {
-      name.replace(bar, 1, " or ");
-    }
-    return name;
-  };
-  std::vector<AnalysisAvailability> result;
-  for (const AnalysisRequirement& requirement : AnalysisRequirements()) {
-    AnalysisAvailability availability;
-    availability.id = std::string(requirement.id);
-    availability.title = std::string(requirement.title);
-    bool all_known = true;  // every missing event's format is in the file
-    for (std::string_view event : requirement.required) {
-      if (recorded(event)) continue;
-      availability.missing_required.push_back(named(event));
-      all_known = all_known && has_format(event);
-    }
-    for (std::string_view event : requirement.optional) {
-      if (!recorded(event)) availability.missing_optional.push_back(named(event));
-    }
-    availability.available = availability.missing_required.empty();
-    if (!availability.available) {
-      availability.note = absl::StrCat(
-          "needs ", absl::StrJoin(availability.missing_required, ", "),
-          all_known ? ": the kernel had the event but none was recorded (not enabled?)"
-                    : ": not recorded");
-    } else if (!availability.missing_optional.empty()) {
-      availability.note =
-          absl::StrCat("runs; less complete without ", absl::StrJoin(availability.missing_optional, ", "));
-    } else {
-      availability.note = "runs";
-    }
-    result.push_back(std::move(availability));
-  }
-  return result;
 }
 
 }  // namespace napiscope

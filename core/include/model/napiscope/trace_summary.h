@@ -1,0 +1,70 @@
+// The `info` view of a trace: counts, span, gaps, and which analyses its events allow.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "napiscope/event_sink.h"
+
+namespace napiscope {
+
+/// How often one event name occurs, in total and per CPU.
+struct EventNameCount {
+  std::string name;
+  int64_t total = 0;
+  std::vector<int64_t> per_cpu;
+};
+
+/// Missed-event gaps of one CPU.
+struct CpuMissedSummary {
+  int cpu = 0;
+  int64_t gaps = 0;
+  int64_t events = 0;          ///< sum of known counts
+  bool some_unknown = false;   ///< at least one gap did not say how many events it lost
+  int64_t lost_ns = 0;  ///< time inside the gaps (from the trace's first event for a leading gap)
+};
+
+/// Whether an analysis can run on this trace, and what it lacks.
+struct AnalysisAvailability {
+  std::string id;
+  std::string title;
+  bool available = false;
+  std::vector<std::string> missing_required;  ///< "irq:softirq_raise"
+  std::vector<std::string> missing_optional;
+  std::string note;  ///< one sentence for people ("needs irq:softirq_raise, not recorded")
+};
+
+/// Everything `napiscope info` prints.
+struct TraceSummary {
+  TraceMeta meta;
+  int64_t events = 0;  ///< decoded events (missed-event markers not counted)
+  TimestampNs first_ts_ns = 0;
+  TimestampNs last_ts_ns = 0;
+  std::vector<int64_t> events_per_cpu;
+  std::vector<EventNameCount> counts;  ///< sorted by name
+  std::vector<MissedEventsMark> missed;
+  std::vector<CpuMissedSummary> missed_per_cpu;
+  size_t tasks = 0;
+  std::vector<AnalysisAvailability> analyses;  ///< filled by CheckAnalyses (analysis layer)
+};
+
+/// An EventSink that counts events; Finish() turns the counts into a TraceSummary.
+class TraceSummaryBuilder : public EventSink {
+ public:
+  void OnBegin(const TraceContext& context) override;
+  void OnEvent(const Event& event) override;
+
+  /// Builds the summary; call after the load returned OK.
+  TraceSummary Finish(const TraceContext& context) const;
+
+ private:
+  int cpus_ = 0;
+  int64_t events_ = 0;
+  TimestampNs first_ts_ns_ = 0;
+  TimestampNs last_ts_ns_ = 0;
+  std::vector<int64_t> per_cpu_;
+  std::vector<std::vector<int64_t>> per_name_cpu_;  // [name id][cpu]
+};
+
+}  // namespace napiscope

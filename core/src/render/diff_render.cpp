@@ -1,0 +1,212 @@
+// `napiscope diff` output: text with units, "napiscope.diff/1" JSON, Markdown.
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "napiscope/format.h"
+#include "napiscope/report_diff.h"
+#include "render/text_layout.h"
+
+namespace napiscope {
+namespace {
+
+std::string FormatValue(MetricUnit unit, double value) {
+  switch (unit) {
+    case MetricUnit::kNs: return FormatDuration(std::llround(value));
+    case MetricUnit::kShare: return fmt::format("{:.1f}%", value * 100);
+    case MetricUnit::kCount: return fmt::format("{}", std::llround(value));
+  }
+  return "";
+}
+
+std::string FormatChange(const DiffRow& row) {
+  if (!row.before || !row.after) return "";
+  double change = row.Change();
+  std::string sign = change > 0 ? "+" : "";
+  std::string absolute = row.unit == MetricUnit::kShare
+                             ? fmt::format("{}{:.1f} pp", sign, change * 100)
+                             : sign + FormatValue(row.unit, change);
+  std::optional<double> relative = row.RelativeChange();
+  return fmt::format("{} ({})", absolute,
+                     relative ? fmt::format("{}{:.1f}%", *relative > 0 ? "+" : "", *relative * 100)
+                              : std::string("from 0"));
+}
+
+std::string Side(const DiffRow& row, const std::optional<double>& value) {
+  return value ? FormatValue(row.unit, *value) : "-";
+}
+
+std::string_view Mark(ChangeVerdict verdict) {
+  switch (verdict) {
+    case ChangeVerdict::kImproved: return "improved";
+    case ChangeVerdict::kRegressed: return "REGRESSED";
+    case ChangeVerdict::kChanged: return "changed";
+    case ChangeVerdict::kOnlyBefore: return "gone";
+    case ChangeVerdict::kOnlyAfter: return "new";
+    case ChangeVerdict::kFewSamples: return "few samples";
+    case ChangeVerdict::kSame: return "";
+  }
+  return "";
+}
+
+nlohmann::json JsonValue(MetricUnit unit, const std::optional<double>& value) {
+  if (!value) return nullptr;
+  if (unit == MetricUnit::kShare) return *value;
+  return std::llround(*value);
+}
+
+
+std::string Samples(const DiffRow& row) {
+  if (row.before_samples < 0 && row.after_samples < 0) return "";
+  auto side = [](int64_t n) { return n < 0 ? std::string("-") : fmt::format("{}", n); };
+  return side(row.before_samples) + " -> " + side(row.after_samples);
+}
+
+std::string CountsLine(const ReportDiff& diff) {
+  DiffCounts counts = CountVerdicts(diff);
+  std::string line = fmt::format("{} regressed, {} improved, {} unchanged", counts.regressed,
+                                 counts.improved, counts.unchanged);
+  if (counts.only_one_side > 0) line += fmt::format(", {} in one trace only", counts.only_one_side);
+  if (counts.few_samples > 0) {
+    line += fmt::format(", {} not judged (too few samples)", counts.few_samples);
+  }
+  int new_findings = 0, worse = 0, gone = 0;
+  for (const FindingDiff& f : diff.findings) {
+    new_findings += f.change == FindingChange::kNew;
+    worse += f.change == FindingChange::kWorse;
+    gone += f.change == FindingChange::kGone;
+  }
+  return line + fmt::format("; findings: {} new, {} worse, {} gone", new_findings, worse, gone);
+}
+
+}  // namespace
+
+std::string DiffToText(const ReportDiff& diff) {
+  std::string text = CountsLine(diff) + "\n";
+  text += fmt::format("before: {}\nafter:  {}\n", diff.before_path, diff.after_path);
+  constexpr size_t kWidth = 120;
+  for (const std::string& warning : diff.warnings) {
+    for (const std::string& line : internal::Wrap(warning, kWidth, "warning: ")) text += line + "\n";
+  }
+  if (!diff.findings.empty()) {
+    text += "\nfindings that changed:\n";
+    for (const FindingDiff& f : diff.findings) {
+      std::string prefix = fmt::format("  {:<6} {:<8} ", FindingChangeName(f.change),
+                                       SeverityName(f.severity));
+      for (const std::string& line : internal::Wrap(f.summary, kWidth, prefix)) {
+        text += line + "\n";
+      }
+    }
+  }
+  std::vector<std::array<std::string, 7>> cells;
+  cells.push_back({"metric", "subject", "before", "after", "change", "samples", ""});
+  for (const DiffRow* row : RowsByImportance(diff)) {
+    cells.push_back({row->label, row->subject, Side(*row, row->before), Side(*row, row->after),
+                     row->verdict == ChangeVerdict::kSame ? "=" : FormatChange(*row),
+                     Samples(*row), std::string(Mark(row->verdict))});
+  }
+  std::array<size_t, 7> widths{};
+  for (const auto& line : cells) {
+    for (size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
+  }
+  text += "\n";
+  for (const std::string& line : internal::Wrap(
+           fmt::format("metrics, most changed first (samples: waits, wakeups, activations or polls "
+                       "behind a value, before -> after; a p50 is judged from {} on both sides, a "
+                       "p99 from {}):",
+                       MinSamples("p50"), MinSamples("p99")),
+           kWidth, "")) {
+    text += line + "\n";
+  }
+  for (const auto& line : cells) {
+    std::string out = fmt::format("  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {:<{}}  {:>{}}  {}", line[0],
+                                  widths[0], line[1], widths[1], line[2], widths[2], line[3],
+                                  widths[3], line[4], widths[4], line[5], widths[5], line[6]);
+    out.erase(out.find_last_not_of(' ') + 1);
+    text += out + "\n";
+  }
+  return text;
+}
+
+nlohmann::json DiffToJson(const ReportDiff& diff) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const DiffRow& row : diff.rows) {
+    std::optional<double> relative = row.RelativeChange();
+    bool both = row.before && row.after;
+    rows.push_back(
+        {{"metric", row.metric},
+         {"subject", row.subject},
+         {"unit", row.unit == MetricUnit::kNs      ? "ns"
+                  : row.unit == MetricUnit::kShare ? "share"
+                                                   : "count"},
+         {"better", row.direction == MetricDirection::kLowerIsBetter ? "lower" : "neutral"},
+         {"before", JsonValue(row.unit, row.before)},
+         {"after", JsonValue(row.unit, row.after)},
+         {"change", both ? JsonValue(row.unit, row.Change()) : nlohmann::json(nullptr)},
+         {"relative_change", relative ? nlohmann::json(*relative) : nlohmann::json(nullptr)},
+         {"verdict", ChangeVerdictName(row.verdict)},
+         {"before_samples", row.before_samples < 0 ? nlohmann::json(nullptr)
+                                                   : nlohmann::json(row.before_samples)},
+         {"after_samples", row.after_samples < 0 ? nlohmann::json(nullptr)
+                                                 : nlohmann::json(row.after_samples)}});
+  }
+  DiffCounts counts = CountVerdicts(diff);
+  nlohmann::json findings = nlohmann::json::array();
+  for (const FindingDiff& f : diff.findings) {
+    findings.push_back({{"change", FindingChangeName(f.change)},
+                        {"rule", f.rule},
+                        {"cpu", f.cpu < 0 ? nlohmann::json(nullptr) : nlohmann::json(f.cpu)},
+                        {"severity", SeverityName(f.severity)},
+                        {"summary", f.summary}});
+  }
+  return {{"schema", "napiscope.diff/1"},
+          {"before", {{"path", diff.before_path}}},
+          {"after", {{"path", diff.after_path}}},
+          {"counts",
+           {{"regressed", counts.regressed},
+            {"improved", counts.improved},
+            {"unchanged", counts.unchanged},
+            {"few_samples", counts.few_samples},
+            {"only_one_side", counts.only_one_side}}},
+          {"warnings", diff.warnings},
+          {"findings", findings},
+          {"rows", rows}};
+}
+
+std::string DiffToMarkdown(const ReportDiff& diff) {
+  std::string table;
+  int same = 0;
+  for (const DiffRow* row : RowsByImportance(diff)) {
+    if (row->verdict == ChangeVerdict::kSame) {
+      ++same;
+      continue;
+    }
+    std::string_view mark = row->verdict == ChangeVerdict::kImproved    ? "✅ improved"
+                            : row->verdict == ChangeVerdict::kRegressed ? "🔺 regressed"
+                                                                        : Mark(row->verdict);
+    table += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row->label, row->subject,
+                         Side(*row, row->before), Side(*row, row->after), FormatChange(*row),
+                         Samples(*row), mark);
+  }
+  std::string text = fmt::format("### napiscope diff\n\n{}\n\n`{}` → `{}`\n\n", CountsLine(diff),
+                                 diff.before_path, diff.after_path);
+  for (const std::string& warning : diff.warnings) text += "> **warning:** " + warning + "\n\n";
+  if (!diff.findings.empty()) {
+    for (const FindingDiff& f : diff.findings) {
+      text += fmt::format("- **{}** {}: {}\n", FindingChangeName(f.change),
+                          SeverityName(f.severity), f.summary);
+    }
+    text += "\n";
+  }
+  if (!table.empty()) {
+    text += "| metric | subject | before | after | change | samples | |\n"
+            "|---|---|--:|--:|--:|--:|---|\n" +
+            table + "\n";
+  }
+  text += fmt::format("{} metric{} unchanged.\n", same, same == 1 ? "" : "s");
+  return text;
+}
+
+}  // namespace napiscope

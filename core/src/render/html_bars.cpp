@@ -1,0 +1,273 @@
+// The HTML report's bar charts: CPU time per CPU (stacked, legible from 2 to 256 CPUs), IRQ and
+// NAPI thread activations on the same vs another CPU, and NAPI polls against their budget.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "napiscope/format.h"
+#include "napiscope/phrasing.h"
+#include "render/html_parts.h"
+
+namespace napiscope::internal {
+namespace {
+
+constexpr double kBarsWidth = 960;
+constexpr double kBarLabelWidth = 190;
+constexpr size_t kMaxThreads = 40;
+
+struct Part {
+  std::string label;
+  Rgb color;
+  int64_t ns = 0;
+};
+
+// The parts of a CPU's time, in the order they stack: IRQ work first, idle and unknown last.
+std::vector<Part> PartsOf(const CpuTimeRow& row) {
+  std::vector<Part> parts;
+  parts.push_back({"hard IRQ", palette::Hardirq(), row.hardirq_ns});
+  // Always the ten vectors, then whatever a corrupt vector number added, so rows line up.
+  int64_t beyond_ns = 0;
+  for (uint32_t vec = 0; vec < row.softirq_ns.size(); ++vec) {
+    if (vec >= kSoftirqVectorCount) beyond_ns += row.softirq_ns[vec];
+  }
+  for (uint32_t vec = 0; vec < kSoftirqVectorCount; ++vec) {
+    int64_t ns = vec < row.softirq_ns.size() ? row.softirq_ns[vec] : 0;
+    parts.push_back({"softirq " + VectorLabel(vec), palette::VectorColor(vec), ns});
+  }
+  parts.push_back({"softirq, other vectors", palette::VectorColor(kSoftirqVectorCount),
+                   beyond_ns});
+  parts.push_back({"IRQ threads", palette::TaskClassColor(TaskClass::kIrqThread),
+                   row.irq_thread_ns});
+  parts.push_back({"ksoftirqd", palette::TaskClassColor(TaskClass::kKsoftirqd), row.ksoftirqd_ns});
+  parts.push_back({"NAPI kthreads", palette::TaskClassColor(TaskClass::kNapiKthread),
+                   row.napi_kthread_ns});
+  parts.push_back({"RT tasks", palette::TaskClassColor(TaskClass::kRtTask), row.rt_task_ns});
+  parts.push_back({"other tasks", palette::TaskClassColor(TaskClass::kOther), row.other_task_ns});
+  parts.push_back({"idle", palette::Idle(), row.idle_ns});
+  parts.push_back({"unknown (events lost)", {0xb0b0b0}, row.unknown_ns});
+  return parts;
+}
+
+void Swatch(HtmlOut& out, Rgb color, std::string_view label) {
+  out << fmt::format("<span><i style=\"background:{}\"></i>{}</span>", color.Hex(),
+                     HtmlEscape(label));
+}
+
+}  // namespace
+
+void RenderCpuTimeChart(const HtmlTraceView& view, HtmlOut& out) {
+  const Report& report = *view.report;
+  out << "<section class=\"cpu-time\"><h2>CPU time per CPU</h2>\n";
+  if (report.cpu_time.empty()) {
+    out << "<p>No CPU had events in the range.</p></section>\n";
+    return;
+  }
+  // Which parts occur anywhere: only those get a legend entry.
+  std::vector<Part> totals = PartsOf(report.cpu_time.front());
+  for (Part& part : totals) part.ns = 0;
+  for (const CpuTimeRow& row : report.cpu_time) {
+    std::vector<Part> parts = PartsOf(row);
+    for (size_t i = 0; i < parts.size(); ++i) totals[i].ns += parts[i].ns;
+  }
+  out << "<div class=\"legend\">";
+  for (const Part& part : totals) {
+    if (part.ns > 0) Swatch(out, part.color, part.label);
+  }
+  out << "</div>\n";
+  // Rows shrink with the CPU count; labels are thinned so that they never overlap.
+  size_t cpus = report.cpu_time.size();
+  double bar_height = std::clamp(720.0 / static_cast<double>(cpus), 3.0, 18.0);
+  size_t label_every = static_cast<size_t>(std::ceil(12.0 / bar_height));
+  double plot_width = kBarsWidth - 60 - 10;
+  double height = bar_height * static_cast<double>(cpus) + 22;
+  out << fmt::format("<svg class=\"chart cpu-bars\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+                     "height=\"{1}\" role=\"img\" data-cpus=\"{2}\"><title>CPU time per CPU"
+                     "</title>",
+                     Coord(kBarsWidth), Coord(height), cpus);
+  for (size_t i = 0; i < cpus; ++i) {
+    const CpuTimeRow& row = report.cpu_time[i];
+    double y = static_cast<double>(i) * bar_height;
+    std::vector<Part> parts = PartsOf(row);
+    std::string tooltip = fmt::format("CPU {} over {}:", row.cpu, FormatDuration(row.span_ns));
+    for (const Part& part : parts) {
+      if (part.ns > 0) {
+        tooltip += fmt::format("\n{} {} ({})", part.label, FormatDuration(part.ns),
+                               PercentText(part.ns, row.span_ns));
+      }
+    }
+    out << "<g class=\"cpu\" data-cpu=\"" << std::to_string(row.cpu) << "\"><title>"
+        << HtmlEscape(tooltip) << "</title>";
+    double x = 60;
+    for (const Part& part : parts) {
+      if (part.ns <= 0 || row.span_ns <= 0) continue;
+      double width = plot_width * static_cast<double>(part.ns) / static_cast<double>(row.span_ns);
+      if (width >= 0.2) out.Rect(x, y + 0.5, width, std::max(1.0, bar_height - 1), part.color);
+      x += width;
+    }
+    out << "</g>";
+    if (i % label_every == 0) {
+      out.SvgText(56, y + std::min(bar_height, 12.0) - 2, fmt::format("CPU {}", row.cpu), "end",
+                  "axis");
+    }
+  }
+  double axis_y = bar_height * static_cast<double>(cpus) + 14;
+  for (int percent = 0; percent <= 100; percent += 25) {
+    double x = 60 + plot_width * percent / 100;
+    out.SvgText(x, axis_y, fmt::format("{}%", percent), "middle", "axis");
+  }
+  out << "</svg>\n<details><summary>Numbers per CPU</summary><table class=\"sortable\"><thead>"
+         "<tr><th>CPU</th><th class=\"num\">span</th>";
+  for (const Part& part : totals) {
+    if (part.ns > 0) out << "<th class=\"num\">" << HtmlEscape(part.label) << "</th>";
+  }
+  out << "</tr></thead><tbody>";
+  for (const CpuTimeRow& row : report.cpu_time) {
+    std::vector<Part> parts = PartsOf(row);
+    out << fmt::format("<tr><td class=\"num\">{}</td><td class=\"num\" data-v=\"{}\">{}</td>",
+                       row.cpu, row.span_ns, FormatDuration(row.span_ns));
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (totals[i].ns <= 0) continue;
+      out << fmt::format("<td class=\"num\" data-v=\"{}\">{}</td>", parts[i].ns,
+                         PercentText(parts[i].ns, row.span_ns));
+    }
+    out << "</tr>";
+  }
+  out << "</tbody></table></details>\n</section>\n";
+}
+
+void RenderActivationCharts(const HtmlTraceView& view, HtmlOut& out) {
+  const Report& report = *view.report;
+  out << "<section class=\"activations\"><h2>IRQ and NAPI thread activations</h2>\n";
+  std::vector<const ThreadActivityRow*> rows;
+  for (const auto* list : {&report.irq_threads, &report.napi_threads, &report.ksoftirqd}) {
+    for (const ThreadActivityRow& row : *list) {
+      if (row.activations > 0) rows.push_back(&row);
+    }
+  }
+  if (rows.empty()) {
+    out << "<p>No IRQ thread, NAPI kthread or ksoftirqd was activated in the range.</p>"
+           "</section>\n";
+    return;
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](auto* a, auto* b) {
+    return a->cross_cpu_activations != b->cross_cpu_activations
+               ? a->cross_cpu_activations > b->cross_cpu_activations
+               : a->activations > b->activations;
+  });
+  size_t shown = std::min(rows.size(), kMaxThreads);
+  int64_t most = 0;
+  for (size_t i = 0; i < shown; ++i) most = std::max(most, rows[i]->activations);
+  out << "<p>Each wakeup (hard IRQ for IRQ threads, sched_waking for the others) followed by a "
+         "run: on the CPU that woke the thread, or on another (a cross-CPU hop costs an IPI and "
+         "cache misses).</p>\n<div class=\"legend\">";
+  Swatch(out, palette::SameCpu(), "same CPU");
+  Swatch(out, palette::CrossCpu(), "cross-CPU");
+  out << "</div>\n";
+  double row_height = 16;
+  double plot_width = kBarsWidth - kBarLabelWidth - 150;
+  double height = row_height * static_cast<double>(shown) + 4;
+  out << fmt::format("<svg class=\"chart activations\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+                     "height=\"{1}\" role=\"img\"><title>thread activations</title>",
+                     Coord(kBarsWidth), Coord(height));
+  for (size_t i = 0; i < shown; ++i) {
+    const ThreadActivityRow& row = *rows[i];
+    double y = static_cast<double>(i) * row_height;
+    int64_t same = row.activations - row.cross_cpu_activations;
+    double scale = plot_width / static_cast<double>(std::max<int64_t>(most, 1));
+    std::string name = fmt::format("{} ({})", row.comm, row.pid);
+    out.SvgText(kBarLabelWidth - 6, y + 12, name, "end");
+    out.Rect(kBarLabelWidth, y + 2, std::max(0.5, scale * static_cast<double>(same)),
+             row_height - 4, palette::SameCpu(),
+             fmt::format("{}: {} on the waking CPU", name, same));
+    if (row.cross_cpu_activations > 0) {
+      out.Rect(kBarLabelWidth + scale * static_cast<double>(same), y + 2,
+               std::max(0.5, scale * static_cast<double>(row.cross_cpu_activations)),
+               row_height - 4, palette::CrossCpu(),
+               fmt::format("{}: {} on another CPU", name, row.cross_cpu_activations));
+    }
+    out.SvgText(kBarLabelWidth + plot_width + 6, y + 12,
+                fmt::format("{} of {} cross ({})", row.cross_cpu_activations, row.activations,
+                            PercentText(row.cross_cpu_activations, row.activations)),
+                "start", "axis");
+  }
+  out << "</svg>\n";
+  if (rows.size() > shown) {
+    out << fmt::format("<p class=\"note\">{} threads with fewer cross-CPU activations not "
+                       "drawn.</p>\n",
+                       rows.size() - shown);
+  }
+  out << "</section>\n";
+}
+
+void RenderNapiBudget(const HtmlTraceView& view, HtmlOut& out) {
+  const Report& report = *view.report;
+  out << "<section class=\"napi\"><h2>NAPI budget per instance</h2>\n";
+  const AnalysisAvailability* available = report.Availability("napi");
+  if (available != nullptr && !available->available) {
+    out << "<p class=\"note\">Not analysed: ";
+    out.Text(available->note);
+    out << "</p></section>\n";
+    return;
+  }
+  if (report.napi.empty()) {
+    out << "<p>No napi:napi_poll in the range.</p></section>\n";
+    return;
+  }
+  out << "<p>Polls per NAPI instance, CPU and context; the red part used its whole budget "
+         "(work ≥ budget), so the instance was polled again at once.</p>\n<div class=\"legend\">";
+  Swatch(out, palette::DeviceColor(1), "polls within budget");
+  Swatch(out, palette::ExhaustedMark(), "budget exhausted");
+  out << "</div>\n";
+  size_t shown = std::min(report.napi.size(), kMaxThreads);
+  int64_t most = 0;
+  for (size_t i = 0; i < shown; ++i) most = std::max(most, report.napi[i].polls);
+  double row_height = 16;
+  double plot_width = kBarsWidth - kBarLabelWidth - 190;
+  out << fmt::format("<svg class=\"chart napi-bars\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+                     "height=\"{1}\" role=\"img\"><title>NAPI polls and budget</title>",
+                     Coord(kBarsWidth), Coord(row_height * static_cast<double>(shown) + 4));
+  for (size_t i = 0; i < shown; ++i) {
+    const NapiRow& row = report.napi[i];
+    double y = static_cast<double>(i) * row_height;
+    double scale = plot_width / static_cast<double>(std::max<int64_t>(most, 1));
+    std::string name =
+        fmt::format("{} CPU {} {}", row.dev, row.cpu, NapiContextName(row.context));
+    out.SvgText(kBarLabelWidth - 6, y + 12, name, "end");
+    int64_t within = row.polls - row.exhausted;
+    out.Rect(kBarLabelWidth, y + 2, std::max(0.5, scale * static_cast<double>(within)),
+             row_height - 4, palette::DeviceColor(1),
+             fmt::format("{}: {} polls within budget {}", name, within, row.budget));
+    if (row.exhausted > 0) {
+      out.Rect(kBarLabelWidth + scale * static_cast<double>(within), y + 2,
+               std::max(0.5, scale * static_cast<double>(row.exhausted)), row_height - 4,
+               palette::ExhaustedMark(),
+               fmt::format("{}: {} polls exhausted the budget; longest run {}", name,
+                           row.exhausted, row.max_consecutive_exhausted));
+    }
+    out.SvgText(kBarLabelWidth + plot_width + 6, y + 12,
+                fmt::format("{} polls, {} exhausted, budget {}", row.polls,
+                            PercentText(row.exhausted, row.polls), row.budget),
+                "start", "axis");
+  }
+  out << "</svg>\n<details><summary>Numbers per instance</summary><table class=\"sortable\">"
+         "<thead><tr><th>device</th><th>CPU</th><th>context</th><th class=\"num\">budget</th>"
+         "<th class=\"num\">polls</th><th class=\"num\">exhausted</th><th class=\"num\">work "
+         "p50</th><th class=\"num\">work p99</th><th class=\"num\">work max</th>"
+         "<th class=\"num\">longest exhausted run</th></tr></thead><tbody>";
+  for (const NapiRow& row : report.napi) {
+    out << "<tr><td>";
+    out.Text(row.dev);
+    out << fmt::format(
+        "</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td class=\"num\" data-v=\"{}\">{} ({})</td>"
+        "<td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td></tr>",
+        row.cpu, NapiContextName(row.context), row.budget, row.polls, row.exhausted,
+        row.exhausted, PercentText(row.exhausted, row.polls), row.work_per_poll.p50,
+        row.work_per_poll.p99, row.work_per_poll.max, row.max_consecutive_exhausted);
+  }
+  out << "</tbody></table></details>\n</section>\n";
+}
+
+}  // namespace napiscope::internal

@@ -1,0 +1,339 @@
+// The HTML report's text sections: findings (sentence, numbers, timeline), blocked ksoftirqd
+// chains, and the trace's header (kernel, CPUs, span, lost events, analyses run and not run).
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "napiscope/analysis_requirements.h"
+#include "napiscope/format.h"
+#include "napiscope/info_report.h"
+#include "napiscope/json_text.h"
+#include "napiscope/phrasing.h"
+#include "render/html_parts.h"
+#include "render/napi_rt_render.h"
+
+namespace napiscope::internal {
+namespace {
+
+constexpr size_t kMaxTimelineCpus = 8;
+constexpr size_t kMaxThreadLanes = 4;
+constexpr size_t kMaxChains = 20;
+
+// Non-negative integers under `one` (a number) or `many` (an array) in the evidence, as the
+// GUI reads what a finding names.
+template <typename T>
+void CollectNumbers(const nlohmann::json& evidence, const char* one, const char* many,
+                    std::vector<T>* out) {
+  auto add = [out](const nlohmann::json& value) {
+    if (value.is_number_integer() && value.get<int64_t>() >= 0 &&
+        std::find(out->begin(), out->end(), value.get<T>()) == out->end()) {
+      out->push_back(value.get<T>());
+    }
+  };
+  if (!evidence.is_object()) return;
+  if (evidence.contains(one)) add(evidence[one]);
+  if (evidence.contains(many) && evidence[many].is_array()) {
+    for (const nlohmann::json& value : evidence[many]) add(value);
+  }
+}
+
+// A value of the evidence for people: durations with units, long structures cut.
+std::string EvidenceValue(const std::string& key, const nlohmann::json& value) {
+  bool duration = key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
+  if (value.is_number_integer() && duration) {
+    int64_t ns = value.get<int64_t>();
+    bool timestamp = key.find("_at") != std::string::npos || key == "raise_ns" ||
+                     key == "waking_ns" || key == "start_ns" || key == "end_ns";
+    return timestamp ? FormatTimestamp(ns) : fmt::format("{} ({} ns)", FormatDuration(ns), ns);
+  }
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_array() && !value.empty() && value.front().is_object()) {
+    // Rows such as the blame list: one line each, "holder: 916 us (softirq)".
+    std::string text;
+    for (const nlohmann::json& item : value) {
+      std::string line;
+      for (const auto& [field, field_value] : item.items()) {
+        line += (line.empty() ? "" : ", ") + field + " " + EvidenceValue(field, field_value);
+      }
+      text += (text.empty() ? "" : "\n") + line;
+      if (text.size() > 600) break;
+    }
+    return text;
+  }
+  std::string text = JsonText(value, -1);
+  if (text.size() > 400) text = text.substr(0, 397) + "...";
+  return text;
+}
+
+// CPUs whose lanes a finding's timeline shows: its CPU and the CPUs its evidence names; for
+// findings about no CPU, the CPUs busiest with IRQs and softirqs in its interval.
+std::vector<int> TimelineCpus(const HtmlTraceView& view, const Finding& finding) {
+  std::vector<int> cpus;
+  if (finding.cpu >= 0) cpus.push_back(finding.cpu);
+  CollectNumbers(finding.evidence, "cpu", "cpus", &cpus);
+  CollectNumbers(finding.evidence, "waker_cpu", "run_cpus", &cpus);
+  CollectNumbers(finding.evidence, "suggested_cpu", "hardirq_cpus", &cpus);
+  const Timeline& timeline = *view.timeline;
+  if (cpus.empty()) {
+    std::vector<std::pair<TimestampNs, int>> busy;
+    TimestampNs from = finding.end_ns > finding.start_ns ? finding.start_ns : timeline.start_ns();
+    TimestampNs to = finding.end_ns > finding.start_ns ? finding.end_ns : timeline.end_ns();
+    for (int cpu = 0; cpu < timeline.cpus(); ++cpu) {
+      TimestampNs ns = 0;
+      for (Lane lane : {Lane::kHardirq, Lane::kSoftirq, Lane::kNapiPoll}) {
+        ns += timeline.Summarize(cpu, lane, from, to).busy_ns;
+      }
+      busy.push_back({-ns, cpu});
+    }
+    std::sort(busy.begin(), busy.end());
+    for (size_t i = 0; i < busy.size() && i < 4; ++i) cpus.push_back(busy[i].second);
+    std::sort(cpus.begin(), cpus.end());
+  }
+  if (cpus.size() > kMaxTimelineCpus) cpus.resize(kMaxTimelineCpus);
+  return cpus;
+}
+
+void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::string_view id,
+                   size_t index, HtmlOut& out) {
+  std::string_view severity = SeverityName(finding.severity);
+  out << fmt::format("<article class=\"finding sev-{}\" id=\"{}-f{}\" data-rule=\"{}\">\n",
+                     severity, id, index, HtmlEscape(finding.rule));
+  out << fmt::format("<div><span class=\"sev sev-{0}\">{0}</span><span class=\"sentence\">",
+                     severity);
+  out.Text(finding.summary);
+  out << "</span></div>\n<div class=\"when\">";
+  out.Text(finding.rule);
+  if (finding.cpu >= 0) out << " · CPU " << std::to_string(finding.cpu);
+  if (finding.end_ns > finding.start_ns) {
+    out << " · " << FormatTimestamp(finding.start_ns) << " .. " << FormatTimestamp(finding.end_ns)
+        << " (" << FormatDuration(finding.end_ns - finding.start_ns) << ")";
+  } else if (finding.start_ns != 0) {
+    out << " · at " << FormatTimestamp(finding.start_ns);
+  }
+  out << "</div>\n";
+  if (finding.evidence.is_object() && !finding.evidence.empty()) {
+    out << "<dl class=\"evidence\">";
+    for (const auto& [key, value] : finding.evidence.items()) {
+      out << "<dt>";
+      out.Text(key);
+      out << "</dt><dd>";
+      out.Text(EvidenceValue(key, value));
+      out << "</dd>";
+    }
+    out << "</dl>\n";
+  }
+  if (view.timeline != nullptr && view.timeline->cpus() > 0) {
+    TimelineFilter named;
+    CollectNumbers(finding.evidence, "vec", "vecs", &named.vecs);
+    CollectNumbers(finding.evidence, "irq", "irqs", &named.irqs);
+    CollectNumbers(finding.evidence, "pid", "pids", &named.pids);
+    CollectNumbers(finding.evidence, "waker_pid", "blocking_pid", &named.pids);
+    std::vector<int32_t> threads = named.pids;
+    if (threads.size() > kMaxThreadLanes) threads.resize(kMaxThreadLanes);
+    TimestampNs from = finding.start_ns, to = finding.end_ns;
+    if (from == 0 && to == 0) {
+      from = view.timeline->start_ns();
+      to = view.timeline->end_ns();
+    }
+    out << "<figure class=\"timeline\">"
+        << FindingTimelineSvg(view, TimelineCpus(view, finding), threads, named, from,
+                              std::max(to, from))
+        << "</figure>\n";
+  } else {
+    out << "<p class=\"note\">No timeline: the trace's lanes were not built.</p>\n";
+  }
+  out << "</article>\n";
+}
+
+void Legend(HtmlOut& out) {
+  out << "<div class=\"legend\">";
+  auto swatch = [&out](Rgb color, std::string_view label, bool thin = false) {
+    out << fmt::format("<span><i{} style=\"background:{}\"></i>{}</span>",
+                       thin ? " class=\"thin\"" : "", color.Hex(), HtmlEscape(label));
+  };
+  for (TaskClass c : palette::LegendTaskClasses()) {
+    swatch(palette::TaskClassColor(c), palette::TaskClassLabel(c));
+  }
+  for (uint32_t vec : {kNetRx, kNetTx, kTimer, kSched, kRcu, kHrtimer, kTasklet}) {
+    swatch(palette::VectorColor(vec), SoftirqVectorName(vec));
+  }
+  swatch(palette::WaitColor(kNetRx), "raise → entry wait", true);
+  swatch(palette::ExhaustedMark(), "NAPI budget exhausted", true);
+  swatch({0xb0b0b0}, "unknown (events lost)");
+  swatch(palette::Highlight(), "the finding's interval");
+  out << "</div>\n";
+}
+
+}  // namespace
+
+void RenderFindings(const HtmlTraceView& view, std::string_view id, HtmlOut& out) {
+  const Report& report = *view.report;
+  out << fmt::format("<section class=\"findings\" id=\"{}-findings\"><h2>Findings ({})</h2>\n",
+                     id, report.findings.size());
+  if (report.findings.empty()) {
+    out << "<p>No findings: nothing reached a threshold.</p>\n";
+  } else {
+    Legend(out);
+  }
+  for (size_t i = 0; i < report.findings.size(); ++i) {
+    RenderFinding(view, report.findings[i], id, i, out);
+  }
+  out << "</section>\n";
+}
+
+void RenderKsoftirqdChains(const HtmlTraceView& view, HtmlOut& out) {
+  const Report& report = *view.report;
+  out << "<section class=\"chains\"><h2>Blocked ksoftirqd chains</h2>\n";
+  const AnalysisAvailability* available = report.Availability("ksoftirqd_blocked");
+  if (available != nullptr && !available->available) {
+    out << "<p class=\"note\">Not analysed: ";
+    out.Text(available->note);
+    out << "</p></section>\n";
+    return;
+  }
+  if (report.ksoftirqd_blocked.empty()) {
+    out << "<p>ksoftirqd never blocked while softirqs were pending on its CPU.</p></section>\n";
+    return;
+  }
+  out << "<p>ksoftirqd switched out (not runnable) while softirqs were pending on its CPU; each "
+         "chain reads left to right: what it waited on, and what that waited on.</p>\n";
+  std::vector<const KsoftirqdBlockedRow*> rows;
+  for (const KsoftirqdBlockedRow& row : report.ksoftirqd_blocked) rows.push_back(&row);
+  std::stable_sort(rows.begin(), rows.end(), [](auto* a, auto* b) {
+    return a->duration_ns > b->duration_ns;
+  });
+  for (size_t i = 0; i < rows.size() && i < kMaxChains; ++i) {
+    const KsoftirqdBlockedRow& row = *rows[i];
+    out << "<div class=\"chain\"><div class=\"link\">";
+    out.Text(DescribeTask(row.pid, row.comm, -1));
+    out << "<small>";
+    out.Text(fmt::format("CPU {}, state {}, blocked {}{} at {}; pending {}", row.cpu, row.state,
+                         FormatDuration(row.duration_ns), row.end_known ? "" : " (end unknown)",
+                         FormatTimestamp(row.start_ns),
+                         FormatSoftirqMask(row.pending_mask_start)));
+    out << "</small></div>";
+    for (const ChainLink& link : row.chain) {
+      out << "<span class=\"arrow\">→ ";
+      out.Text(link.relation);
+      out << "</span><div class=\"link\">";
+      out.Text(DescribeTask(link.pid, link.comm, link.prio));
+      if (link.since_ns != 0) {
+        out << "<small>since " << FormatTimestamp(link.since_ns) << "</small>";
+      }
+      out << "</div>";
+    }
+    if (row.waker_pid >= 0) {
+      out << "<span class=\"arrow\">→ woken by</span><div class=\"link\">";
+      out.Text(DescribeTask(row.waker_pid, row.waker_comm, -1));
+      out << "<small>";
+      out.Text(fmt::format("CPU {}, in {}", row.waker_cpu, row.waker_context));
+      out << "</small></div>";
+    }
+    out << "</div>\n";
+    if (!row.cpu_held_by.empty()) {
+      out << "<p class=\"note\">CPU " << std::to_string(row.cpu) << " meanwhile: ";
+      for (size_t h = 0; h < row.cpu_held_by.size() && h < 4; ++h) {
+        const TaskTime& held = row.cpu_held_by[h];
+        out.Text(fmt::format("{}{} {}", h == 0 ? "" : ", ",
+                             DescribeTask(held.pid, held.comm, held.prio),
+                             FormatDuration(held.time_ns)));
+      }
+      out << "</p>\n";
+    }
+  }
+  size_t hidden = rows.size() > kMaxChains ? rows.size() - kMaxChains : 0;
+  int64_t not_listed = report.ksoftirqd_blocked_not_listed + static_cast<int64_t>(hidden);
+  if (not_listed > 0) {
+    out << fmt::format("<p class=\"note\">{} shorter intervals not shown (JSON lists the "
+                       "report's rows).</p>\n",
+                       not_listed);
+  }
+  out << "</section>\n";
+}
+
+void RenderTraceHeader(const HtmlTraceView& view, std::string_view id, HtmlOut& out) {
+  const Report& report = *view.report;
+  const TraceSummary& s = report.trace;
+  out << fmt::format("<section class=\"header\" id=\"{}-header\"><h2>Trace</h2>\n", id);
+  out << "<table><tbody>";
+  auto row = [&out](std::string_view key, const std::string& value) {
+    out << "<tr><th>" << key << "</th><td>";
+    out.Text(value);
+    out << "</td></tr>";
+  };
+  row("file", s.meta.path.empty() ? view.path : s.meta.path);
+  row("format", DescribeTraceFormat(s.meta));
+  row("kernel", s.meta.kernel_release.empty() ? "unknown (the file has no uname)"
+                                              : s.meta.kernel_release);
+  row("preemption", KernelModelLine(report.kernel));
+  row("CPUs", std::to_string(s.meta.cpus));
+  row("events", std::to_string(s.events));
+  if (s.events > 0) {
+    row("span", fmt::format("{} .. {} ({})", FormatTimestamp(s.first_ts_ns),
+                            FormatTimestamp(s.last_ts_ns),
+                            FormatDuration(s.last_ts_ns - s.first_ts_ns)));
+  }
+  if (report.window.restricted()) {
+    const AnalysisWindow& w = report.window;
+    row("window", fmt::format("{} .. {} (what begins inside counts)",
+                              w.from_ns == std::numeric_limits<TimestampNs>::min()
+                                  ? std::string("start")
+                                  : FormatTimestamp(w.from_ns),
+                              w.to_ns == std::numeric_limits<TimestampNs>::max()
+                                  ? std::string("end")
+                                  : FormatTimestamp(w.to_ns)));
+  }
+  if (!report.cpus.empty()) row("rows of CPUs", fmt::format("{}", fmt::join(report.cpus, ",")));
+  int64_t lost = 0;
+  for (const CpuMissedSummary& m : s.missed_per_cpu) lost += m.events;
+  row("lost events", s.missed.empty() ? std::string("none")
+                                      : fmt::format("{} gaps, {} events known lost", s.missed.size(),
+                                                    lost));
+  for (const std::string& warning : s.meta.warnings) row("warning", warning);
+  out << "</tbody></table>\n";
+
+  bool any_lost = false;
+  for (const CpuMissedSummary& m : s.missed_per_cpu) any_lost = any_lost || m.gaps > 0;
+  if (any_lost) {
+    out << "<h3>Lost events per CPU</h3><table class=\"sortable\"><thead><tr><th>CPU</th>"
+           "<th>what was lost</th></tr></thead><tbody>";
+    for (const CpuMissedSummary& m : s.missed_per_cpu) {
+      if (m.gaps == 0) continue;
+      out << fmt::format("<tr><td class=\"num\">{}</td><td>", m.cpu);
+      out.Text(DescribeMissed(m, s.last_ts_ns - s.first_ts_ns));
+      out << "</td></tr>";
+    }
+    out << "</tbody></table><p class=\"note\">Waits pending across a loss are dropped, not "
+           "guessed.</p>\n";
+  }
+
+  out << "<h3>Analyses</h3><table class=\"analyses\"><thead><tr><th>analysis</th><th>ran</th>"
+         "<th>why not, or what it lacked</th></tr></thead><tbody>";
+  for (const AnalysisAvailability& a : s.analyses) {
+    if (!ReportRunsAnalysis(a.id)) continue;
+    std::string why = a.note;
+    if (why.empty() && !a.available) {
+      why = fmt::format("needs {}", fmt::join(a.missing_required, ", "));
+    } else if (why.empty() && !a.missing_optional.empty()) {
+      why = fmt::format("less complete without {}", fmt::join(a.missing_optional, ", "));
+    }
+    out << fmt::format("<tr data-analysis=\"{}\"><td>", HtmlEscape(a.id));
+    out.Text(a.title);
+    out << fmt::format("</td><td>{}</td><td>", a.available ? "yes" : "<b class=\"error\">no</b>");
+    out.Text(why);
+    out << "</td></tr>";
+  }
+  out << "</tbody></table>\n";
+  if (report.anomalies.missing_switches > 0 || report.anomalies.unmatched_exits > 0) {
+    out << "<p class=\"note\">";
+    out.Text(fmt::format("{} sched_switch events missing (the time before each is unknown); {} "
+                         "IRQ/softirq exits without an entry.",
+                         report.anomalies.missing_switches, report.anomalies.unmatched_exits));
+    out << "</p>\n";
+  }
+  out << "</section>\n";
+}
+
+}  // namespace napiscope::internal

@@ -1,0 +1,109 @@
+#include "render/net_path_render.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "napiscope/format.h"
+#include "render/report_text_parts.h"
+#include "render/text_layout.h"
+
+namespace napiscope::internal {
+namespace {
+
+using nlohmann::json;
+
+json ThreadJson(const NetPathThread& thread) {
+  return {{"pid", thread.pid},         {"comm", thread.comm},   {"prio", thread.prio},
+          {"rt_priority", thread.rt_priority}, {"role", thread.role}, {"runs", thread.runs},
+          {"busy_ns", thread.busy_ns}, {"cpus", thread.cpus}};
+}
+
+std::string PolicyText(int16_t prio, int rt_priority) {
+  if (prio < 0) return "?";
+  return rt_priority > 0 ? fmt::format("RT {}", rt_priority) : std::string("OTHER");
+}
+
+std::string ThreadText(const NetPathThread& thread) {
+  if (thread.pid < 0) return thread.comm;
+  return fmt::format("{} ({}, {})", thread.comm, thread.pid, PolicyText(thread.prio,
+                                                                         thread.rt_priority));
+}
+
+}  // namespace
+
+void AddNetPathJson(const Report& report, json& out) {
+  json rows = json::array();
+  for (const NetPathRow& row : report.net_path) {
+    json runners = json::array();
+    for (const NetPathThread& runner : row.runners) runners.push_back(ThreadJson(runner));
+    json rt_tasks = json::array();
+    for (const NetPathRtTask& task : row.rt_tasks) {
+      rt_tasks.push_back({{"pid", task.pid},
+                          {"comm", task.comm},
+                          {"prio", task.prio},
+                          {"rt_priority", task.rt_priority},
+                          {"position", task.position},
+                          {"run_ns", task.run_ns},
+                          {"held_while_waiting_ns", task.held_while_waiting_ns}});
+    }
+    rows.push_back({{"irq", row.irq},
+                    {"handler", row.handler},
+                    {"irq_cpus", row.irq_cpus},
+                    {"hardirqs", row.hardirqs},
+                    {"irq_thread", ThreadJson(row.irq_thread)},
+                    {"runners", runners},
+                    {"rt_tasks", rt_tasks},
+                    {"waits", row.waits},
+                    {"waited_ns", row.waited_ns},
+                    {"same_priority", row.same_priority},
+                    {"starved", row.starved}});
+  }
+  out["net_path"] = rows;
+}
+
+std::vector<std::string> NetPathText(const Report& report, const TextReportOptions& options) {
+  std::vector<std::string> lines;
+  // An analysis that could not run has no table; "lost and missing events" says why.
+  if (report.net_path.empty() || !NotAvailableReason(report, "net_path").empty()) return lines;
+  lines.push_back("");
+  for (std::string& line : Wrap("network path priorities (hard IRQ -> IRQ thread -> NET_RX "
+                                "runner; RT tasks on the same CPUs):",
+                                options.width, "")) {
+    lines.push_back(std::move(line));
+  }
+  for (const NetPathRow& row : report.net_path) {
+    std::vector<std::string> runners;
+    for (const NetPathThread& runner : row.runners) {
+      runners.push_back(fmt::format("{} in {} x{}", ThreadText(runner), runner.role, runner.runs));
+    }
+    lines.push_back(fmt::format("  IRQ {} {} (CPU {}) -> {} -> {}{}{}", row.irq, row.handler,
+                                fmt::join(row.irq_cpus, ","), ThreadText(row.irq_thread),
+                                fmt::join(runners, " / "),
+                                row.same_priority ? "  [same priority]" : "",
+                                row.starved ? "  [starved]" : ""));
+    for (const NetPathRtTask& task : row.rt_tasks) {
+      lines.push_back(fmt::format("    {:<8} {} ({}, {}): ran {}, held the CPU {} while the "
+                                  "work waited",
+                                  task.position, task.comm, task.pid,
+                                  PolicyText(task.prio, task.rt_priority),
+                                  FormatDuration(task.run_ns),
+                                  FormatDuration(task.held_while_waiting_ns)));
+    }
+  }
+  return lines;
+}
+
+std::string NetPathSummaryLine(const Report& report) {
+  if (report.net_path.empty()) return "no NIC IRQ's NET_RX or NAPI work was seen running";
+  int64_t starved = 0, same_priority = 0;
+  for (const NetPathRow& row : report.net_path) {
+    starved += row.starved ? 1 : 0;
+    same_priority += row.same_priority ? 1 : 0;
+  }
+  return fmt::format("{} NIC IRQ chain{}, {} starved by RT tasks, {} with the IRQ thread and "
+                     "its NET_RX runner at one priority",
+                     report.net_path.size(), report.net_path.size() == 1 ? "" : "s", starved,
+                     same_priority);
+}
+
+}  // namespace napiscope::internal

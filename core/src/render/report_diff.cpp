@@ -1,0 +1,364 @@
+#include "napiscope/report_diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "napiscope/phrasing.h"
+
+namespace napiscope {
+namespace {
+
+// The metrics compared, in output order; a new metric is one line here plus its extraction
+// in CollectMetrics.
+struct MetricInfo {
+  std::string_view id;
+  std::string_view label;
+  MetricUnit unit;
+  MetricDirection direction;
+};
+
+constexpr MetricDirection kLower = MetricDirection::kLowerIsBetter;
+constexpr MetricDirection kNeutral = MetricDirection::kNeutral;
+
+enum MetricIndex : int {
+  kLatencyP50,
+  kLatencyP99,
+  kLatencyMax,
+  kIrqThreadCrossShare,
+  kIrqThreadMigrations,
+  kNapiThreadCrossShare,
+  kNapiThreadMigrations,
+  kNapiExhaustedShare,
+  kRtWakeLatencyP99,
+  kRtWakeLatencyMax,
+  kCpuTimeShare,
+};
+
+constexpr MetricInfo kMetrics[] = {
+    {"softirq_latency_p50_ns", "softirq latency p50", MetricUnit::kNs, kLower},
+    {"softirq_latency_p99_ns", "softirq latency p99", MetricUnit::kNs, kLower},
+    {"softirq_latency_max_ns", "softirq latency max", MetricUnit::kNs, kLower},
+    {"irq_thread_cross_cpu_share", "IRQ-thread cross-CPU share", MetricUnit::kShare, kLower},
+    {"irq_thread_migrations", "IRQ-thread migrations", MetricUnit::kCount, kLower},
+    {"napi_thread_cross_cpu_share", "NAPI-thread cross-CPU share", MetricUnit::kShare, kLower},
+    {"napi_thread_migrations", "NAPI-thread migrations", MetricUnit::kCount, kLower},
+    {"napi_exhausted_share", "NAPI polls with budget exhausted", MetricUnit::kShare, kLower},
+    {"rt_wake_latency_p99_ns", "RT wake latency p99", MetricUnit::kNs, kLower},
+    {"rt_wake_latency_max_ns", "RT wake latency max", MetricUnit::kNs, kLower},
+    {"cpu_time_share", "CPU time share", MetricUnit::kShare, kNeutral},
+};
+
+// Rows sort by metric, then by this key, then by subject.
+using SortKey = std::tuple<int, int64_t, std::string>;
+
+struct Value {
+  double value = 0;
+  int64_t samples = -1;  // behind the value; -1: not a sample statistic
+};
+
+using Samples = std::map<SortKey, Value>;
+
+void AddThreads(const std::vector<ThreadActivityRow>& rows, MetricIndex share,
+                MetricIndex migrations, Samples* out) {
+  for (const ThreadActivityRow& row : rows) {
+    (*out)[{share, row.irq, row.comm}] = {row.CrossCpuShare(), row.activations};
+    (*out)[{migrations, row.irq, row.comm}] = {static_cast<double>(row.migrations)};
+  }
+}
+
+// Per NAPI device (instances are addresses, which differ between boots): exhausted share.
+void AddNapi(const std::vector<NapiRow>& rows, Samples* out) {
+  std::map<std::string, std::pair<int64_t, int64_t>> by_dev;  // dev -> (exhausted, polls)
+  for (const NapiRow& row : rows) {
+    by_dev[row.dev].first += row.exhausted;
+    by_dev[row.dev].second += row.polls;
+  }
+  for (const auto& [dev, counts] : by_dev) {
+    if (counts.second == 0) continue;
+    (*out)[{kNapiExhaustedShare, 0, dev}] = {
+        static_cast<double>(counts.first) / static_cast<double>(counts.second), counts.second};
+  }
+}
+
+// Per RT thread by comm and CPU (pids differ between runs); the worst when comms repeat.
+void AddRtWakeLatency(const std::vector<WakeLatencyRow>& rows, Samples* out) {
+  for (const WakeLatencyRow& row : rows) {
+    if (row.policy != SchedPolicyClass::kRealtime || row.latency.count == 0) continue;
+    std::string subject = fmt::format("{} CPU{}", row.comm, row.cpu);
+    for (auto [metric, value] : {std::pair{kRtWakeLatencyP99, row.latency.p99_ns},
+                                 std::pair{kRtWakeLatencyMax, row.latency.max_ns}}) {
+      Value& kept = (*out)[{metric, row.cpu, subject}];
+      if (static_cast<double>(value) >= kept.value) kept = {static_cast<double>(value), row.latency.count};
+    }
+  }
+}
+
+void AddCpuTime(const std::vector<CpuTimeRow>& rows, Samples* out) {
+  int64_t span_ns = 0;
+  std::vector<std::pair<std::string, int64_t>> parts;
+  auto add = [&parts](const std::string& name, int64_t ns) {
+    auto it = std::find_if(parts.begin(), parts.end(), [&](const auto& p) { return p.first == name; });
+    if (it == parts.end()) parts.emplace_back(name, ns);
+    else it->second += ns;
+  };
+  for (const CpuTimeRow& row : rows) {
+    span_ns += row.span_ns;
+    add("idle", row.idle_ns);
+    add("hard IRQs", row.hardirq_ns);
+    for (size_t vec = 0; vec < row.softirq_ns.size(); ++vec) {
+      add("softirq " + VectorLabel(static_cast<uint32_t>(vec)), row.softirq_ns[vec]);
+    }
+    add("IRQ threads", row.irq_thread_ns);
+    add("ksoftirqd", row.ksoftirqd_ns);
+    add("NAPI threads", row.napi_kthread_ns);
+    add("RT tasks", row.rt_task_ns);
+    add("other tasks", row.other_task_ns);
+    add("unknown", row.unknown_ns);
+  }
+  if (span_ns <= 0) return;
+  int64_t order = 0;
+  for (const auto& [name, ns] : parts) {
+    (*out)[{kCpuTimeShare, order++, name}] = {static_cast<double>(ns) / static_cast<double>(span_ns)};
+  }
+}
+
+Samples CollectMetrics(const Report& report) {
+  Samples out;
+  for (const SoftirqLatencyRow& row : report.softirq_latency) {
+    if (row.delay.count == 0) continue;
+    int64_t order = int64_t{row.cpu} * 64 + row.vec;
+    std::string subject = fmt::format("CPU{} {}", row.cpu, VectorLabel(row.vec));
+    out[{kLatencyP50, order, subject}] = {static_cast<double>(row.delay.p50_ns), row.delay.count};
+    out[{kLatencyP99, order, subject}] = {static_cast<double>(row.delay.p99_ns), row.delay.count};
+    out[{kLatencyMax, order, subject}] = {static_cast<double>(row.delay.max_ns), row.delay.count};
+  }
+  AddThreads(report.irq_threads, kIrqThreadCrossShare, kIrqThreadMigrations, &out);
+  AddThreads(report.napi_threads, kNapiThreadCrossShare, kNapiThreadMigrations, &out);
+  AddNapi(report.napi, &out);
+  AddRtWakeLatency(report.rt_wake_latency, &out);
+  AddCpuTime(report.cpu_time, &out);
+  return out;
+}
+
+ChangeVerdict Judge(const DiffRow& row) {
+  if (!row.before) return ChangeVerdict::kOnlyAfter;
+  if (!row.after) return ChangeVerdict::kOnlyBefore;
+  if (*row.before == *row.after) return ChangeVerdict::kSame;
+  int64_t needed = MinSamples(row.metric);
+  if (needed > 0 && (row.before_samples < needed || row.after_samples < needed)) {
+    return ChangeVerdict::kFewSamples;
+  }
+  if (row.direction == MetricDirection::kNeutral) return ChangeVerdict::kChanged;
+  return *row.after < *row.before ? ChangeVerdict::kImproved : ChangeVerdict::kRegressed;
+}
+
+// Findings match by rule and CPU; the most severe of each side counts.
+std::vector<FindingDiff> DiffFindings(const std::vector<Finding>& before,
+                                      const std::vector<Finding>& after) {
+  using Key = std::pair<std::string, int>;
+  auto worst = [](const std::vector<Finding>& findings) {
+    std::map<Key, const Finding*> out;
+    for (const Finding& f : findings) {
+      const Finding*& kept = out[{f.rule, f.cpu}];
+      if (kept == nullptr || f.severity > kept->severity) kept = &f;
+    }
+    return out;
+  };
+  std::map<Key, const Finding*> old_findings = worst(before), new_findings = worst(after);
+  std::vector<FindingDiff> out;
+  auto add = [&out](FindingChange change, const Finding& f) {
+    out.push_back({change, f.rule, f.cpu, f.severity, f.summary});
+  };
+  for (const auto& [key, f] : new_findings) {
+    auto it = old_findings.find(key);
+    if (it == old_findings.end()) add(FindingChange::kNew, *f);
+  }
+  for (const auto& [key, f] : new_findings) {
+    auto it = old_findings.find(key);
+    if (it != old_findings.end() && f->severity > it->second->severity) add(FindingChange::kWorse, *f);
+  }
+  for (const auto& [key, f] : new_findings) {
+    auto it = old_findings.find(key);
+    if (it != old_findings.end() && f->severity < it->second->severity) add(FindingChange::kBetter, *f);
+  }
+  for (const auto& [key, f] : old_findings) {
+    if (!new_findings.contains(key)) add(FindingChange::kGone, *f);
+  }
+  return out;
+}
+
+// The largest share of one CPU's span lost to missed events, and that CPU.
+std::pair<double, int> WorstLostShare(const Report& report) {
+  std::pair<double, int> worst = {0.0, -1};
+  for (const CpuMissedSummary& missed : report.trace.missed_per_cpu) {
+    for (const CpuTimeRow& row : report.cpu_time) {
+      if (row.cpu != missed.cpu || row.span_ns <= 0) continue;
+      // Of the time the CPU would have covered: a loss before its first event precedes its span.
+      double share = static_cast<double>(missed.lost_ns) /
+                     static_cast<double>(missed.lost_ns + row.span_ns);
+      if (share > worst.first) worst = {share, row.cpu};
+    }
+  }
+  return worst;
+}
+
+std::vector<std::string> ComparabilityWarnings(const Report& before, const Report& after) {
+  std::vector<std::string> out;
+  if (before.trace.meta.cpus != after.trace.meta.cpus) {
+    out.push_back(fmt::format("the traces have different CPU counts ({} before, {} after): "
+                              "per-CPU rows and shares of all CPUs do not compare one to one",
+                              before.trace.meta.cpus, after.trace.meta.cpus));
+  }
+  const std::string& old_kernel = before.trace.meta.kernel_release;
+  const std::string& new_kernel = after.trace.meta.kernel_release;
+  if (!old_kernel.empty() && !new_kernel.empty() && old_kernel != new_kernel) {
+    out.push_back(fmt::format("the kernels differ ({} before, {} after)", old_kernel, new_kernel));
+  }
+  auto [old_share, old_cpu] = WorstLostShare(before);
+  auto [new_share, new_cpu] = WorstLostShare(after);
+  constexpr double kLostShareGap = 0.05;  // 5 points of a CPU's span
+  if (std::abs(new_share - old_share) >= kLostShareGap) {
+    auto side = [](double share, int cpu) {
+      return cpu < 0 ? std::string("none")
+                     : fmt::format("up to {:.0f}% of CPU{}'s time", share * 100, cpu);
+    };
+    out.push_back(fmt::format(
+        "the traces lost different shares of events (before: {}; after: {}): waits across a "
+        "loss are dropped, so the numbers of the lossier trace are less complete",
+        side(old_share, old_cpu), side(new_share, new_cpu)));
+  }
+  return out;
+}
+
+}  // namespace
+
+int64_t MinSamples(std::string_view metric) {
+  if (metric.find("p99") != std::string_view::npos) return 100;
+  if (metric.find("p50") != std::string_view::npos) return 20;
+  return 0;
+}
+
+std::string_view FindingChangeName(FindingChange change) {
+  switch (change) {
+    case FindingChange::kNew: return "new";
+    case FindingChange::kGone: return "gone";
+    case FindingChange::kWorse: return "worse";
+    case FindingChange::kBetter: return "better";
+  }
+  return "";
+}
+
+DiffCounts CountVerdicts(const ReportDiff& diff) {
+  DiffCounts counts;
+  for (const DiffRow& row : diff.rows) {
+    switch (row.verdict) {
+      case ChangeVerdict::kRegressed: ++counts.regressed; break;
+      case ChangeVerdict::kImproved: ++counts.improved; break;
+      case ChangeVerdict::kSame:
+      case ChangeVerdict::kChanged: ++counts.unchanged; break;
+      case ChangeVerdict::kFewSamples: ++counts.few_samples; break;
+      case ChangeVerdict::kOnlyBefore:
+      case ChangeVerdict::kOnlyAfter: ++counts.only_one_side; break;
+    }
+  }
+  return counts;
+}
+
+std::vector<const DiffRow*> RowsByImportance(const ReportDiff& diff) {
+  auto group = [](ChangeVerdict verdict) {
+    switch (verdict) {
+      case ChangeVerdict::kRegressed: return 0;
+      case ChangeVerdict::kImproved: return 1;
+      case ChangeVerdict::kOnlyAfter:
+      case ChangeVerdict::kOnlyBefore: return 2;
+      case ChangeVerdict::kChanged: return 3;
+      case ChangeVerdict::kFewSamples: return 4;
+      case ChangeVerdict::kSame: return 5;
+    }
+    return 6;
+  };
+  // |relative change| times n / (n + 30), n the fewer samples of the two sides: a doubling over
+  // 35 samples weighs half as much as one over 13k.
+  auto weight = [](const DiffRow& row) {
+    std::optional<double> relative = row.RelativeChange();
+    double size = relative ? std::abs(*relative) : (row.before && row.after ? 1e9 : 0);
+    int64_t samples = std::min(row.before_samples, row.after_samples);
+    double confidence = samples < 0 ? 1.0 : static_cast<double>(samples) / (samples + 30.0);
+    return size * confidence;
+  };
+  std::vector<const DiffRow*> rows;
+  for (const DiffRow& row : diff.rows) rows.push_back(&row);
+  std::stable_sort(rows.begin(), rows.end(), [&](const DiffRow* a, const DiffRow* b) {
+    if (group(a->verdict) != group(b->verdict)) return group(a->verdict) < group(b->verdict);
+    return weight(*a) > weight(*b);
+  });
+  return rows;
+}
+
+std::string_view ChangeVerdictName(ChangeVerdict verdict) {
+  switch (verdict) {
+    case ChangeVerdict::kSame: return "same";
+    case ChangeVerdict::kImproved: return "improved";
+    case ChangeVerdict::kRegressed: return "regressed";
+    case ChangeVerdict::kChanged: return "changed";
+    case ChangeVerdict::kOnlyBefore: return "only_before";
+    case ChangeVerdict::kOnlyAfter: return "only_after";
+    case ChangeVerdict::kFewSamples: return "few_samples";
+  }
+  return "";
+}
+
+double DiffRow::Change() const { return before && after ? *after - *before : 0; }
+
+std::optional<double> DiffRow::RelativeChange() const {
+  if (!before || !after) return std::nullopt;
+  if (*before == 0) return *after == 0 ? std::optional<double>(0) : std::nullopt;
+  return (*after - *before) / *before;
+}
+
+ReportDiff DiffReports(const Report& before, const Report& after) {
+  ReportDiff diff;
+  diff.before_path = before.trace.meta.path;
+  diff.after_path = after.trace.meta.path;
+  std::map<SortKey, DiffRow> rows;
+  auto merge = [&rows](const Samples& samples, bool is_before) {
+    for (const auto& [key, value] : samples) {
+      DiffRow& row = rows[key];
+      const MetricInfo& info = kMetrics[std::get<0>(key)];
+      row.metric = info.id;
+      row.label = info.label;
+      row.subject = std::get<2>(key);
+      row.unit = info.unit;
+      row.direction = info.direction;
+      (is_before ? row.before : row.after) = value.value;
+      (is_before ? row.before_samples : row.after_samples) = value.samples;
+    }
+  };
+  merge(CollectMetrics(before), true);
+  merge(CollectMetrics(after), false);
+  for (auto& [key, row] : rows) {
+    bool zero_both = row.before == 0.0 && row.after == 0.0;
+    if (zero_both && row.direction == MetricDirection::kNeutral) continue;  // no such time
+    row.verdict = Judge(row);
+    diff.rows.push_back(std::move(row));
+  }
+  diff.findings = DiffFindings(before.findings, after.findings);
+  diff.warnings = ComparabilityWarnings(before, after);
+  return diff;
+}
+
+int CountRegressions(const ReportDiff& diff, double percent) {
+  int count = 0;
+  for (const DiffRow& row : diff.rows) {
+    if (row.verdict != ChangeVerdict::kRegressed) continue;
+    std::optional<double> relative = row.RelativeChange();
+    count += !relative || *relative * 100 > percent;
+  }
+  return count;
+}
+
+}  // namespace napiscope

@@ -1,0 +1,115 @@
+#include "render/text_layout.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+namespace napiscope::internal {
+
+TextTable::TextTable(std::vector<std::string> headers) {
+  for (std::string& header : headers) {
+    bool left = header.starts_with('<');
+    left_.push_back(left);
+    headers_.push_back(left ? header.substr(1) : std::move(header));
+  }
+}
+
+void TextTable::Add(std::vector<std::string> cells) {
+  cells.resize(headers_.size());
+  rows_.push_back(std::move(cells));
+}
+
+std::vector<std::string> TextTable::Lines() const {
+  std::vector<size_t> widths(headers_.size());
+  for (size_t i = 0; i < headers_.size(); ++i) widths[i] = headers_[i].size();
+  for (const auto& row : rows_) {
+    for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  auto render = [&](const std::vector<std::string>& cells) {
+    std::string line = " ";
+    for (size_t i = 0; i < cells.size(); ++i) {
+      line += ' ';
+      line += left_[i] ? fmt::format("{:<{}}", cells[i], widths[i])
+                       : fmt::format("{:>{}}", cells[i], widths[i]);
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    return line;
+  };
+  std::vector<std::string> lines;
+  lines.push_back(render(headers_));
+  for (const auto& row : rows_) lines.push_back(render(row));
+  return lines;
+}
+
+std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix) {
+  return Wrap(text, width, first_prefix, std::string(first_prefix.size(), ' '));
+}
+
+std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix,
+                              std::string_view rest_prefix) {
+  std::vector<std::string> lines;
+  std::string indent(rest_prefix);
+  std::string line(first_prefix);
+  bool line_has_word = false;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find(' ', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view word = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (word.empty()) continue;
+    if (line_has_word && width > 0 && line.size() + 1 + word.size() > width) {
+      lines.push_back(std::move(line));
+      line = indent;
+      line_has_word = false;
+    }
+    if (line_has_word) line += ' ';
+    line += word;
+    line_has_word = true;
+  }
+  lines.push_back(std::move(line));
+  return lines;
+}
+
+std::string CpuRanges(const std::vector<int>& cpus) {
+  std::vector<int> sorted = cpus;
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  std::string out;
+  for (size_t i = 0; i < sorted.size();) {
+    size_t j = i;
+    while (j + 1 < sorted.size() && sorted[j + 1] == sorted[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += j == i ? fmt::format("{}", sorted[i]) : fmt::format("{}-{}", sorted[i], sorted[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+bool NaturalLess(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    bool digit_a = std::isdigit(static_cast<unsigned char>(a[i])) != 0;
+    bool digit_b = std::isdigit(static_cast<unsigned char>(b[j])) != 0;
+    if (digit_a && digit_b) {
+      size_t end_a = i, end_b = j;
+      while (end_a < a.size() && std::isdigit(static_cast<unsigned char>(a[end_a]))) ++end_a;
+      while (end_b < b.size() && std::isdigit(static_cast<unsigned char>(b[end_b]))) ++end_b;
+      std::string_view num_a = a.substr(i, end_a - i), num_b = b.substr(j, end_b - j);
+      while (num_a.size() > 1 && num_a[0] == '0') num_a.remove_prefix(1);
+      while (num_b.size() > 1 && num_b[0] == '0') num_b.remove_prefix(1);
+      if (num_a.size() != num_b.size()) return num_a.size() < num_b.size();
+      if (num_a != num_b) return num_a < num_b;
+      i = end_a;
+      j = end_b;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
+}  // namespace napiscope::internal

@@ -1,0 +1,66 @@
+#include "napiscope/phrasing.h"
+
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "napiscope/format.h"
+#include "napiscope/napi_rt_rows.h"
+
+namespace napiscope {
+
+std::string FormatPriority(int kernel_prio) {
+  if (kernel_prio < 0) return "";
+  if (kernel_prio < 100) return fmt::format("RT {}", RtPriorityOf(kernel_prio));
+  int nice = kernel_prio - 120;
+  return nice == 0 ? "" : fmt::format("nice {}", nice);
+}
+
+std::string DescribeBlameHolder(const BlameItem& item) {
+  switch (item.kind) {
+    case ContextKind::kHardirq:
+      // Inferred from common_flags: no number or handler is known.
+      if (item.irq < 0) return std::string(kUntracedIrqName);
+      return fmt::format("hard IRQ {} ({})", item.name, item.irq);
+    case ContextKind::kSoftirq:
+      return fmt::format("softirq {}", VectorLabel(item.vec));
+    case ContextKind::kTask:
+    case ContextKind::kNapiPoll:
+      break;
+  }
+  if (item.pid == 0) return "idle";
+  return DescribeTask(item.pid, item.name, item.prio);
+}
+
+std::string DescribeTask(int32_t pid, const std::string& comm, int kernel_prio) {
+  std::string prio = FormatPriority(kernel_prio);
+  std::string name = comm.empty() ? std::string("?") : comm;
+  if (prio.empty()) return fmt::format("{} (pid {})", name, pid);
+  return fmt::format("{} (pid {}, {})", name, pid, prio);
+}
+
+std::string VectorLabel(uint32_t vec) {
+  if (vec < kSoftirqVectorCount) return std::string(SoftirqVectorName(vec));
+  return fmt::format("vec {}", vec);
+}
+
+std::string_view WakeBlameRoleWords(std::string_view role) {
+  if (role == "lower_prio") return "a lower-priority task that could not be preempted";
+  if (role == "higher_prio") return "a task of the same or a higher priority";
+  if (role == "napi_poll") return "NAPI polling";
+  if (role == "task") return "a task of unknown priority";
+  return "";  // hardirq, softirq and idle: the holder's name says it
+}
+
+std::string DescribeWakeHolder(const BlameItem& item, int64_t total_ns, int16_t woken_prio) {
+  std::vector<std::string> notes;
+  if (total_ns > 0) {
+    notes.push_back(fmt::format("{:.0f}%", 100.0 * static_cast<double>(item.time_ns) / total_ns));
+  }
+  std::string_view role = WakeBlameRoleWords(WakeBlameRole(item, woken_prio));
+  if (!role.empty()) notes.push_back(std::string(role));
+  std::string text = DescribeBlameHolder(item) + " " + FormatDuration(item.time_ns);
+  return notes.empty() ? text : fmt::format("{} ({})", text, fmt::join(notes, ", "));
+}
+
+}  // namespace napiscope

@@ -1,0 +1,251 @@
+// The HTML report: every finding with its sentence and timeline, timelines bounded by pixel
+// columns (not events), chains, header facts, escaping, nothing external, check pages failing
+// first. The browser's view of the page is tests/html/browser_check.py.
+#include <regex>
+#include <set>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "napiscope/report_html.h"
+#include "render/html_parts.h"
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::TestData;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+size_t Count(const std::string& text, const std::string& what) {
+  size_t count = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+// The <svg class="timeline"...</svg> blocks of a page.
+std::vector<std::string> Timelines(const std::string& page) {
+  std::vector<std::string> out;
+  for (size_t at = page.find("<svg class=\"timeline\""); at != std::string::npos;
+       at = page.find("<svg class=\"timeline\"", at + 1)) {
+    out.push_back(page.substr(at, page.find("</svg>", at) - at));
+  }
+  return out;
+}
+
+class ReportHtml : public ::testing::Test {
+ protected:
+  std::string Render(const std::string& trace) {
+    html_ = std::make_unique<HtmlTrace>();
+    absl::Status status = LoadHtmlTrace(TestData(trace), AnalysisOptions{}, html_.get());
+    EXPECT_TRUE(status.ok()) << status;
+    return ReportToHtml(html_->View());
+  }
+  std::unique_ptr<HtmlTrace> html_;
+};
+
+TEST_F(ReportHtml, EveryFindingHasItsSentenceAndTimeline) {
+  std::string page = Render("scenarios/ksoftirqd_blocked.dat");
+  const std::vector<Finding>& findings = html_->report.findings;
+  ASSERT_GE(findings.size(), 2u);
+  EXPECT_EQ(Count(page, "<article class=\"finding"), findings.size());
+  EXPECT_EQ(Timelines(page).size(), findings.size());
+  for (const Finding& finding : findings) {
+    EXPECT_THAT(page, HasSubstr(internal::HtmlEscape(finding.summary))) << finding.rule;
+    EXPECT_THAT(page, HasSubstr("data-rule=\"" + finding.rule + "\""));
+  }
+  // Findings come before the charts and the header.
+  EXPECT_LT(page.find("class=\"findings\""), page.find("class=\"softirq-waits\""));
+  EXPECT_LT(page.find("class=\"chains\""), page.find("class=\"header\""));
+}
+
+TEST_F(ReportHtml, TimelinesDrawTheFindingsLanesWithData) {
+  std::string page = Render("scenarios/ksoftirqd_blocked.dat");
+  for (const std::string& svg : Timelines(page)) {
+    EXPECT_THAT(svg, HasSubstr("task</text>"));
+    EXPECT_THAT(svg, HasSubstr("softirq</text>"));
+    // Data rectangles carry a tooltip; lane backgrounds do not.
+    EXPECT_GT(Count(svg, "</title></rect>"), 0u);
+  }
+}
+
+// Every kind of task a finding's timeline draws (RT softirq threads of 2.6.x-rt included) has
+// a legend entry in the colour it is drawn in.
+TEST_F(ReportHtml, EveryTaskKindDrawnHasALegendEntryInItsColour) {
+  for (const char* trace : {"scenarios/rt_2_6_26_sirq_threads.dat",
+                            "scenarios/ksoftirqd_blocked.dat"}) {
+    SCOPED_TRACE(trace);
+    std::string page = Render(trace);
+    const std::regex task_rect("fill=\"(#[0-9a-f]{6})\"><title>[^<]*\\(pid [0-9]+, ([^)]+)\\)");
+    std::set<std::pair<std::string, std::string>> drawn;  // colour, kind
+    for (const std::string& svg : Timelines(page)) {
+      for (std::sregex_iterator it(svg.begin(), svg.end(), task_rect), end; it != end; ++it) {
+        drawn.insert({(*it)[1].str(), (*it)[2].str()});
+      }
+    }
+    ASSERT_FALSE(drawn.empty());
+    for (const auto& [colour, kind] : drawn) {
+      EXPECT_THAT(page, HasSubstr("background:" + colour + "\"></i>" + kind + "</span>"))
+          << kind << " drawn in " << colour;
+    }
+  }
+  std::string rt = Render("scenarios/rt_2_6_26_sirq_threads.dat");
+  EXPECT_THAT(rt, HasSubstr("RT softirq thread): "));  // the kind is drawn there at all
+}
+
+TEST_F(ReportHtml, EachRealTimeThreadHasAWakeLatencyHistogramOfItsWakeups) {
+  std::string page = Render("scenarios/rt_wake_latency.dat");
+  size_t section = page.find("class=\"wake-latency\"");
+  ASSERT_NE(section, std::string::npos);
+  std::string wake = page.substr(section, page.find("</section>", section) - section);
+  int64_t realtime_rows = 0;
+  for (const WakeLatencyRow& row : html_->report.rt_wake_latency) {
+    if (row.policy != SchedPolicyClass::kRealtime) continue;
+    ++realtime_rows;
+    ASSERT_GT(row.latency.count, 0);
+    // The histogram counts the same wakeups as the row, and its chart says how many.
+    EXPECT_EQ(row.histogram.total, row.latency.count) << row.comm;
+    EXPECT_GT(row.histogram.counts[LogHistogram::BucketOf(row.latency.max_ns)], 0);
+    EXPECT_THAT(wake, HasSubstr("<h3>" + row.comm + " (pid "));
+  }
+  ASSERT_EQ(realtime_rows, 2);  // cyclictest and rt_hog, on CPU 1
+  EXPECT_EQ(Count(wake, "<svg class=\"chart histogram\""), 2u);
+  EXPECT_EQ(Count(wake, " wake latency</title>"), 2u);
+  EXPECT_THAT(wake, HasSubstr("data-total=\"3\""));  // cyclictest's three wakeups
+  EXPECT_THAT(wake, Not(HasSubstr("not collected")));
+}
+
+TEST_F(ReportHtml, TimelineSizeIsBoundedByColumnsNotEvents) {
+  // The whole of a 2-CPU real trace (hundreds of thousands of events) in one timeline.
+  Render("real/veth-softirq-napi.dat");
+  ASSERT_GT(html_->timeline.events(), 400000);
+  HtmlTraceView view = html_->View();
+  std::string svg = internal::FindingTimelineSvg(view, {0, 1}, {}, TimelineFilter{},
+                                                 html_->timeline.start_ns(),
+                                                 html_->timeline.end_ns());
+  size_t rects = Count(svg, "<rect");
+  // 2 CPUs x 4 lanes (+ the wait lane) of at most 720 columns, plus backgrounds and marks.
+  EXPECT_GT(rects, 100u);
+  EXPECT_LT(rects, 2u * 5u * 720u + 64u);
+}
+
+TEST_F(ReportHtml, ChainsHeaderAndCharts) {
+  std::string page = Render("scenarios/ksoftirqd_blocked.dat");
+  ASSERT_FALSE(html_->report.ksoftirqd_blocked.empty());
+  const KsoftirqdBlockedRow& row = html_->report.ksoftirqd_blocked.front();
+  EXPECT_THAT(page, HasSubstr("<div class=\"chain\"><div class=\"link\">" + row.comm));
+  ASSERT_FALSE(row.chain.empty());
+  EXPECT_THAT(page, HasSubstr("→ " + internal::HtmlEscape(row.chain.front().relation)));
+  EXPECT_THAT(page, HasSubstr("<th>CPUs</th><td>" +
+                              std::to_string(html_->report.trace.meta.cpus) + "</td>"));
+  EXPECT_THAT(page, HasSubstr("class=\"chart cpu-bars\""));
+  EXPECT_THAT(page, HasSubstr("data-cpus=\"" + std::to_string(html_->report.cpu_time.size())));
+}
+
+TEST_F(ReportHtml, AnalysesThatCouldNotRunSayWhy) {
+  // The 2-CPU real trace has no irq_handler_entry: IRQ-thread ping-pong cannot run.
+  std::string page = Render("real/veth-softirq-napi.dat");
+  std::smatch match;
+  std::regex row("<tr data-analysis=\"irq_thread_pingpong\"><td>[^<]*</td><td><b class=\"error\">"
+                 "no</b></td><td>([^<]*)</td>");
+  ASSERT_TRUE(std::regex_search(page, match, row));
+  EXPECT_THAT(match[1].str(), HasSubstr("irq_handler_entry"));
+}
+
+TEST_F(ReportHtml, SelfContained) {
+  std::string page = Render("scenarios/napi_budget.dat");
+  EXPECT_THAT(page, Not(HasSubstr("http://")));
+  EXPECT_THAT(page, Not(HasSubstr("https://")));
+  EXPECT_THAT(page, Not(HasSubstr(" src=")));
+  EXPECT_THAT(page, Not(HasSubstr("@import")));
+  EXPECT_THAT(page, Not(HasSubstr("url(")));
+  EXPECT_THAT(page, HasSubstr("default-src 'none'"));
+  EXPECT_THAT(page, HasSubstr("class=\"chart napi-bars\""));
+}
+
+TEST(ReportHtmlEscape, PathsAndTextAreEscaped) {
+  Report report;
+  Finding finding;
+  finding.rule = "softirq-latency";
+  finding.summary = "a <script>alert(1)</script> & \"quotes\"";
+  report.findings.push_back(finding);
+  HtmlTraceView view{"<b>odd.dat", &report, nullptr, nullptr};
+  std::string page = ReportToHtml(view);
+  EXPECT_THAT(page, Not(HasSubstr("<script>alert")));
+  EXPECT_THAT(page, HasSubstr("a &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;"));
+  EXPECT_THAT(page, HasSubstr("&lt;b&gt;odd.dat"));
+  EXPECT_THAT(page, HasSubstr("No timeline"));
+}
+
+// CPU time bars for `cpus` CPUs: how many bars and how many CPU labels the chart has.
+std::pair<size_t, size_t> CpuBarsAndLabels(int cpus) {
+  Report report;
+  for (int cpu = 0; cpu < cpus; ++cpu) {
+    CpuTimeRow row;
+    row.cpu = cpu;
+    row.span_ns = 1'000'000;
+    row.softirq_ns.assign(kSoftirqVectorCount, 0);
+    row.softirq_ns[kNetRx] = 100'000 + cpu;
+    row.hardirq_ns = 50'000;
+    row.other_task_ns = 500'000;
+    row.idle_ns = row.span_ns - row.softirq_ns[kNetRx] - row.hardirq_ns - row.other_task_ns;
+    report.cpu_time.push_back(row);
+  }
+  internal::HtmlOut out;
+  internal::RenderCpuTimeChart(HtmlTraceView{"x.dat", &report, nullptr, nullptr}, out);
+  std::string svg = out.Take();
+  std::smatch match;
+  std::regex height("viewBox=\"0 0 960 ([0-9.]+)\"");
+  EXPECT_TRUE(std::regex_search(svg, match, height));
+  // Legible: at most 1000 px tall whatever the CPU count.
+  EXPECT_LE(std::stod(match[1].str()), 1000.0) << cpus;
+  size_t labels = 0;
+  for (int cpu = 0; cpu < cpus; ++cpu) {
+    labels += Count(svg, ">CPU " + std::to_string(cpu) + "</text>");
+  }
+  return {Count(svg, "<g class=\"cpu\""), labels};
+}
+
+TEST(ReportHtmlCpuTime, LegibleFromTwoTo256Cpus) {
+  EXPECT_EQ(CpuBarsAndLabels(2), std::make_pair(size_t{2}, size_t{2}));
+  EXPECT_EQ(CpuBarsAndLabels(16), std::make_pair(size_t{16}, size_t{16}));
+  // 256 bars of 3 px: every fourth CPU labelled, so labels (12 px apart) never overlap.
+  EXPECT_EQ(CpuBarsAndLabels(256), std::make_pair(size_t{256}, size_t{64}));
+}
+
+TEST(ReportHtmlCheck, FailingTracesComeFirst) {
+  std::vector<TraceCheck> checks(3);
+  checks[0].path = "passing.dat";
+  checks[1].path = "failing.dat";
+  Finding warning;
+  warning.rule = "softirq-latency";
+  warning.severity = Severity::kWarning;
+  warning.summary = "late";
+  checks[1].report.findings.push_back(warning);
+  checks[2].path = "broken.dat";
+  checks[2].status = absl::InvalidArgumentError("broken.dat: not a trace");
+  std::vector<std::string> sections;
+  for (size_t i = 0; i < checks.size(); ++i) {
+    HtmlTraceView view{checks[i].path, &checks[i].report, nullptr, nullptr};
+    sections.push_back(HtmlCheckSection(checks[i], checks[i].status.ok() ? &view : nullptr,
+                                        Severity::kWarning, i));
+  }
+  std::string page = ChecksToHtml(checks, sections, Severity::kWarning);
+  size_t broken = page.find("id=\"t2\" data-verdict=\"unreadable\"");
+  size_t failing = page.find("id=\"t1\" data-verdict=\"failed\"");
+  size_t passing = page.find("id=\"t0\" data-verdict=\"passed\"");
+  ASSERT_NE(broken, std::string::npos);
+  ASSERT_NE(failing, std::string::npos);
+  ASSERT_NE(passing, std::string::npos);
+  EXPECT_LT(broken, failing);
+  EXPECT_LT(failing, passing);
+  EXPECT_THAT(page, HasSubstr("2 of 3 traces failing"));
+  EXPECT_THAT(page, HasSubstr("broken.dat: not a trace"));
+}
+
+}  // namespace
+}  // namespace napiscope

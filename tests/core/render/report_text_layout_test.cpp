@@ -1,0 +1,96 @@
+// The text report's layout at any CPU count: lines under 120 columns, natural order, wrapping.
+#include <filesystem>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/phrasing.h"
+#include "napiscope/report_render.h"
+#include "render/text_layout.h"
+#include "support/test_support.h"
+#include "tracegen/synthetic.h"
+
+namespace napiscope {
+namespace {
+
+using ::testing::HasSubstr;
+
+size_t LongestLine(const std::string& text) {
+  size_t start = 0, longest = 0;
+  for (size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
+    longest = std::max(longest, end - start);
+  }
+  return longest;
+}
+
+// Issue 21: the CPU-time table was 704 columns wide at 16 CPUs (CPUs side by side).
+TEST(ReportTextLayout, NoLineOfTheDefaultReportExceeds120ColumnsAt64Cpus) {
+  std::string dir = testing::MakeTempDir();
+  std::string path = dir + "/64cpus.dat";
+  tracegen::SyntheticOptions synthetic;
+  synthetic.cpus = 64;
+  synthetic.events = 64 * tracegen::kSyntheticCycleEvents * 40;
+  ASSERT_TRUE(tracegen::WriteSyntheticTrace(path, synthetic).ok());
+  Report report;
+  ASSERT_TRUE(AnalyzeTrace(path, AnalysisOptions{}, &report).ok());
+  ASSERT_EQ(report.trace.meta.cpus, 64);
+  std::string text = ReportToText(report);
+  EXPECT_LE(LongestLine(text), 120u) << text;
+  // CPUs are rows: the CPU-time table has one line per CPU plus "all".
+  EXPECT_THAT(text, HasSubstr("\n   63 "));
+  EXPECT_THAT(text, HasSubstr("\n  all "));
+  // Each CPU lost events once: one block says so with CPU ranges, not 64 lines.
+  EXPECT_THAT(text, HasSubstr("on CPUs 0-63."));
+  EXPECT_EQ(text.find("lost:     cpu"), std::string::npos);
+  std::string summary = ReportToText(report, {.summary = true});
+  EXPECT_LE(LongestLine(summary), 120u) << summary;
+  EXPECT_EQ(summary.find("CPU time, share"), std::string::npos);  // no tables
+  EXPECT_THAT(summary, HasSubstr("\n  CPU time: all CPUs: idle "));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ReportTextLayout, NaturalOrderWrappingAndCpuRanges) {
+  EXPECT_TRUE(internal::NaturalLess("ksoftirqd/2", "ksoftirqd/10"));
+  EXPECT_FALSE(internal::NaturalLess("ksoftirqd/10", "ksoftirqd/2"));
+  EXPECT_TRUE(internal::NaturalLess("irq/9-eth0", "irq/30-eth0"));
+  EXPECT_TRUE(internal::NaturalLess("a", "b"));
+  EXPECT_FALSE(internal::NaturalLess("x1", "x1"));
+  EXPECT_EQ(internal::CpuRanges({7, 0, 1, 2, 5, 8}), "0-2,5,7-8");
+  std::vector<std::string> lines =
+      internal::Wrap("one two three four five", 14, "  error ");
+  EXPECT_EQ(lines, (std::vector<std::string>{"  error one", "        two", "        three",
+                                             "        four", "        five"}));
+  EXPECT_EQ(internal::Wrap("one two three", 0, "> "), std::vector<std::string>{"> one two three"});
+}
+
+// Issue 21: "iperf3 (pid 10780) 570 us (49%, lower_prio)", "hardirq hard IRQ local_timer (236)".
+TEST(Phrasing, RolesInPlainWordsAndNoDoubledWords) {
+  BlameItem task;
+  task.pid = 10780;
+  task.prio = 120;
+  task.name = "iperf3";
+  task.time_ns = 570'000;
+  const int16_t kRt98 = 1;
+  EXPECT_EQ(DescribeWakeHolder(task, 1'140'000, kRt98),
+            "iperf3 (pid 10780) 570 us (50%, a lower-priority task that could not be preempted)");
+  BlameItem timer;
+  timer.kind = ContextKind::kHardirq;
+  timer.irq = 236;
+  timer.name = "local_timer";
+  timer.time_ns = 114'000;
+  EXPECT_EQ(DescribeWakeHolder(timer, 1'140'000, kRt98), "hard IRQ local_timer (236) 114 us (10%)");
+  BlameItem softirq;
+  softirq.kind = ContextKind::kSoftirq;
+  softirq.vec = kHrtimer;
+  softirq.time_ns = 249'000;
+  EXPECT_EQ(DescribeBlameHolder(softirq), "softirq HRTIMER");
+  EXPECT_EQ(DescribeWakeHolder(softirq, 0, kRt98), "softirq HRTIMER 249 us");
+  BlameItem idle;
+  idle.time_ns = 17'600;
+  EXPECT_EQ(DescribeWakeHolder(idle, 176'000, kRt98), "idle 17.6 us (10%)");
+  EXPECT_EQ(WakeBlameRoleWords("higher_prio"), "a task of the same or a higher priority");
+}
+
+}  // namespace
+}  // namespace napiscope

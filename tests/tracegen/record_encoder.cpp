@@ -2,48 +2,10 @@
 
 #include <absl/strings/str_cat.h>
 
+#include "napiscope/event_schema.h"
+
 namespace napiscope::tracegen {
 namespace {
-
-// Format field names per kind, in the order Encode fills them (the decoder reads the same).
-std::vector<const char*> FieldNamesFor(EventKind kind) {
-  switch (kind) {
-    case EventKind::kSchedSwitch:
-      return {"prev_comm", "prev_pid", "prev_prio", "prev_state",
-              "next_comm", "next_pid", "next_prio"};
-    case EventKind::kSchedWaking:
-    case EventKind::kSchedWakeup:
-    case EventKind::kSchedWakeupNew:
-      return {"comm", "pid", "prio", "target_cpu"};
-    case EventKind::kSchedMigrateTask:
-      return {"comm", "pid", "prio", "orig_cpu", "dest_cpu"};
-    case EventKind::kSchedPiSetprio:
-      return {"comm", "pid", "oldprio", "newprio"};
-    case EventKind::kSchedProcessFork:
-      return {"parent_comm", "parent_pid", "child_comm", "child_pid"};
-    case EventKind::kSchedProcessExit:
-      return {"comm", "pid", "prio", "group_dead"};
-    case EventKind::kIrqHandlerEntry:
-      return {"irq", "name"};
-    case EventKind::kIrqHandlerExit:
-      return {"irq", "ret"};
-    case EventKind::kSoftirqRaise:
-    case EventKind::kSoftirqEntry:
-    case EventKind::kSoftirqExit:
-      return {"vec"};
-    case EventKind::kNapiPoll:
-      return {"napi", "dev_name", "work", "budget"};
-    case EventKind::kNetifReceiveSkb:
-    case EventKind::kNetifRx:
-    case EventKind::kNetDevXmit:
-      return {"name", "len", "rc", "skbaddr"};
-    case EventKind::kIrqVectorEntry:
-    case EventKind::kIrqVectorExit:
-      return {"vector"};
-    default:
-      return {};
-  }
-}
 
 void PutInt(std::string* out, const FieldLayout& field, uint64_t value) {
   if (!field.valid() || field.data_loc) return;
@@ -84,7 +46,9 @@ const RecordEncoder::Recipe* RecordEncoder::RecipeFor(const Event& event) {
   recipe.common_type = layout->Field("common_type");
   recipe.common_flags = layout->Field("common_flags");
   recipe.common_pid = layout->Field("common_pid");
-  for (const char* name : FieldNamesFor(event.kind)) recipe.fields.push_back(layout->Field(name));
+  for (const SchemaField& field : SchemaOf(event.kind).fields) {
+    recipe.fields.push_back(layout->Field(field.name));
+  }
   return &recipe;
 }
 
@@ -103,56 +67,83 @@ absl::Status RecordEncoder::Encode(const Event& event, std::string* out) {
   auto num = [&](size_t i, int64_t value) { PutInt(out, f[i], static_cast<uint64_t>(value)); };
   switch (event.kind) {
     case EventKind::kSchedSwitch: {
+      namespace field = sched_switch_field;
       const SchedSwitchFields& s = event.sched_switch;
-      str(0, s.prev_comm), num(1, s.prev_pid), num(2, s.prev_prio), num(3, s.prev_state);
-      str(4, s.next_comm), num(5, s.next_pid), num(6, s.next_prio);
+      str(field::kPrevComm, s.prev_comm), num(field::kPrevPid, s.prev_pid);
+      num(field::kPrevPrio, s.prev_prio), num(field::kPrevState, s.prev_state);
+      str(field::kNextComm, s.next_comm), num(field::kNextPid, s.next_pid);
+      num(field::kNextPrio, s.next_prio);
       break;
     }
     case EventKind::kSchedWaking:
     case EventKind::kSchedWakeup:
-    case EventKind::kSchedWakeupNew:
-      str(0, event.wake.comm), num(1, event.wake.pid), num(2, event.wake.prio);
-      num(3, event.wake.target_cpu);
+    case EventKind::kSchedWakeupNew: {
+      namespace field = wake_field;
+      str(field::kComm, event.wake.comm), num(field::kPid, event.wake.pid);
+      num(field::kPrio, event.wake.prio), num(field::kTargetCpu, event.wake.target_cpu);
       break;
-    case EventKind::kSchedMigrateTask:
-      str(0, event.migrate.comm), num(1, event.migrate.pid), num(2, event.migrate.prio);
-      num(3, event.migrate.orig_cpu), num(4, event.migrate.dest_cpu);
+    }
+    case EventKind::kSchedMigrateTask: {
+      namespace field = migrate_field;
+      str(field::kComm, event.migrate.comm), num(field::kPid, event.migrate.pid);
+      num(field::kPrio, event.migrate.prio), num(field::kOrigCpu, event.migrate.orig_cpu);
+      num(field::kDestCpu, event.migrate.dest_cpu);
       break;
-    case EventKind::kSchedPiSetprio:
-      str(0, event.pi.comm), num(1, event.pi.pid), num(2, event.pi.old_prio);
-      num(3, event.pi.new_prio);
+    }
+    case EventKind::kSchedPiSetprio: {
+      namespace field = pi_setprio_field;
+      str(field::kComm, event.pi.comm), num(field::kPid, event.pi.pid);
+      num(field::kOldPrio, event.pi.old_prio), num(field::kNewPrio, event.pi.new_prio);
       break;
-    case EventKind::kSchedProcessFork:
-      PutString(out, f[0], comms_(event.fork.parent_pid));
-      num(1, event.fork.parent_pid), str(2, event.fork.child_comm), num(3, event.fork.child_pid);
+    }
+    case EventKind::kSchedProcessFork: {
+      namespace field = fork_field;
+      PutString(out, f[field::kParentComm], comms_(event.fork.parent_pid));
+      num(field::kParentPid, event.fork.parent_pid);
+      str(field::kChildComm, event.fork.child_comm), num(field::kChildPid, event.fork.child_pid);
       break;
-    case EventKind::kSchedProcessExit:
-      str(0, event.exit.comm), num(1, event.exit.pid), num(2, event.exit.prio), num(3, 1);
+    }
+    case EventKind::kSchedProcessExit: {
+      namespace field = exit_field;
+      str(field::kComm, event.exit.comm), num(field::kPid, event.exit.pid);
+      num(field::kPrio, event.exit.prio), num(field::kGroupDead, 1);
       break;
+    }
     case EventKind::kIrqHandlerEntry:
-      num(0, event.irq.irq), str(1, event.irq.handler);
+      num(irq_handler_field::kIrq, event.irq.irq), str(irq_handler_field::kName, event.irq.handler);
       break;
     case EventKind::kIrqHandlerExit:
-      num(0, event.irq.irq), num(1, event.irq.ret);
+      num(irq_handler_field::kIrq, event.irq.irq), num(irq_handler_field::kRet, event.irq.ret);
       break;
     case EventKind::kSoftirqRaise:
     case EventKind::kSoftirqEntry:
     case EventKind::kSoftirqExit:
-      num(0, event.softirq.vec);
+      num(softirq_field::kVec, event.softirq.vec);
       break;
-    case EventKind::kNapiPoll:
-      num(0, static_cast<int64_t>(event.napi.napi)), str(1, event.napi.dev);
-      num(2, event.napi.work), num(3, event.napi.budget);
+    case EventKind::kNapiPoll: {
+      namespace field = napi_poll_field;
+      num(field::kNapi, static_cast<int64_t>(event.napi.napi)),
+          str(field::kDevName, event.napi.dev);
+      num(field::kWork, event.napi.work), num(field::kBudget, event.napi.budget);
       break;
+    }
     case EventKind::kNetifReceiveSkb:
-    case EventKind::kNetifRx:
-    case EventKind::kNetDevXmit:
-      str(0, event.net.dev), num(1, event.net.len), num(2, event.net.rc);
-      num(3, static_cast<int64_t>(next_skbaddr_ += 0x100));
+    case EventKind::kNetifRx: {
+      namespace field = net_receive_field;
+      num(field::kSkbaddr, static_cast<int64_t>(next_skbaddr_ += 0x100));
+      num(field::kLen, event.net.len), str(field::kName, event.net.dev);
       break;
+    }
+    case EventKind::kNetDevXmit: {
+      namespace field = net_dev_xmit_field;
+      num(field::kSkbaddr, static_cast<int64_t>(next_skbaddr_ += 0x100));
+      num(field::kLen, event.net.len), num(field::kRc, event.net.rc);
+      str(field::kName, event.net.dev);
+      break;
+    }
     case EventKind::kIrqVectorEntry:
     case EventKind::kIrqVectorExit:
-      num(0, event.irq.irq);
+      num(irq_vector_field::kVector, event.irq.irq);
       break;
     default:
       break;

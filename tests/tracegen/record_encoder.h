@@ -31,7 +31,7 @@ class RecordEncoder {
   struct Recipe {
     const EventLayout* layout = nullptr;
     FieldLayout common_type, common_flags, common_pid;
-    std::vector<FieldLayout> fields;  // in the order of FieldNamesFor(kind)
+    std::vector<FieldLayout> fields;  // indexed as SchemaOf(kind).fields (event_schema.h)
   };
   const Recipe* RecipeFor(const Event& event);
 

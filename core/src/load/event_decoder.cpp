@@ -1,58 +1,21 @@
 #include "load/event_decoder.h"
 
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include <traceevent/event-parse.h>
+
+#include "napiscope/event_schema.h"
 
 namespace napiscope::internal {
 namespace {
 
 constexpr int kMaxEventId = 1 << 20;
 
-// Field names per kind, in the order Decode reads them.
-std::vector<const char*> FieldNamesOf(EventKind kind) {
-  switch (kind) {
-    case EventKind::kSchedSwitch:
-      return {"prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid",
-              "next_prio"};
-    case EventKind::kSchedWaking:
-    case EventKind::kSchedWakeup:
-    case EventKind::kSchedWakeupNew:
-      return {"comm", "pid", "prio", "target_cpu"};
-    case EventKind::kSchedMigrateTask:
-      return {"comm", "pid", "prio", "orig_cpu", "dest_cpu"};
-    case EventKind::kSchedPiSetprio:
-      return {"comm", "pid", "oldprio", "newprio"};
-    case EventKind::kSchedProcessFork:
-      return {"parent_pid", "child_comm", "child_pid"};
-    case EventKind::kSchedProcessExit:
-      return {"comm", "pid", "prio"};
-    case EventKind::kIrqHandlerEntry:
-      return {"irq", "name"};
-    case EventKind::kIrqHandlerExit:
-      return {"irq", "ret"};
-    case EventKind::kSoftirqRaise:
-    case EventKind::kSoftirqEntry:
-    case EventKind::kSoftirqExit:
-      return {"vec"};
-    case EventKind::kNapiPoll:
-      return {"napi", "dev_name", "work", "budget"};
-    case EventKind::kNetifReceiveSkb:
-    case EventKind::kNetifRx:
-    case EventKind::kNetDevXmit:
-      return {"name", "len", "rc"};
-    case EventKind::kIrqVectorEntry:
-    case EventKind::kIrqVectorExit:
-      return {"vector"};
-    default:
-      return {};
-  }
-}
-
-FieldRef Resolve(tep_event* event, const char* name) {
+FieldRef Resolve(tep_event* event, std::string_view name) {
   FieldRef ref;
-  tep_format_field* field = tep_find_any_field(event, name);
+  tep_format_field* field = tep_find_any_field(event, std::string(name).c_str());
   if (field == nullptr) return ref;
   ref.offset = field->offset;
   ref.size = field->size;
@@ -84,15 +47,14 @@ EventDecoder::EventDecoder(const TraceFormats& formats, StringTable* strings)
     recipe.known = true;
     std::string_view name = event->name ? event->name : "";
     recipe.name = strings_->Intern(name);
-    recipe.kind = EventKindFromName(name);
-    // irq_vectors names are also plain words elsewhere; only trust them in that system.
-    bool is_vector =
-        recipe.kind == EventKind::kIrqVectorEntry || recipe.kind == EventKind::kIrqVectorExit;
-    if (is_vector && std::string_view(event->system ? event->system : "") != "irq_vectors") {
-      recipe.kind = EventKind::kOther;
+    recipe.kind = EventKindOf(event->system ? event->system : "", name);
+    if (recipe.kind == EventKind::kIrqVectorEntry || recipe.kind == EventKind::kIrqVectorExit) {
+      recipe.handler = strings_->Intern(IrqVectorBaseName(name));
     }
-    if (is_vector) recipe.handler = strings_->Intern(IrqVectorBaseName(name));
-    for (const char* field : FieldNamesOf(recipe.kind)) recipe.fields.push_back(Resolve(event, field));
+    // Fields napiscope only writes stay unresolved: Decode must not read them.
+    for (const SchemaField& field : SchemaOf(recipe.kind).fields) {
+      recipe.fields.push_back(field.decoded ? Resolve(event, field.name) : FieldRef{});
+    }
   }
   for (const FormatIdentity& format : formats.unparsed) {
     if (format.id < 0 || format.id > kMaxEventId) continue;
@@ -197,53 +159,77 @@ bool EventDecoder::Decode(const void* raw, int size, Event* event) {
   event->napi = NapiPollFields{};
   const std::vector<FieldRef>& f = recipe.fields;
   auto i32 = [&](size_t i) { return static_cast<int32_t>(ReadInt(data, size, f[i])); };
+  auto u32 = [&](size_t i) { return static_cast<uint32_t>(ReadInt(data, size, f[i])); };
   auto i16 = [&](size_t i) { return static_cast<int16_t>(ReadInt(data, size, f[i])); };
   auto str = [&](size_t i) { return ReadString(data, size, f[i]); };
   switch (recipe.kind) {
-    case EventKind::kSchedSwitch:
-      event->sched_switch = {i32(1), i32(5), i16(2), i16(6),
-                             static_cast<uint16_t>(ReadInt(data, size, f[3]) & 0xffff), str(0),
-                             str(4)};
+    case EventKind::kSchedSwitch: {
+      namespace field = sched_switch_field;
+      // prev_state is a long; its TASK_REPORT bits fit the low 16.
+      auto prev_state = static_cast<uint16_t>(ReadInt(data, size, f[field::kPrevState]) & 0xffff);
+      event->sched_switch = {i32(field::kPrevPid),  i32(field::kNextPid), i16(field::kPrevPrio),
+                             i16(field::kNextPrio), prev_state,           str(field::kPrevComm),
+                             str(field::kNextComm)};
       break;
+    }
     case EventKind::kSchedWaking:
     case EventKind::kSchedWakeup:
-    case EventKind::kSchedWakeupNew:
-      event->wake = {i32(1), i16(2), i16(3), str(0)};
+    case EventKind::kSchedWakeupNew: {
+      namespace field = wake_field;
+      event->wake = {i32(field::kPid), i16(field::kPrio), i16(field::kTargetCpu),
+                     str(field::kComm)};
       break;
-    case EventKind::kSchedMigrateTask:
-      event->migrate = {i32(1), i16(2), i16(3), i16(4), str(0)};
+    }
+    case EventKind::kSchedMigrateTask: {
+      namespace field = migrate_field;
+      event->migrate = {i32(field::kPid), i16(field::kPrio), i16(field::kOrigCpu),
+                        i16(field::kDestCpu), str(field::kComm)};
       break;
-    case EventKind::kSchedPiSetprio:
-      event->pi = {i32(1), i16(2), i16(3), str(0)};
+    }
+    case EventKind::kSchedPiSetprio: {
+      namespace field = pi_setprio_field;
+      event->pi = {i32(field::kPid), i16(field::kOldPrio), i16(field::kNewPrio), str(field::kComm)};
       break;
-    case EventKind::kSchedProcessFork:
-      event->fork = {i32(0), i32(2), str(1)};
+    }
+    case EventKind::kSchedProcessFork: {
+      namespace field = fork_field;
+      event->fork = {i32(field::kParentPid), i32(field::kChildPid), str(field::kChildComm)};
       break;
-    case EventKind::kSchedProcessExit:
-      event->exit = {i32(1), i16(2), str(0)};
+    }
+    case EventKind::kSchedProcessExit: {
+      namespace field = exit_field;
+      event->exit = {i32(field::kPid), i16(field::kPrio), str(field::kComm)};
       break;
+    }
     case EventKind::kIrqHandlerEntry:
-      event->irq = {i32(0), 0, str(1)};
+      event->irq = {i32(irq_handler_field::kIrq), 0, str(irq_handler_field::kName)};
       break;
     case EventKind::kIrqHandlerExit:
-      event->irq = {i32(0), i32(1), 0};
+      event->irq = {i32(irq_handler_field::kIrq), i32(irq_handler_field::kRet), 0};
       break;
     case EventKind::kSoftirqRaise:
     case EventKind::kSoftirqEntry:
     case EventKind::kSoftirqExit:
-      event->softirq = {static_cast<uint32_t>(ReadInt(data, size, f[0]))};
+      event->softirq = {u32(softirq_field::kVec)};
       break;
-    case EventKind::kNapiPoll:
-      event->napi = {static_cast<uint64_t>(ReadInt(data, size, f[0])), str(1), i32(2), i32(3)};
+    case EventKind::kNapiPoll: {
+      namespace field = napi_poll_field;
+      event->napi = {static_cast<uint64_t>(ReadInt(data, size, f[field::kNapi])),
+                     str(field::kDevName), i32(field::kWork), i32(field::kBudget)};
       break;
+    }
     case EventKind::kNetifReceiveSkb:
     case EventKind::kNetifRx:
-    case EventKind::kNetDevXmit:
-      event->net = {str(0), static_cast<uint32_t>(ReadInt(data, size, f[1])), i32(2)};
+      event->net = {str(net_receive_field::kName), u32(net_receive_field::kLen), 0};
       break;
+    case EventKind::kNetDevXmit: {
+      namespace field = net_dev_xmit_field;
+      event->net = {str(field::kName), u32(field::kLen), i32(field::kRc)};
+      break;
+    }
     case EventKind::kIrqVectorEntry:
     case EventKind::kIrqVectorExit:
-      event->irq = {i32(0), 0, recipe.handler};
+      event->irq = {i32(irq_vector_field::kVector), 0, recipe.handler};
       break;
     default:
       break;

@@ -42,7 +42,7 @@ struct EventRecipe {
   StringId name = 0;
   bool known = false;                ///< the id exists in the file's formats
   StringId handler = 0;              ///< irq_vectors: the vector's name
-  std::vector<FieldRef> fields;      ///< kind-specific, see event_decoder.cpp
+  std::vector<FieldRef> fields;      ///< indexed as SchemaOf(kind).fields (event_schema.h)
 };
 
 /// Turns records of one trace into Events; interns strings into a StringTable.

@@ -2,8 +2,12 @@
 
 #include <array>
 #include <charconv>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "load/text_line_parser.h"
+#include "napiscope/event_schema.h"
 
 namespace napiscope::internal {
 namespace {
@@ -22,26 +26,81 @@ size_t FindKey(std::string_view text, std::string_view key, size_t from) {
   return std::string_view::npos;
 }
 
-// The values of a "k1=v1 k2=v2 ..." print format, keys given in print order. A value runs to
-// the space before the next key, so comms with spaces survive; interleaved keys napiscope does
-// not read ("success=1") are left inside the value before them and cut by FirstWord.
-template <size_t N>
-bool SplitKeyValues(std::string_view text, const std::array<std::string_view, N>& keys,
-                    std::array<std::string_view, N>* values) {
-  std::array<size_t, N + 1> starts{};
+// One key of a "k1=v1 k2=v2 ..." field list.
+struct FieldKey {
+  std::string_view key;   // "prev_pid="
+  bool optional = false;  // a line may lack it (a field older kernels do not have)
+};
+
+// One value per key, indexed as the keys.
+using FieldValues = std::array<std::string_view, kMaxSchemaFields>;
+
+// The values of a "k1=v1 k2=v2 ..." field list, keys given in print order; an optional key the
+// text lacks gets an empty value. A value runs to the space before the next key found, so comms
+// with spaces survive; interleaved keys napiscope does not read ("success=1") are left inside
+// the value before them and cut by FirstWord.
+bool SplitKeyValues(std::string_view text, std::span<const FieldKey> keys, FieldValues* values) {
+  constexpr size_t kAbsent = std::string_view::npos;
+  std::array<size_t, kMaxSchemaFields> starts{};
   size_t from = 0;
-  for (size_t i = 0; i < N; ++i) {
-    size_t at = FindKey(text, keys[i], from);
-    if (at == std::string_view::npos) return false;
-    starts[i] = at;
-    from = at + keys[i].size();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    starts[i] = FindKey(text, keys[i].key, from);
+    if (starts[i] == kAbsent) {
+      if (!keys[i].optional) return false;
+      continue;
+    }
+    from = starts[i] + keys[i].key.size();
   }
-  starts[N] = text.size() + 1;
-  for (size_t i = 0; i < N; ++i) {
-    size_t begin = starts[i] + keys[i].size();
-    (*values)[i] = text.substr(begin, starts[i + 1] - 1 - begin);
+  size_t next_start = text.size() + 1;  // as if a space and a key followed the text
+  for (size_t i = keys.size(); i-- > 0;) {
+    if (starts[i] == kAbsent) {
+      (*values)[i] = {};
+      continue;
+    }
+    size_t begin = starts[i] + keys[i].key.size();
+    (*values)[i] = text.substr(begin, next_start - 1 - begin);
+    next_start = starts[i];
   }
   return true;
+}
+
+constexpr size_t kKindCount = static_cast<size_t>(EventKind::kCount);
+
+// "name=" for every field of every kind, indexed as the event schema.
+const std::array<std::vector<std::string>, kKindCount>& RawKeyTexts() {
+  static const auto texts = [] {
+    std::array<std::vector<std::string>, kKindCount> by_kind;
+    for (const EventSchema& schema : kEventSchemas) {
+      for (const SchemaField& field : schema.fields) {
+        by_kind[static_cast<size_t>(schema.kind)].push_back(std::string(field.name) + "=");
+      }
+    }
+    return by_kind;
+  }();
+  return texts;
+}
+
+// The keys of a kind's raw fields, indexed as the event schema: `trace-cmd report -R` prints
+// every format field as name=value, in the format's order. Fields napiscope only writes are
+// optional, since older kernels lack some of them (sched_process_exit's group_dead).
+std::span<const FieldKey> RawKeysOf(EventKind kind) {
+  static const auto keys = [] {
+    std::array<std::vector<FieldKey>, kKindCount> by_kind;
+    for (const EventSchema& schema : kEventSchemas) {
+      const size_t index = static_cast<size_t>(schema.kind);
+      for (size_t i = 0; i < schema.fields.size(); ++i) {
+        by_kind[index].push_back({RawKeyTexts()[index][i], !schema.fields[i].decoded});
+      }
+    }
+    return by_kind;
+  }();
+  return keys[static_cast<size_t>(kind)];
+}
+
+// True when `text` starts with the kind's first raw key: the raw form, or a print format that
+// spells the fields as the raw form does (sched_switch, the wakeups).
+bool StartsWithRawKeys(std::string_view text, EventKind kind) {
+  return FindKey(text, RawKeysOf(kind).front().key, 0) == 0;
 }
 
 std::string_view FirstWord(std::string_view text) { return text.substr(0, text.find(' ')); }
@@ -119,18 +178,19 @@ bool ParsePluginTask(std::string_view text, StringId* comm, int32_t* pid, int16_
 }
 
 bool ParseSchedSwitch(std::string_view text, StringTable& strings, SchedSwitchFields* f) {
-  if (FindKey(text, "prev_comm=", 0) == 0) {
-    static constexpr std::array<std::string_view, 7> kKeys = {
-        "prev_comm=", "prev_pid=", "prev_prio=", "prev_state=",
-        "next_comm=", "next_pid=", "next_prio="};
-    std::array<std::string_view, 7> v;
-    if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[1], &f->prev_pid) ||
-        !Int16Of(v[2], &f->prev_prio) || !ParsePrevState(FirstWord(v[3]), &f->prev_state) ||
-        !Int32Of(v[5], &f->next_pid) || !Int16Of(v[6], &f->next_prio)) {
+  if (StartsWithRawKeys(text, EventKind::kSchedSwitch)) {
+    namespace field = sched_switch_field;
+    FieldValues v;
+    if (!SplitKeyValues(text, RawKeysOf(EventKind::kSchedSwitch), &v) ||
+        !Int32Of(v[field::kPrevPid], &f->prev_pid) ||
+        !Int16Of(v[field::kPrevPrio], &f->prev_prio) ||
+        !ParsePrevState(FirstWord(v[field::kPrevState]), &f->prev_state) ||
+        !Int32Of(v[field::kNextPid], &f->next_pid) ||
+        !Int16Of(v[field::kNextPrio], &f->next_prio)) {
       return false;
     }
-    f->prev_comm = strings.Intern(v[0]);
-    f->next_comm = strings.Intern(v[4]);
+    f->prev_comm = strings.Intern(v[field::kPrevComm]);
+    f->next_comm = strings.Intern(v[field::kNextComm]);
     return true;
   }
   // trace-cmd plugin: "prev:pid [prio] S ==> next:pid [prio]".
@@ -149,15 +209,15 @@ bool ParseSchedSwitch(std::string_view text, StringTable& strings, SchedSwitchFi
 }
 
 bool ParseWake(std::string_view text, StringTable& strings, WakeFields* f) {
-  if (FindKey(text, "comm=", 0) == 0) {
-    static constexpr std::array<std::string_view, 4> kKeys = {
-        "comm=", "pid=", "prio=", "target_cpu="};
-    std::array<std::string_view, 4> v;
-    if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[1], &f->pid) || !Int16Of(v[2], &f->prio) ||
-        !Int16Of(v[3], &f->target_cpu)) {
+  if (StartsWithRawKeys(text, EventKind::kSchedWaking)) {
+    namespace field = wake_field;
+    FieldValues v;
+    if (!SplitKeyValues(text, RawKeysOf(EventKind::kSchedWaking), &v) ||
+        !Int32Of(v[field::kPid], &f->pid) || !Int16Of(v[field::kPrio], &f->prio) ||
+        !Int16Of(v[field::kTargetCpu], &f->target_cpu)) {
       return false;
     }
-    f->comm = strings.Intern(v[0]);
+    f->comm = strings.Intern(v[field::kComm]);
     return true;
   }
   // trace-cmd plugin: "comm:pid [prio] [success=1] CPU:003".
@@ -173,70 +233,79 @@ bool ParseWake(std::string_view text, StringTable& strings, WakeFields* f) {
 }
 
 bool ParseMigrate(std::string_view text, StringTable& strings, MigrateFields* f) {
-  static constexpr std::array<std::string_view, 5> kKeys = {
-      "comm=", "pid=", "prio=", "orig_cpu=", "dest_cpu="};
-  std::array<std::string_view, 5> v;
-  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[1], &f->pid) || !Int16Of(v[2], &f->prio) ||
-      !Int16Of(v[3], &f->orig_cpu) || !Int16Of(v[4], &f->dest_cpu)) {
+  namespace field = migrate_field;
+  FieldValues v;
+  if (!SplitKeyValues(text, RawKeysOf(EventKind::kSchedMigrateTask), &v) ||
+      !Int32Of(v[field::kPid], &f->pid) || !Int16Of(v[field::kPrio], &f->prio) ||
+      !Int16Of(v[field::kOrigCpu], &f->orig_cpu) || !Int16Of(v[field::kDestCpu], &f->dest_cpu)) {
     return false;
   }
-  f->comm = strings.Intern(v[0]);
+  f->comm = strings.Intern(v[field::kComm]);
   return true;
 }
 
 bool ParsePiSetprio(std::string_view text, StringTable& strings, PiSetprioFields* f) {
-  static constexpr std::array<std::string_view, 4> kKeys = {
-      "comm=", "pid=", "oldprio=", "newprio="};
-  std::array<std::string_view, 4> v;
-  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[1], &f->pid) || !Int16Of(v[2], &f->old_prio) ||
-      !Int16Of(v[3], &f->new_prio)) {
+  namespace field = pi_setprio_field;
+  FieldValues v;
+  if (!SplitKeyValues(text, RawKeysOf(EventKind::kSchedPiSetprio), &v) ||
+      !Int32Of(v[field::kPid], &f->pid) || !Int16Of(v[field::kOldPrio], &f->old_prio) ||
+      !Int16Of(v[field::kNewPrio], &f->new_prio)) {
     return false;
   }
-  f->comm = strings.Intern(v[0]);
+  f->comm = strings.Intern(v[field::kComm]);
   return true;
 }
 
-// The print format says "comm= pid="; the raw fields (-R) are "parent_comm= parent_pid=".
+// The raw fields (-R) are "parent_comm= parent_pid= child_comm= child_pid="; the print format
+// has the same fields in the same order but says "comm= pid=" for the parent's.
 bool ParseFork(std::string_view text, StringTable& strings, ForkFields* f) {
-  static constexpr std::array<std::string_view, 4> kKeys = {
-      "comm=", "pid=", "child_comm=", "child_pid="};
-  static constexpr std::array<std::string_view, 4> kRawKeys = {
-      "parent_comm=", "parent_pid=", "child_comm=", "child_pid="};
-  std::array<std::string_view, 4> v;
-  const bool raw = FindKey(text, kRawKeys[0], 0) == 0;
-  if (!SplitKeyValues(text, raw ? kRawKeys : kKeys, &v) || !Int32Of(v[1], &f->parent_pid) ||
-      !Int32Of(v[3], &f->child_pid)) {
+  static constexpr std::array<FieldKey, 4> kPrintKeys = {
+      {{"comm="}, {"pid="}, {"child_comm="}, {"child_pid="}}};
+  static_assert(kPrintKeys.size() == SchemaOf(EventKind::kSchedProcessFork).fields.size());
+  namespace field = fork_field;
+  const bool raw = StartsWithRawKeys(text, EventKind::kSchedProcessFork);
+  FieldValues v;
+  if (!SplitKeyValues(text, raw ? RawKeysOf(EventKind::kSchedProcessFork) : kPrintKeys, &v) ||
+      !Int32Of(v[field::kParentPid], &f->parent_pid) ||
+      !Int32Of(v[field::kChildPid], &f->child_pid)) {
     return false;
   }
-  f->child_comm = strings.Intern(v[2]);
+  f->child_comm = strings.Intern(v[field::kChildComm]);
   return true;
 }
 
 bool ParseExit(std::string_view text, StringTable& strings, ExitFields* f) {
-  static constexpr std::array<std::string_view, 3> kKeys = {"comm=", "pid=", "prio="};
-  std::array<std::string_view, 3> v;
-  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[1], &f->pid) || !Int16Of(v[2], &f->prio)) {
+  namespace field = exit_field;
+  FieldValues v;
+  if (!SplitKeyValues(text, RawKeysOf(EventKind::kSchedProcessExit), &v) ||
+      !Int32Of(v[field::kPid], &f->pid) || !Int16Of(v[field::kPrio], &f->prio)) {
     return false;
   }
-  f->comm = strings.Intern(v[0]);
+  f->comm = strings.Intern(v[field::kComm]);
   return true;
 }
 
 bool ParseIrqEntry(std::string_view text, StringTable& strings, IrqFields* f) {
-  static constexpr std::array<std::string_view, 2> kKeys = {"irq=", "name="};
-  std::array<std::string_view, 2> v;
-  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[0], &f->irq)) return false;
+  namespace field = irq_handler_field;
+  FieldValues v;
+  if (!SplitKeyValues(text, RawKeysOf(EventKind::kIrqHandlerEntry), &v) ||
+      !Int32Of(v[field::kIrq], &f->irq)) {
+    return false;
+  }
   f->ret = 0;
-  f->handler = strings.Intern(v[1]);
+  f->handler = strings.Intern(v[field::kName]);
   return true;
 }
 
 bool ParseIrqExit(std::string_view text, IrqFields* f) {
-  static constexpr std::array<std::string_view, 2> kKeys = {"irq=", "ret="};
-  std::array<std::string_view, 2> v;
-  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[0], &f->irq)) return false;
+  namespace field = irq_handler_field;
+  FieldValues v;
+  if (!SplitKeyValues(text, RawKeysOf(EventKind::kIrqHandlerExit), &v) ||
+      !Int32Of(v[field::kIrq], &f->irq)) {
+    return false;
+  }
   // The print format only says whether ret was non-zero.
-  std::string_view ret = FirstWord(v[1]);
+  std::string_view ret = FirstWord(v[field::kRet]);
   f->handler = 0;
   if (ret == "handled") {
     f->ret = 1;
@@ -249,30 +318,32 @@ bool ParseIrqExit(std::string_view text, IrqFields* f) {
 }
 
 bool ParseSoftirq(std::string_view text, SoftirqFields* f) {
-  size_t at = FindKey(text, "vec=", 0);
+  FieldValues v;
   int32_t vec = 0;
-  if (at == std::string_view::npos || !Int32Of(text.substr(at + 4), &vec) || vec < 0) return false;
+  if (!SplitKeyValues(text, RawKeysOf(EventKind::kSoftirqRaise), &v) ||
+      !Int32Of(v[softirq_field::kVec], &vec) || vec < 0) {
+    return false;
+  }
   f->vec = static_cast<uint32_t>(vec);
   return true;
 }
 
 // The raw fields (-R): "napi=%p dev_name=%s work=%d budget=%d".
 bool ParseRawNapiPoll(std::string_view text, StringTable& strings, NapiPollFields* f) {
-  static constexpr std::array<std::string_view, 4> kKeys = {"napi=", "dev_name=", "work=",
-                                                            "budget="};
-  std::array<std::string_view, 4> v;
-  if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[2], &f->work) ||
-      !Int32Of(v[3], &f->budget)) {
+  namespace field = napi_poll_field;
+  FieldValues v;
+  if (!SplitKeyValues(text, RawKeysOf(EventKind::kNapiPoll), &v) ||
+      !Int32Of(v[field::kWork], &f->work) || !Int32Of(v[field::kBudget], &f->budget)) {
     return false;
   }
-  f->napi = PointerOf(v[0]);
-  f->dev = strings.Intern(v[1]);
+  f->napi = PointerOf(v[field::kNapi]);
+  f->dev = strings.Intern(v[field::kDevName]);
   return true;
 }
 
 // "napi poll on napi struct %p for device %s work %d budget %d"
 bool ParseNapiPoll(std::string_view text, StringTable& strings, NapiPollFields* f) {
-  if (FindKey(text, "napi=", 0) == 0) return ParseRawNapiPoll(text, strings, f);
+  if (StartsWithRawKeys(text, EventKind::kNapiPoll)) return ParseRawNapiPoll(text, strings, f);
   static constexpr std::string_view kStruct = "napi struct ";
   static constexpr std::string_view kDevice = " for device ";
   size_t napi = text.find(kStruct);
@@ -293,24 +364,33 @@ bool ParseNapiPoll(std::string_view text, StringTable& strings, NapiPollFields* 
   return true;
 }
 
-// "dev=%s skbaddr=%p len=%u" and, for net_dev_xmit, " rc=%d"; the raw fields (-R) are
-// "skbaddr=%p len=%u [rc=%d] name=%s".
-bool ParseNet(std::string_view text, StringTable& strings, NetFields* f) {
-  static constexpr std::array<std::string_view, 3> kKeys = {"dev=", "skbaddr=", "len="};
-  std::array<std::string_view, 3> v;
+// The raw fields (-R): "skbaddr=%p len=%u name=%s", net_dev_xmit with "rc=%d" before the name.
+bool ParseRawNet(std::string_view text, EventKind kind, StringTable& strings, NetFields* f) {
+  FieldValues v;
   int32_t len = 0;
-  if (FindKey(text, "skbaddr=", 0) == 0) {
-    size_t name = FindKey(text, "name=", 0);
-    size_t len_at = FindKey(text, "len=", 0);
-    if (name == std::string_view::npos || len_at == std::string_view::npos ||
-        !Int32Of(text.substr(len_at + 4), &len)) {
-      return false;
-    }
-    f->dev = strings.Intern(text.substr(name + 5));
+  f->rc = 0;
+  if (!SplitKeyValues(text, RawKeysOf(kind), &v)) return false;
+  if (kind == EventKind::kNetDevXmit) {
+    namespace field = net_dev_xmit_field;
+    if (!Int32Of(v[field::kLen], &len) || !Int32Of(v[field::kRc], &f->rc)) return false;
+    f->dev = strings.Intern(v[field::kName]);
   } else {
-    if (!SplitKeyValues(text, kKeys, &v) || !Int32Of(v[2], &len)) return false;
-    f->dev = strings.Intern(v[0]);
+    namespace field = net_receive_field;
+    if (!Int32Of(v[field::kLen], &len)) return false;
+    f->dev = strings.Intern(v[field::kName]);
   }
+  f->len = static_cast<uint32_t>(len);
+  return true;
+}
+
+// "dev=%s skbaddr=%p len=%u" and, for net_dev_xmit, " rc=%d".
+bool ParseNet(std::string_view text, EventKind kind, StringTable& strings, NetFields* f) {
+  if (StartsWithRawKeys(text, kind)) return ParseRawNet(text, kind, strings, f);
+  static constexpr std::array<FieldKey, 3> kPrintKeys = {{{"dev="}, {"skbaddr="}, {"len="}}};
+  FieldValues v;
+  int32_t len = 0;
+  if (!SplitKeyValues(text, kPrintKeys, &v) || !Int32Of(v[2], &len)) return false;
+  f->dev = strings.Intern(v[0]);
   f->len = static_cast<uint32_t>(len);
   f->rc = 0;
   size_t rc = FindKey(text, "rc=", 0);
@@ -320,8 +400,11 @@ bool ParseNet(std::string_view text, StringTable& strings, NetFields* f) {
 
 // x86 irq_vectors events: "vector=236"; the handler is the vector's name, as the decoder sets.
 bool ParseIrqVector(std::string_view text, StringTable& strings, StringId name, IrqFields* f) {
-  size_t at = FindKey(text, "vector=", 0);
-  if (at == std::string_view::npos || !Int32Of(text.substr(at + 7), &f->irq)) return false;
+  FieldValues v;
+  if (!SplitKeyValues(text, RawKeysOf(EventKind::kIrqVectorEntry), &v) ||
+      !Int32Of(v[irq_vector_field::kVector], &f->irq)) {
+    return false;
+  }
   f->ret = 0;
   f->handler = strings.Intern(IrqVectorBaseName(strings.Get(name)));
   return true;
@@ -359,7 +442,7 @@ bool ParseEventFields(std::string_view fields, StringTable& strings, Event* even
     case EventKind::kNetifReceiveSkb:
     case EventKind::kNetifRx:
     case EventKind::kNetDevXmit:
-      return ParseNet(fields, strings, &event->net);
+      return ParseNet(fields, event->kind, strings, &event->net);
     case EventKind::kIrqVectorEntry:
     case EventKind::kIrqVectorExit:
       return ParseIrqVector(fields, strings, event->name, &event->irq);

@@ -6,30 +6,6 @@
 namespace napiscope {
 namespace {
 
-constexpr std::array<std::string_view, static_cast<size_t>(EventKind::kCount)> kKindNames = {
-    "",
-    "sched_switch",
-    "sched_waking",
-    "sched_wakeup",
-    "sched_wakeup_new",
-    "sched_migrate_task",
-    "sched_pi_setprio",
-    "sched_process_fork",
-    "sched_process_exit",
-    "irq_handler_entry",
-    "irq_handler_exit",
-    "softirq_raise",
-    "softirq_entry",
-    "softirq_exit",
-    "napi_poll",
-    "netif_receive_skb",
-    "netif_rx",
-    "net_dev_xmit",
-    "",
-    "",
-    "",
-};
-
 // x86 irq_vectors events (arch/x86/include/asm/trace/irq_vectors.h), each with _entry/_exit.
 constexpr std::string_view kIrqVectorNames[] = {
     "local_timer",   "spurious_apic", "error_apic",          "x86_platform_ipi",
@@ -43,22 +19,6 @@ constexpr std::array<std::string_view, kSoftirqVectorCount> kVectorNames = {
 constexpr std::string_view kStateLetters = "SDTtXZPI";
 
 }  // namespace
-
-std::string_view EventKindName(EventKind kind) {
-  size_t index = static_cast<size_t>(kind);
-  return index < kKindNames.size() ? kKindNames[index] : std::string_view();
-}
-
-EventKind EventKindFromName(std::string_view name) {
-  if (name.empty()) return EventKind::kOther;
-  for (size_t i = 1; i < kKindNames.size(); ++i) {
-    if (!kKindNames[i].empty() && kKindNames[i] == name) return static_cast<EventKind>(i);
-  }
-  if (!IrqVectorBaseName(name).empty()) {
-    return name.ends_with("_entry") ? EventKind::kIrqVectorEntry : EventKind::kIrqVectorExit;
-  }
-  return EventKind::kOther;
-}
 
 std::string_view IrqVectorBaseName(std::string_view event_name) {
   std::string_view base;

@@ -39,10 +39,12 @@ enum class EventKind : uint8_t {
   kCount,
 };
 
-/// The kernel event name of a kind ("sched_switch"); "" for kOther and kMissedEvents.
+/// The kernel event name of a kind ("sched_switch", from event_schema.h); "" for kOther,
+/// kMissedEvents and the irq_vectors kinds (many names).
 std::string_view EventKindName(EventKind kind);
 
-/// The kind for a kernel event name, kOther when napiscope does not decode it.
+/// The kind for a kernel event name, kOther when napiscope does not decode it (any system;
+/// EventKindOf in event_schema.h checks the system too).
 EventKind EventKindFromName(std::string_view name);
 
 /// For an x86 irq_vectors event name ("local_timer_entry") the vector's name ("local_timer").

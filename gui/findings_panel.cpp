@@ -14,23 +14,6 @@
 #include "palette.h"
 
 namespace napiscope::gui {
-namespace {
-
-// Numbers under `one` (a number) or `many` (an array of numbers) in the evidence.
-template <typename T>
-void CollectNumbers(const nlohmann::json& evidence, const char* one, const char* many,
-                    std::vector<T>* out) {
-  // Negative ids mean "none" (irq -1 of a thread that has no IRQ).
-  auto add = [out](const nlohmann::json& value) {
-    if (value.is_number_integer() && value.get<int64_t>() >= 0) out->push_back(value.get<T>());
-  };
-  if (evidence.contains(one)) add(evidence[one]);
-  if (evidence.contains(many) && evidence[many].is_array()) {
-    for (const nlohmann::json& value : evidence[many]) add(value);
-  }
-}
-
-}  // namespace
 
 FindingFocus FocusOf(const Finding& finding, int cpus) {
   FindingFocus focus;
@@ -42,11 +25,9 @@ FindingFocus FocusOf(const Finding& finding, int cpus) {
   if (finding.end_ns > finding.start_ns || finding.start_ns != 0) {
     focus.window = std::make_pair(finding.start_ns, std::max(finding.end_ns, finding.start_ns));
   }
-  if (finding.evidence.is_object()) {
-    CollectNumbers(finding.evidence, "vec", "vecs", &focus.named.vecs);
-    CollectNumbers(finding.evidence, "irq", "irqs", &focus.named.irqs);
-    CollectNumbers(finding.evidence, "pid", "pids", &focus.named.pids);
-  }
+  if (finding.vec >= 0) focus.named.vecs.push_back(static_cast<uint32_t>(finding.vec));
+  if (finding.irq >= 0) focus.named.irqs.push_back(finding.irq);
+  focus.named.pids = TasksNamed(finding);
   // A thread bouncing between CPUs is best seen in its own lane.
   constexpr size_t kMaxPins = 4;
   if (finding.rule.find("pingpong") != std::string::npos) {

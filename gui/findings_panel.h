@@ -20,12 +20,12 @@ namespace napiscope::gui {
 struct FindingFocus {
   std::vector<int> cpus;                                      ///< CPUs to highlight
   std::optional<std::pair<TimestampNs, TimestampNs>> window;  ///< the finding's time window
-  TimelineFilter named;  ///< pids, IRQs and vectors its evidence names
+  TimelineFilter named;       ///< the tasks, IRQ and vector it names
   std::vector<int32_t> pins;  ///< threads to pin as lanes: those a ping-pong finding names
 };
 
 /// Where a finding points on a timeline with `cpus` CPUs: its CPU (all when it names none),
-/// its window when it has one, and the "vec"/"vecs", "irq"/"irqs", "pid"/"pids" of its evidence;
+/// its window when it has one, and the vector, IRQ and tasks it names (`TasksNamed`);
 /// a ping-pong finding (rule "*-pingpong") pins the threads it names (at most 4).
 FindingFocus FocusOf(const Finding& finding, int cpus);
 

@@ -7,20 +7,25 @@
 namespace napiscope::gui {
 namespace {
 
-TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheEvidenceNames) {
+TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheFindingNames) {
   Finding finding;
   finding.cpu = 1;
   finding.start_ns = 1000;
   finding.end_ns = 5000;
-  finding.evidence = {{"vec", 3}, {"irqs", {30, 31, -1}}, {"pid", 1500}, {"name", "NET_RX"}};
+  finding.vec = 3;
+  finding.irq = 30;
+  finding.pid = 1500;
+  finding.other_pids = {-1, 1600};
+  // The evidence is for people; what it holds is not read for the focus.
+  finding.evidence = {{"vec", 7}, {"irq", 31}, {"pid", 1700}, {"name", "NET_RX"}};
   FindingFocus focus = FocusOf(finding, 4);
   EXPECT_EQ(focus.cpus, std::vector<int>{1});
   ASSERT_TRUE(focus.window);
   EXPECT_EQ(focus.window->first, 1000);
   EXPECT_EQ(focus.window->second, 5000);
   EXPECT_EQ(focus.named.vecs, std::vector<uint32_t>{3});
-  EXPECT_EQ(focus.named.irqs, (std::vector<int32_t>{30, 31}));
-  EXPECT_EQ(focus.named.pids, std::vector<int32_t>{1500});
+  EXPECT_EQ(focus.named.irqs, std::vector<int32_t>{30});
+  EXPECT_EQ(focus.named.pids, (std::vector<int32_t>{1500, 1600}));
 }
 
 TEST(FindingFocus, AFindingAboutNoCpuAndNoTimeHighlightsAllCpusAndDoesNotZoom) {

@@ -117,7 +117,8 @@ TEST(MainWindow, SelectingAFindingZoomsToItsWindowAndHighlightsItsCpu) {
   EXPECT_EQ(state.highlight_window->first, timer.start_ns);
   // The vector the finding names is emphasised, other vectors are not.
   const std::vector<TimelineItem>& items = window.trace()->timeline.items();
-  uint32_t vec = timer.evidence["vec"].get<uint32_t>();
+  ASSERT_GE(timer.vec, 0);
+  uint32_t vec = static_cast<uint32_t>(timer.vec);
   ASSERT_EQ(state.emphasis.size(), items.size());
   for (size_t i = 0; i < items.size(); ++i) {
     bool named = (items[i].lane == Lane::kSoftirq || items[i].lane == Lane::kSoftirqWait) &&

@@ -78,7 +78,8 @@ TEST(ThreadLane, PinOptionAndAPingPongFindingPinThreads) {
   Finding pingpong;
   pingpong.rule = "irq-thread-pingpong";
   pingpong.cpu = 0;
-  pingpong.evidence = {{"pids", {181, 182}}};
+  pingpong.pid = 181;
+  pingpong.other_pids = {182};
   FindingFocus focus = FocusOf(pingpong, 2);
   EXPECT_EQ(focus.pins, (std::vector<int32_t>{181, 182}));
   Finding latency = pingpong;

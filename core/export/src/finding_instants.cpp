@@ -35,9 +35,8 @@ void WriteFindingInstants(const std::vector<Finding>& findings, TrackLayout* lay
     uint64_t track;
     if (finding.cpu >= 0) {
       track = layout->CpuTrack(TrackKind::kCpuFindings, static_cast<uint16_t>(finding.cpu));
-    } else if (finding.evidence.is_object() && finding.evidence.contains("pid") &&
-               finding.evidence["pid"].is_number_integer()) {
-      track = layout->ThreadFindings(finding.evidence["pid"].get<int32_t>());
+    } else if (finding.pid >= 0) {
+      track = layout->ThreadFindings(finding.pid);
     } else {
       track = layout->TraceFindings();
     }

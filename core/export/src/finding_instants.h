@@ -10,7 +10,7 @@
 namespace napiscope::perfetto_export {
 
 /// Writes one instant per finding at its start: on its CPU's findings track, else on the
-/// findings track of the thread its evidence names, else on the trace's findings track.
+/// findings track of the thread it is about (its pid), else on the trace's findings track.
 void WriteFindingInstants(const std::vector<Finding>& findings, TrackLayout* layout);
 
 }  // namespace napiscope::perfetto_export

@@ -51,6 +51,7 @@ Finding Base(const NetPathRow& row, const NetPathThread& runner) {
   Finding finding;
   finding.rule = "net-path-priority";
   finding.cpu = runner.cpus.size() == 1 ? runner.cpus.front() : -1;
+  finding.irq = row.irq;
   finding.evidence = {{"irq", row.irq},
                       {"handler", row.handler},
                       {"irq_thread_pid", row.irq_thread.pid},

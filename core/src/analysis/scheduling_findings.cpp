@@ -125,6 +125,7 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
         row.cpu_changes_per_s, row.migrations, latency, verdict);
     finding.pid = row.pid;
     finding.irq = row.irq;
+    finding.other_cpus = {pin_cpu};
     finding.evidence = {{"pid", row.pid},
                         {"comm", row.comm},
                         {"irq", row.irq},
@@ -192,6 +193,7 @@ void KsoftirqdBlockedFindings(const std::vector<KsoftirqdBlockedRow>& rows, cons
       links.push_back({{"pid", link.pid}, {"comm", link.comm}, {"relation", link.relation}});
     }
     finding.pid = row.pid;
+    finding.other_pids = {row.waker_pid};
     finding.evidence = {{"pid", row.pid},
                         {"duration_ns", row.duration_ns},
                         {"pending_mask_start", row.pending_mask_start},
@@ -288,6 +290,7 @@ void OrderingStallFindings(const std::vector<SoftirqOrderingStallRow>& rows, con
         row.blocking_preempted ? ", its task switched out inside it" : "",
         entry.second > 1 ? fmt::format(" ({} such waits)", entry.second) : "");
     finding.vec = static_cast<int32_t>(row.vec);
+    finding.other_pids = {row.blocking_pid};
     finding.evidence = {{"vec", row.vec},
                         {"wait_ns", row.wait_ns},
                         {"blocking_vec", row.blocking_vec},

@@ -21,24 +21,6 @@ constexpr size_t kMaxTimelineCpus = 8;
 constexpr size_t kMaxThreadLanes = 4;
 constexpr size_t kMaxChains = 20;
 
-// Non-negative integers under `one` (a number) or `many` (an array) in the evidence, as the
-// GUI reads what a finding names.
-template <typename T>
-void CollectNumbers(const nlohmann::json& evidence, const char* one, const char* many,
-                    std::vector<T>* out) {
-  auto add = [out](const nlohmann::json& value) {
-    if (value.is_number_integer() && value.get<int64_t>() >= 0 &&
-        std::find(out->begin(), out->end(), value.get<T>()) == out->end()) {
-      out->push_back(value.get<T>());
-    }
-  };
-  if (!evidence.is_object()) return;
-  if (evidence.contains(one)) add(evidence[one]);
-  if (evidence.contains(many) && evidence[many].is_array()) {
-    for (const nlohmann::json& value : evidence[many]) add(value);
-  }
-}
-
 // A value of the evidence for people: durations with units, long structures cut.
 std::string EvidenceValue(const std::string& key, const nlohmann::json& value) {
   bool duration = key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
@@ -67,14 +49,14 @@ std::string EvidenceValue(const std::string& key, const nlohmann::json& value) {
   return text;
 }
 
-// CPUs whose lanes a finding's timeline shows: its CPU and the CPUs its evidence names; for
+// CPUs whose lanes a finding's timeline shows: its CPU and the other CPUs it names; for
 // findings about no CPU, the CPUs busiest with IRQs and softirqs in its interval.
 std::vector<int> TimelineCpus(const HtmlTraceView& view, const Finding& finding) {
   std::vector<int> cpus;
   if (finding.cpu >= 0) cpus.push_back(finding.cpu);
-  CollectNumbers(finding.evidence, "cpu", "cpus", &cpus);
-  CollectNumbers(finding.evidence, "waker_cpu", "run_cpus", &cpus);
-  CollectNumbers(finding.evidence, "suggested_cpu", "hardirq_cpus", &cpus);
+  for (int cpu : finding.other_cpus) {
+    if (cpu >= 0 && std::find(cpus.begin(), cpus.end(), cpu) == cpus.end()) cpus.push_back(cpu);
+  }
   const Timeline& timeline = *view.timeline;
   if (cpus.empty()) {
     std::vector<std::pair<TimestampNs, int>> busy;
@@ -126,10 +108,9 @@ void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::strin
   }
   if (view.timeline != nullptr && view.timeline->cpus() > 0) {
     TimelineFilter named;
-    CollectNumbers(finding.evidence, "vec", "vecs", &named.vecs);
-    CollectNumbers(finding.evidence, "irq", "irqs", &named.irqs);
-    CollectNumbers(finding.evidence, "pid", "pids", &named.pids);
-    CollectNumbers(finding.evidence, "waker_pid", "blocking_pid", &named.pids);
+    if (finding.vec >= 0) named.vecs.push_back(static_cast<uint32_t>(finding.vec));
+    if (finding.irq >= 0) named.irqs.push_back(finding.irq);
+    named.pids = TasksNamed(finding);
     std::vector<int32_t> threads = named.pids;
     if (threads.size() > kMaxThreadLanes) threads.resize(kMaxThreadLanes);
     TimestampNs from = finding.start_ns, to = finding.end_ns;

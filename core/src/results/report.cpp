@@ -14,6 +14,15 @@ std::string_view SeverityName(Severity severity) {
   return "";
 }
 
+std::vector<int32_t> TasksNamed(const Finding& finding) {
+  std::vector<int32_t> tasks;
+  if (finding.pid >= 0) tasks.push_back(finding.pid);
+  for (int32_t pid : finding.other_pids) {
+    if (pid >= 0) tasks.push_back(pid);
+  }
+  return tasks;
+}
+
 int64_t CpuTimeRow::AccountedNs() const {
   int64_t total = idle_ns + hardirq_ns + irq_thread_ns + ksoftirqd_ns + napi_kthread_ns +
                   rt_task_ns + other_task_ns;

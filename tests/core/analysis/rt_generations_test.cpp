@@ -73,11 +73,9 @@ TEST_P(RtGeneration, PriorityChainIsWhatTheScenarioStates) {
     }
     EXPECT_EQ(row.same_priority, want["same_priority"].get<bool>());
     EXPECT_EQ(row.starved, want["starved"].get<bool>());
-    auto finding = std::find_if(report_.findings.begin(), report_.findings.end(),
-                                [&](const Finding& f) {
-                                  return f.rule == "net-path-priority" &&
-                                         f.evidence["irq"] == row.irq;
-                                });
+    auto finding = std::find_if(
+        report_.findings.begin(), report_.findings.end(),
+        [&](const Finding& f) { return f.rule == "net-path-priority" && f.irq == row.irq; });
     std::vector<std::string> commands = want["commands"];
     if (commands.empty()) {
       EXPECT_EQ(finding, report_.findings.end());

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,7 +33,12 @@ struct Finding {
   int32_t pid = -1;          ///< the task it is about, -1 when not one task
   int32_t irq = -1;          ///< the hard IRQ it is about, -1 when not one IRQ
   int32_t vec = -1;          ///< the softirq vector it is about, -1 when not one vector
+  std::vector<int32_t> other_pids;  ///< further tasks it names (a waker, a blocking task)
+  std::vector<int> other_cpus;      ///< further CPUs it names (where to pin a thread)
   nlohmann::json evidence = nlohmann::json::object();  ///< the numbers, as JSON key/values
 };
+
+/// The tasks a finding names for viewers to highlight: its pid, then its other_pids (none < 0).
+std::vector<int32_t> TasksNamed(const Finding& finding);
 
 }  // namespace napiscope

@@ -50,6 +50,7 @@ struct AnalysisPipeline::Parts {
     tracker.AddListener(&net_path);
     facts.AddListener(&softirq_latency);
     facts.AddListener(&threads);
+    facts.AddListener(&ksoftirqd_blocked);
     facts.AddListener(&idle_pending);
     facts.AddListener(&wake_latency);
     facts.AddListener(&net_path);

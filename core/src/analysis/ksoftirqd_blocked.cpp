@@ -129,22 +129,24 @@ void KsoftirqdBlocked::Block(const Event& event) {
   open_[s.prev_pid] = std::move(row);
 }
 
-// Charges the time since the CPU's last switch to the task that ran, for every interval open
-// on that CPU.
-void KsoftirqdBlocked::AccountCpu(int cpu, TimestampNs ts_ns) {
-  if (static_cast<size_t>(cpu) >= current_.size() || current_[cpu] < 0) return;
-  for (auto& [pid, row] : open_) {
-    if (row.cpu != cpu) continue;
-    TimestampNs from = std::max(row.start_ns, At(switch_in_ns_, cpu));
-    if (ts_ns > from) held_[pid][current_[cpu]] += ts_ns - from;
+// The holder before the switch held the CPU since it took it; a switch to an unknown task
+// (lost events) charges nobody, as nobody is known to have held the CPU up to it.
+void KsoftirqdBlocked::OnTaskSwitch(const TaskSwitchFact& change) {
+  if (change.prev_pid >= 0 && change.next_pid >= 0) {
+    for (auto& [pid, row] : open_) {
+      if (row.cpu != change.cpu) continue;
+      TimestampNs from = std::max(row.start_ns, At(switch_in_ns_, change.cpu));
+      if (change.ts_ns > from) held_[pid][change.prev_pid] += change.ts_ns - from;
+    }
   }
+  At(switch_in_ns_, change.cpu) = change.ts_ns;
 }
 
 void KsoftirqdBlocked::Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool end_known) {
   // The row has left open_ already: charge the task running since the CPU's last switch here.
-  if (static_cast<size_t>(row.cpu) < current_.size() && current_[row.cpu] >= 0) {
+  if (int32_t holder = facts_->CurrentPid(static_cast<uint16_t>(row.cpu)); holder >= 0) {
     TimestampNs from = std::max(row.start_ns, At(switch_in_ns_, row.cpu));
-    if (end_ns > from) held_[row.pid][current_[row.cpu]] += end_ns - from;
+    if (end_ns > from) held_[row.pid][holder] += end_ns - from;
   }
   blocked_prio_.erase(row.pid);
   if (auto held = held_.find(row.pid); held != held_.end()) {
@@ -176,7 +178,6 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
   last_ts_ns_ = std::max(last_ts_ns_, event.ts_ns);
   switch (event.kind) {
     case EventKind::kMissedEvents:
-      if (static_cast<size_t>(event.cpu) < current_.size()) current_[event.cpu] = -1;
       for (auto it = open_.begin(); it != open_.end();) {
         if (it->second.cpu == event.cpu) {
           Close(std::move(it->second), event.ts_ns, false);
@@ -188,10 +189,6 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
       break;
     case EventKind::kSchedSwitch: {
       const SchedSwitchFields& s = event.sched_switch;
-      AccountCpu(event.cpu, event.ts_ns);
-      At(switch_in_ns_, event.cpu) = event.ts_ns;
-      if (event.cpu >= current_.size()) current_.resize(event.cpu + 1, -1);
-      current_[event.cpu] = s.next_pid;
       if (IsRunnableState(s.prev_state)) NoteHolderPreempted(event);
       last_switch_out_[s.prev_pid] = {event.ts_ns, event.cpu, s.prev_state, s.next_pid};
       if (auto it = open_.find(s.next_pid); it != open_.end()) {

@@ -16,10 +16,10 @@
 
 namespace napiscope::internal {
 
-/// Add to a FanoutSink after `tracker` and `facts`: it reads the tracker's open softirq frames
-/// (the task holding a CPU's softirq processing on PREEMPT_RT), current tasks at each event, and
-/// the pending softirq mask the fact producers keep.
-class KsoftirqdBlocked : public EventSink {
+/// Add to a FanoutSink after `tracker` and `facts`, and as a listener of `facts`: it reads the
+/// tracker's open softirq frames (the task holding a CPU's softirq processing on PREEMPT_RT),
+/// and the producers' task switches, current tasks and pending softirq masks.
+class KsoftirqdBlocked : public EventSink, public FactListener {
  public:
   /// Keeps the first `max_rows` blocked intervals in full; later ones are only counted.
   KsoftirqdBlocked(const ContextTracker* tracker, const FactProducers* facts,
@@ -29,6 +29,8 @@ class KsoftirqdBlocked : public EventSink {
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
   void OnEnd() override;
+  /// Charges the time a CPU was held to the task that held it, for the intervals open there.
+  void OnTaskSwitch(const TaskSwitchFact& change) override;
   /// The latest event of the trace (open intervals end there); it sees only some kinds.
   void NoteLastEvent(TimestampNs ts_ns) { last_ts_ns_ = std::max(last_ts_ns_, ts_ns); }
 
@@ -48,7 +50,6 @@ class KsoftirqdBlocked : public EventSink {
   void Block(const Event& event);
   void NoteHolderPreempted(const Event& event);
   void Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool end_known);
-  void AccountCpu(int cpu, TimestampNs ts_ns);
   void Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_ns);
   ChainLink Link(int32_t pid, TimestampNs ts_ns, std::string relation, TimestampNs since) const;
   bool Running(int32_t pid, int* cpu) const;
@@ -62,8 +63,7 @@ class KsoftirqdBlocked : public EventSink {
   absl::flat_hash_map<int32_t, KsoftirqdBlockedRow> open_;  // by ksoftirqd pid
   absl::flat_hash_map<int32_t, SwitchOut> last_switch_out_;
   absl::flat_hash_map<int32_t, int16_t> blocked_prio_;  // kernel prio of each blocked ksoftirqd
-  std::vector<TimestampNs> switch_in_ns_;  // per CPU: its last sched_switch
-  std::vector<int32_t> current_;           // per CPU: the task switched in last, -1 unknown
+  std::vector<TimestampNs> switch_in_ns_;               // per CPU: when its current task took it
   absl::flat_hash_map<int32_t, std::map<int32_t, int64_t>> held_;  // ksoftirqd pid -> pid -> ns
   TimestampNs last_ts_ns_ = 0;
   std::vector<KsoftirqdBlockedRow> rows_;

@@ -7,6 +7,7 @@
 
 #include "analysis/idle_pending.h"
 #include "analysis/ksoftirqd_blocked.h"
+#include "analysis/scheduling_findings.h"
 #include "napiscope/producers.h"
 #include "support/event_builder.h"
 
@@ -51,6 +52,7 @@ EventBuilder SoftirqLockScenario() {
 struct BlockedRun {
   explicit BlockedRun(size_t max_rows)
       : facts(&tracker), blocked(&tracker, &facts, AnalysisWindow{}, max_rows) {
+    facts.AddListener(&blocked);
     FanoutSink fanout;
     fanout.Add(&tracker);
     fanout.Add(&facts);
@@ -106,6 +108,15 @@ TEST(KsoftirqdBlocked, FindsTheChainBehindTheBlockedKsoftirqd) {
   ASSERT_EQ(asleep.cpu_held_by.size(), 1u);  // idle from 2100 to the end of the trace
   EXPECT_EQ(asleep.cpu_held_by[0].pid, 0);
   EXPECT_EQ(asleep.cpu_held_by[0].time_ns, 3515 * kUs);
+
+  // The finding names ksoftirqd and, for viewers, the task that woke it.
+  Thresholds thresholds;
+  thresholds.ksoftirqd_blocked_warning_ns = 100 * kUs;
+  std::vector<Finding> findings;
+  internal::KsoftirqdBlockedFindings({row}, thresholds, &findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].pid, kKsoftirqd);
+  EXPECT_EQ(TasksNamed(findings[0]), (std::vector<int32_t>{kKsoftirqd, kIperf}));
 }
 
 TEST(KsoftirqdBlocked, KeepsTheFirstMaxRowsAndCountsTheRest) {
@@ -146,6 +157,13 @@ TEST(IdlePending, RecordsIdleWithSchedPendingAndTheOrderingStall) {
   EXPECT_EQ(stall.blocking_comm, "iperf3");
   EXPECT_EQ(stall.blocking_site, "task_bh_enable");
   EXPECT_TRUE(stall.blocking_preempted);
+
+  // The finding names the vector held back and the task whose NET_RX held it.
+  std::vector<Finding> findings;
+  internal::OrderingStallFindings({stall}, Thresholds{}, &findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].vec, kSched);
+  EXPECT_EQ(TasksNamed(findings[0]), std::vector<int32_t>{kIperf});
 }
 
 TEST(IdlePending, NoRowsWithoutThePattern) {

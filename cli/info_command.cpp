@@ -28,8 +28,7 @@ int RunInfo(const InfoOptions& options) {
   load.threads = options.threads;
   absl::Status status = LoadWithProgress(options.path, context, summary, load, options.quiet);
   if (!status.ok()) return Fail("", std::string(status.message()));
-  TraceSummary result = summary.Finish(context);
-  result.analyses = CheckAnalyses(result.counts, context.meta.event_formats);
+  TraceSummary result = FinishSummary(summary, context);
   if (options.json || options.format == "json") {
     std::cout << JsonText(InfoToJson(result), 2) << "\n";
   } else {

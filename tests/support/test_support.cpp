@@ -30,22 +30,30 @@ absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary) {
   TraceSummaryBuilder builder;
   absl::Status status = LoadTrace(path, context, builder);
   if (status.ok()) {
-    *summary = builder.Finish(context);
-    summary->analyses = CheckAnalyses(summary->counts, context.meta.event_formats);
+    *summary = FinishSummary(builder, context);
   }
   return status;
 }
 
-absl::Status LoadStandaloneTimeline(const std::string& path, Timeline* timeline) {
-  TraceContext context;
+Timeline BuildStandaloneTimeline(const std::function<void(EventSink&)>& play,
+                                 ContextListener* also) {
   ContextTracker tracker;
   TimelineBuilder builder;
   tracker.AddListener(&builder);
+  if (also != nullptr) tracker.AddListener(also);
   FanoutSink fanout;
   fanout.Add(&tracker);
   fanout.Add(&builder);
-  absl::Status status = LoadTrace(path, context, fanout);
-  if (status.ok()) *timeline = builder.Finish();
+  play(fanout);
+  return builder.Finish();
+}
+
+absl::Status LoadStandaloneTimeline(const std::string& path, Timeline* timeline) {
+  TraceContext context;
+  absl::Status status;
+  Timeline built =
+      BuildStandaloneTimeline([&](EventSink& sink) { status = LoadTrace(path, context, sink); });
+  if (status.ok()) *timeline = std::move(built);
   return status;
 }
 

@@ -1,10 +1,12 @@
 // Helpers shared by the tests: data paths, loading a trace in one call, running the CLI.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <absl/status/status.h>
 
+#include "napiscope/contexts.h"
 #include "napiscope/event_sink.h"
 #include "napiscope/report.h"
 #include "napiscope/timeline.h"
@@ -21,8 +23,13 @@ std::string MakeTempDir();
 /// Loads `path` into a summary; the status says why it failed.
 absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary);
 
-/// Loads `path` into a timeline built on its own (its own tracker and producers, no analyses),
-/// as the GUI built it before one pass fed both; the status says why it failed.
+/// A timeline built on its own (its own tracker, no analyses) from the events `play` sends the
+/// sink it is given; `also`, when given, hears the tracker's intervals as well.
+Timeline BuildStandaloneTimeline(const std::function<void(EventSink&)>& play,
+                                 ContextListener* also = nullptr);
+
+/// Loads `path` into a timeline built on its own (BuildStandaloneTimeline), as the GUI built it
+/// before one pass fed both; the status says why it failed.
 absl::Status LoadStandaloneTimeline(const std::string& path, Timeline* timeline);
 
 /// Analyses `path` as if its events carried no common_flags (as `trace-cmd report` text

@@ -147,8 +147,7 @@ void KeepCpus(const std::vector<int>& cpus, std::vector<Row>* rows) {
 
 Report AnalysisPipeline::Finish(const TraceContext& context) const {
   Report report;
-  report.trace = parts_->summary.Finish(context);
-  report.trace.analyses = CheckAnalyses(report.trace.counts, context.meta.event_formats);
+  report.trace = FinishSummary(parts_->summary, context);
   report.anomalies = parts_->tracker.anomalies();
   report.window = options_.window;
   report.cpus = options_.cpus;

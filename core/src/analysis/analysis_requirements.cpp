@@ -115,6 +115,12 @@ std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount
   return result;
 }
 
+TraceSummary FinishSummary(const TraceSummaryBuilder& builder, const TraceContext& context) {
+  TraceSummary summary = builder.Finish(context);
+  summary.analyses = CheckAnalyses(summary.counts, context.meta.event_formats);
+  return summary;
+}
+
 bool ReportRunsAnalysis(std::string_view id) { return FindAnalysisRequirement(id) != nullptr; }
 
 std::string_view EventPartOf(std::string_view qualified_name) {

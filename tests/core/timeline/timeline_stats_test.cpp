@@ -13,6 +13,7 @@
 namespace napiscope {
 namespace {
 
+using ::napiscope::testing::BuildStandaloneTimeline;
 using ::napiscope::testing::EventBuilder;
 
 constexpr int32_t kIperf = 100;
@@ -74,15 +75,7 @@ void ExpectSameBreakdown(const CpuTimeBreakdown& actual, const CpuTimeBreakdown&
 }
 
 Timeline Build(EventBuilder& builder, ContextListener* also = nullptr) {
-  ContextTracker tracker;
-  TimelineBuilder timeline;
-  tracker.AddListener(&timeline);
-  if (also != nullptr) tracker.AddListener(also);
-  FanoutSink fanout;
-  fanout.Add(&tracker);
-  fanout.Add(&timeline);
-  builder.Play(fanout);
-  return timeline.Finish();
+  return BuildStandaloneTimeline([&](EventSink& sink) { builder.Play(sink); }, also);
 }
 
 TEST(LogHistogram, BucketsArePowersOfTwo) {

@@ -16,6 +16,7 @@
 namespace napiscope {
 namespace {
 
+using ::napiscope::testing::BuildStandaloneTimeline;
 using ::napiscope::testing::EventBuilder;
 using ::testing::ElementsAre;
 using Span = std::tuple<TimestampNs, TimestampNs>;
@@ -35,15 +36,7 @@ class Recorder : public ContextListener {
 
 // Plays `builder` through a tracker into a TimelineBuilder (and `recorder` when given).
 Timeline Build(EventBuilder& builder, Recorder* recorder = nullptr) {
-  ContextTracker tracker;
-  TimelineBuilder timeline;
-  tracker.AddListener(&timeline);
-  if (recorder != nullptr) tracker.AddListener(recorder);
-  FanoutSink fanout;
-  fanout.Add(&tracker);
-  fanout.Add(&timeline);
-  builder.Play(fanout);
-  return timeline.Finish();
+  return BuildStandaloneTimeline([&](EventSink& sink) { builder.Play(sink); }, recorder);
 }
 
 std::vector<Span> Spans(const Timeline& timeline, int cpu, Lane lane) {

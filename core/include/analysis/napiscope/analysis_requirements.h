@@ -36,6 +36,9 @@ const AnalysisRequirement* FindAnalysisRequirement(std::string_view id);
 std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount>& counts,
                                                 const std::vector<std::string>& event_formats);
 
+/// The summary `builder` made of a loaded trace, with the analyses its events allow filled in.
+TraceSummary FinishSummary(const TraceSummaryBuilder& builder, const TraceContext& context);
+
 /// True for the analyses (AnalysisRequirements ids) whose results a Report holds.
 bool ReportRunsAnalysis(std::string_view id);
 

@@ -46,7 +46,7 @@ struct TraceSummary {
   std::vector<MissedEventsMark> missed;
   std::vector<CpuMissedSummary> missed_per_cpu;
   size_t tasks = 0;
-  std::vector<AnalysisAvailability> analyses;  ///< filled by CheckAnalyses (analysis layer)
+  std::vector<AnalysisAvailability> analyses;  ///< filled by FinishSummary (analysis layer)
 };
 
 /// An EventSink that counts events; Finish() turns the counts into a TraceSummary.

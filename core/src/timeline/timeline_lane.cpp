@@ -90,7 +90,9 @@ void TimelineLane::Build(std::vector<Entry> entries, std::span<const LaneItemTra
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns > b.end_ns;
   });
-  packed_.assign(entries.size(), Packed{});
+  start_offsets_.assign(entries.size(), 0);
+  durations_.assign(entries.size(), 0);
+  items_.assign(entries.size(), 0);
   block_start_ns_.assign((entries.size() + kBlockSize - 1) / kBlockSize, 0);
   long_start_ns_.clear();
   long_duration_ns_.clear();
@@ -99,11 +101,10 @@ void TimelineLane::Build(std::vector<Entry> entries, std::span<const LaneItemTra
     if (i % kBlockSize == 0) block_start_ns_[i / kBlockSize] = entry.start_ns;
     TimestampNs offset = entry.start_ns - block_start_ns_[i / kBlockSize];
     TimestampNs duration = std::max<TimestampNs>(entry.end_ns - entry.start_ns, 0);
-    Packed& packed = packed_[i];
-    packed.item = entry.item;
-    packed.start_offset_ns = static_cast<uint32_t>(std::min<TimestampNs>(offset, kEscape));
+    items_[i] = entry.item;
+    start_offsets_[i] = static_cast<uint32_t>(std::min<TimestampNs>(offset, kEscape));
     if (offset >= kEscape) long_start_ns_[static_cast<uint32_t>(i)] = entry.start_ns;
-    packed.duration_ns = static_cast<uint32_t>(std::min<TimestampNs>(duration, kEscape));
+    durations_[i] = static_cast<uint32_t>(std::min<TimestampNs>(duration, kEscape));
     if (duration >= kEscape) long_duration_ns_[static_cast<uint32_t>(i)] = duration;
   }
   entries.clear();
@@ -114,21 +115,21 @@ void TimelineLane::Build(std::vector<Entry> entries, std::span<const LaneItemTra
 void TimelineLane::BuildPyramid(std::span<const LaneItemTraits> traits) {
   levels_.clear();
   block_flags_.clear();
-  if (packed_.empty()) return;
+  if (items_.empty()) return;
   std::vector<Node>& blocks = levels_.emplace_back(block_start_ns_.size());
   block_flags_.assign(blocks.size(), 0);
   for (size_t b = 0; b < blocks.size(); ++b) {
     Node& node = blocks[b];
     KeyTally tally;
-    size_t end = std::min(packed_.size(), (b + 1) * kBlockSize);
+    size_t end = std::min(items_.size(), (b + 1) * kBlockSize);
     uint8_t flags = kOneKey | kNoneMarked | kNoLongDuration;
-    uint16_t first_key = traits[packed_[b * kBlockSize].item].key;
+    uint16_t first_key = traits[items_[b * kBlockSize]].key;
     for (size_t i = b * kBlockSize; i < end; ++i) {
       TimestampNs duration = DurationOf(i);
-      const LaneItemTraits& item = traits[packed_[i].item];
+      const LaneItemTraits& item = traits[items_[i]];
       if (item.key != first_key) flags &= ~kOneKey;
       if (item.marked) flags &= ~kNoneMarked;
-      if (packed_[i].duration_ns == kEscape) flags &= ~kNoLongDuration;
+      if (durations_[i] == kEscape) flags &= ~kNoLongDuration;
       node.max_end_ns = std::max(node.max_end_ns, StartOf(i) + duration);
       node.busy_ns += duration;
       node.max_duration_ns = std::max(node.max_duration_ns, duration);
@@ -170,21 +171,24 @@ void TimelineLane::BuildPyramid(std::span<const LaneItemTraits> traits) {
   return long_duration_ns_.at(static_cast<uint32_t>(index));
 }
 
-TimestampNs TimelineLane::StartOf(size_t index) const {
-  const Packed& packed = packed_[index];
-  if (packed.start_offset_ns == kEscape) [[unlikely]] return LongStart(index);
-  return block_start_ns_[index / kBlockSize] + packed.start_offset_ns;
+// Inlined: the column loop of a wide view calls these for nearly every interval of the lane.
+[[gnu::always_inline]] inline TimestampNs TimelineLane::StartOf(size_t index) const {
+  uint32_t offset = start_offsets_[index];
+  if (offset == kEscape) [[unlikely]]
+    return LongStart(index);
+  return block_start_ns_[index / kBlockSize] + offset;
 }
 
-TimestampNs TimelineLane::DurationOf(size_t index) const {
-  const Packed& packed = packed_[index];
-  if (packed.duration_ns == kEscape) [[unlikely]] return LongDuration(index);
-  return packed.duration_ns;
+[[gnu::always_inline]] inline TimestampNs TimelineLane::DurationOf(size_t index) const {
+  uint32_t duration = durations_[index];
+  if (duration == kEscape) [[unlikely]]
+    return LongDuration(index);
+  return duration;
 }
 
 TimelineInterval TimelineLane::At(size_t index) const {
   TimestampNs start = StartOf(index);
-  return {start, start + DurationOf(index), packed_[index].item, static_cast<uint32_t>(index)};
+  return {start, start + DurationOf(index), items_[index], static_cast<uint32_t>(index)};
 }
 
 size_t TimelineLane::LowerBound(TimestampNs ts_ns, size_t hint) const {
@@ -194,7 +198,7 @@ size_t TimelineLane::LowerBound(TimestampNs ts_ns, size_t hint) const {
                                      block_start_ns_.begin());
   if (block == 0) return 0;
   size_t lo = (block - 1) * kBlockSize + 1;
-  size_t hi = std::min(block * kBlockSize, packed_.size());
+  size_t hi = std::min(block * kBlockSize, size());
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (StartOf(mid) < ts_ns)
@@ -206,7 +210,7 @@ size_t TimelineLane::LowerBound(TimestampNs ts_ns, size_t hint) const {
 }
 
 size_t TimelineLane::LowerBoundFrom(TimestampNs ts_ns, size_t from) const {
-  size_t size = packed_.size();
+  size_t size = this->size();
   if (from >= size || StartOf(from) >= ts_ns) return from;
   // Gallop forward: `below` starts before ts_ns; the answer is in (below, above].
   size_t below = from;
@@ -231,7 +235,7 @@ size_t TimelineLane::LowerBoundFrom(TimestampNs ts_ns, size_t from) const {
 }
 
 size_t TimelineLane::ColumnEnd(TimestampNs ts_ns, size_t begin) const {
-  size_t size = packed_.size();
+  size_t size = this->size();
   if (begin >= size || StartOf(begin) >= ts_ns) return begin;
   // Gallop over the blocks' first starts (8 bytes per block of intervals, not 12 per interval):
   // `below` is a block known to start before ts_ns; the first block starting at or after it
@@ -274,7 +278,7 @@ void TimelineLane::FindOverlapping(size_t end_index, TimestampNs after_ns,
                                    TimestampNs min_duration_ns,
                                    std::vector<TimelineInterval>* out) const {
   if (levels_.empty() || end_index == 0) return;
-  Visit(levels_.size() - 1, 0, std::min(end_index, packed_.size()), after_ns, min_duration_ns, out);
+  Visit(levels_.size() - 1, 0, std::min(end_index, size()), after_ns, min_duration_ns, out);
 }
 
 void TimelineLane::Visit(size_t level, size_t node, size_t end_index, TimestampNs after_ns,
@@ -303,7 +307,7 @@ TimelineColumn TimelineLane::Summarize(size_t begin, size_t end,
   KeyTally tally;
   auto add_interval = [&](size_t i) {
     TimestampNs duration = DurationOf(i);
-    const LaneItemTraits& item = traits[packed_[i].item];
+    const LaneItemTraits& item = traits[items_[i]];
     ++column.count;
     column.marked += item.marked ? 1 : 0;
     column.busy_ns += duration;
@@ -318,7 +322,7 @@ TimelineColumn TimelineLane::Summarize(size_t begin, size_t end,
     column.longest_ns = std::max(column.longest_ns, node.max_duration_ns);
     tally.Add(node.dominant_key, node.dominant_ns);
   };
-  end = std::min(end, packed_.size());
+  end = std::min(end, size());
   while (begin < end && begin % kBlockSize != 0) add_interval(begin++);
   while (end > begin && end % kBlockSize != 0) add_interval(--end);
   // Whole blocks: climb the pyramid, taking the largest aligned nodes (as in a segment tree).
@@ -338,7 +342,7 @@ TimelineColumn TimelineLane::SummarizeColumn(size_t begin, size_t end,
   KeyTally tally;
   auto add_interval = [&](size_t i) {
     TimestampNs duration = DurationOf(i);
-    const LaneItemTraits& item = traits[packed_[i].item];
+    const LaneItemTraits& item = traits[items_[i]];
     ++column.count;
     column.marked += item.marked ? 1 : 0;
     column.busy_ns += duration;
@@ -358,13 +362,13 @@ TimelineColumn TimelineLane::SummarizeColumn(size_t begin, size_t end,
       TimestampNs longest = 0;
       TimestampNs zero_length = 0;
       for (size_t i = lo; i < hi; ++i) {
-        TimestampNs duration = packed_[i].duration_ns;
+        TimestampNs duration = durations_[i];
         busy += duration;
         longest = std::max(longest, duration);
         zero_length += duration == 0 ? 1 : 0;
       }
       if ((flags & kNoneMarked) == 0) {
-        for (size_t i = lo; i < hi; ++i) column.marked += traits[packed_[i].item].marked ? 1 : 0;
+        for (size_t i = lo; i < hi; ++i) column.marked += traits[items_[i]].marked ? 1 : 0;
       }
       column.count += static_cast<uint32_t>(hi - lo);
       column.busy_ns += busy;
@@ -378,7 +382,7 @@ TimelineColumn TimelineLane::SummarizeColumn(size_t begin, size_t end,
       for (size_t i = lo; i < hi; ++i) add_interval(i);
     }
   };
-  end = std::min(end, packed_.size());
+  end = std::min(end, size());
   // As Summarize: up to the first block boundary ascending, after the last one descending.
   size_t front_end = std::min(end, (begin + kBlockSize - 1) / kBlockSize * kBlockSize);
   add_part(begin, front_end, false);
@@ -408,7 +412,7 @@ LaneSlice TimelineLane::Query(TimestampNs from_ns, TimestampNs to_ns, int column
                               std::span<const LaneItemTraits> traits,
                               const std::vector<uint8_t>* item_mask) const {
   LaneSlice slice;
-  if (packed_.empty() || to_ns <= from_ns || columns <= 0) return slice;
+  if (items_.empty() || to_ns <= from_ns || columns <= 0) return slice;
   if (item_mask != nullptr) return ScanFiltered(from_ns, to_ns, columns, traits, *item_mask);
   size_t first = LowerBound(from_ns);
   size_t last = LowerBound(to_ns);
@@ -497,10 +501,11 @@ LaneSlice TimelineLane::ScanFiltered(TimestampNs from_ns, TimestampNs to_ns, int
 }
 
 size_t TimelineLane::BytesUsed() const {
-  size_t bytes = packed_.capacity() * sizeof(Packed) +
-                 block_start_ns_.capacity() * sizeof(TimestampNs) +
-                 (long_start_ns_.size() + long_duration_ns_.size()) * 2 * sizeof(TimestampNs) +
-                 block_flags_.capacity();
+  size_t bytes =
+      (start_offsets_.capacity() + durations_.capacity() + items_.capacity()) * sizeof(uint32_t) +
+      block_start_ns_.capacity() * sizeof(TimestampNs) +
+      (long_start_ns_.size() + long_duration_ns_.size()) * 2 * sizeof(TimestampNs) +
+      block_flags_.capacity();
   for (const std::vector<Node>& level : levels_) bytes += level.capacity() * sizeof(Node);
   return bytes;
 }

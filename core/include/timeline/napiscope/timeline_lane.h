@@ -1,5 +1,6 @@
-// One lane of a CPU's timeline: intervals packed in 12 bytes each, sorted by start, with a
-// level-of-detail pyramid over blocks of intervals so a view of any zoom costs O(pixel columns).
+// One lane of a CPU's timeline: intervals packed in 12 bytes each (in three arrays of 4 bytes:
+// start offsets, durations, items), sorted by start, with a level-of-detail pyramid over blocks
+// of intervals so a view of any zoom costs O(pixel columns).
 #pragma once
 
 #include <cstddef>
@@ -69,8 +70,8 @@ class TimelineLane {
   void Build(std::vector<Entry> entries, std::span<const LaneItemTraits> traits);
 
   /// Number of intervals.
-  size_t size() const { return packed_.size(); }
-  bool empty() const { return packed_.empty(); }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
 
   /// The interval at `index` (< size()).
   TimelineInterval At(size_t index) const;
@@ -98,11 +99,6 @@ class TimelineLane {
   size_t BytesUsed() const;
 
  private:
-  struct Packed {
-    uint32_t start_offset_ns;  // from the first start of its block; kEscape: see long_start_ns_
-    uint32_t duration_ns;      // kEscape: see long_duration_ns_
-    uint32_t item;
-  };
   struct Node {
     TimestampNs max_end_ns = 0;
     TimestampNs busy_ns = 0;
@@ -142,7 +138,13 @@ class TimelineLane {
                          std::span<const LaneItemTraits> traits,
                          const std::vector<uint8_t>& item_mask) const;
 
-  std::vector<Packed> packed_;
+  // The intervals, one array per field: a view's column end reads only starts, and the
+  // summary of a block whose intervals share one key reads only durations. A wide view reads
+  // every interval of its lanes, so the bytes read per interval bound its cost.
+  std::vector<uint32_t> start_offsets_;  // from the first start of its block; kEscape: see
+                                         // long_start_ns_
+  std::vector<uint32_t> durations_;      // kEscape: see long_duration_ns_
+  std::vector<uint32_t> items_;
   std::vector<TimestampNs> block_start_ns_;  // start of the first interval of each block
   std::vector<std::vector<Node>> levels_;    // levels_[0][b] sums block b; each level halves
   std::vector<uint8_t> block_flags_;         // kOneKey | kNoneMarked | kNoLongDuration per block

@@ -55,6 +55,76 @@ QString RulerLabel(TimestampNs offset_ns, TimestampNs step_ns) {
   return QString("%1 %2").arg(QString::number(value, 'f', decimals), unit->name);
 }
 
+void PaintColumns(QPainter& painter, const LaneSlice& slice, Lane lane, const TimeAxis& axis,
+                  int top, int height) {
+  if (slice.columns.empty()) return;
+  // A wide view of many CPUs has thousands of bars per frame: they are collected per colour and
+  // filled with one call per colour instead of one per bar (the per-call setup of a fill cost
+  // more than its pixels). Bars do not overlap each other, and every exhausted mark is drawn
+  // after the bars, so the pixels are those of filling each bar and then its mark in turn.
+  struct KeyBars {
+    uint16_t key = 0;
+    QVector<QRect> bars;
+  };
+  std::vector<KeyBars> bars_by_key;
+  QVector<QRect> marks;
+  auto bars_of = [&](uint16_t key) -> QVector<QRect>& {
+    for (KeyBars& same : bars_by_key) {
+      if (same.key == key) return same.bars;
+    }
+    return bars_by_key.emplace_back(KeyBars{key, {}}).bars;
+  };
+  double ns_per_pixel = axis.NsPerPixel();
+  // Neighbouring columns that look the same are one rectangle.
+  struct Run {
+    int x = 0;
+    int width = 0;
+    int bar = 0;
+    uint16_t key = 0;
+    bool marked = false;
+  };
+  Run run;
+  auto flush = [&] {
+    if (run.width == 0) return;
+    bars_of(run.key).append(QRect(run.x, top + height - run.bar, run.width, run.bar));
+    if (run.marked) marks.append(QRect(run.x, top, run.width, kExhaustedMarkHeight));
+    run.width = 0;
+  };
+  for (size_t c = 0; c < slice.columns.size(); ++c) {
+    const TimelineColumn& column = slice.columns[c];
+    if (column.count == 0) {
+      flush();
+      continue;
+    }
+    double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_pixel);
+    int bar =
+        std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight, height);
+    int x = axis.left + static_cast<int>(c);
+    bool marked = column.marked > 0;
+    if (run.width > 0 && run.x + run.width == x && run.bar == bar &&
+        run.key == column.dominant_key && run.marked == marked) {
+      ++run.width;
+      continue;
+    }
+    flush();
+    run = {x, 1, bar, column.dominant_key, marked};
+  }
+  flush();
+  QPen pen = painter.pen();
+  QBrush brush = painter.brush();
+  painter.setPen(Qt::NoPen);
+  for (const KeyBars& same : bars_by_key) {
+    painter.setBrush(palette::KeyColor(lane, same.key));
+    painter.drawRects(same.bars);
+  }
+  if (!marks.isEmpty()) {
+    painter.setBrush(palette::ExhaustedMark());
+    painter.drawRects(marks);
+  }
+  painter.setPen(pen);
+  painter.setBrush(brush);
+}
+
 TimeAxis AxisOf(const TimelineViewState& state, const TimelineLayout& layout) {
   return TimeAxis{state.from_ns, std::max(state.to_ns, state.from_ns + 1), layout.time_left(),
                   layout.time_width()};
@@ -185,47 +255,8 @@ void TimelinePainter::PaintSlice(QPainter& painter, const LaneRow& row, Lane lan
                                  int height, bool labels) {
   LaneSlice slice = trace_.timeline.Query(row.cpu, lane, axis_.from_ns, axis_.to_ns, axis_.width,
                                           &state_.item_mask);
+  PaintColumns(painter, slice, lane, axis_, top, height);
   const std::vector<TimelineItem>& items = trace_.timeline.items();
-  double ns_per_pixel = axis_.NsPerPixel();
-  // Neighbouring columns that look the same are filled as one rectangle.
-  struct Run {
-    int x = 0;
-    int width = 0;
-    int bar = 0;
-    uint16_t key = 0;
-    bool marked = false;
-  };
-  Run run;
-  auto flush = [&] {
-    if (run.width == 0) return;
-    painter.fillRect(QRect(run.x, top + height - run.bar, run.width, run.bar),
-                     palette::KeyColor(lane, run.key));
-    if (run.marked) {
-      painter.fillRect(QRect(run.x, top, run.width, kExhaustedMarkHeight),
-                       palette::ExhaustedMark());
-    }
-    run.width = 0;
-  };
-  for (size_t c = 0; c < slice.columns.size(); ++c) {
-    const TimelineColumn& column = slice.columns[c];
-    if (column.count == 0) {
-      flush();
-      continue;
-    }
-    double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_pixel);
-    int bar =
-        std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight, height);
-    int x = axis_.left + static_cast<int>(c);
-    bool marked = column.marked > 0;
-    if (run.width > 0 && run.x + run.width == x && run.bar == bar &&
-        run.key == column.dominant_key && run.marked == marked) {
-      ++run.width;
-      continue;
-    }
-    flush();
-    run = {x, 1, bar, column.dominant_key, marked};
-  }
-  flush();
   for (const TimelineInterval& interval : slice.intervals) {
     const TimelineItem& item = items[interval.item];
     double x0 = std::max<double>(axis_.XOf(interval.start_ns), axis_.left - 1);

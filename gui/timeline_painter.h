@@ -58,6 +58,13 @@ class TimelinePainter {
   TimeAxis axis_;
 };
 
+/// Fills the aggregated columns of `slice` (one summary per pixel column of `axis`) as bars
+/// standing on the bottom of [top, top + height): as tall as the column was busy (at least a
+/// few pixels), in the colour of the key with the most time, with a red top edge where an
+/// exhausted NAPI poll is summarised.
+void PaintColumns(QPainter& painter, const LaneSlice& slice, Lane lane, const TimeAxis& axis,
+                  int top, int height);
+
 /// A tick step (1, 2 or 5 times a power of ten ns) leaving at least `min_pixels` between ticks.
 TimestampNs RulerStep(double ns_per_pixel, int min_pixels);
 

@@ -1,0 +1,120 @@
+// The timeline's drawing shortcuts draw the pixels of the plain way they replace: the bars of a
+// lane's aggregated columns, filled in one call per colour, are the bars filled one by one, on
+// recorded traces at several zooms, lane heights, image formats and clips.
+#include <QImage>
+#include <QPainter>
+#include <algorithm>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "gui_test_support.h"
+#include "palette.h"
+#include "timeline_painter.h"
+
+namespace napiscope::gui {
+namespace {
+
+// The columns as the painter filled them before: each run of alike columns with its own
+// fillRect, its exhausted mark right after it.
+void PaintColumnsOneByOne(QPainter& painter, const LaneSlice& slice, Lane lane,
+                          const TimeAxis& axis, int top, int height) {
+  constexpr int kMinColumnHeight = 3;
+  constexpr int kExhaustedMarkHeight = 3;
+  double ns_per_pixel = axis.NsPerPixel();
+  struct Run {
+    int x = 0;
+    int width = 0;
+    int bar = 0;
+    uint16_t key = 0;
+    bool marked = false;
+  };
+  Run run;
+  auto flush = [&] {
+    if (run.width == 0) return;
+    painter.fillRect(QRect(run.x, top + height - run.bar, run.width, run.bar),
+                     palette::KeyColor(lane, run.key));
+    if (run.marked) {
+      painter.fillRect(QRect(run.x, top, run.width, kExhaustedMarkHeight),
+                       palette::ExhaustedMark());
+    }
+    run.width = 0;
+  };
+  for (size_t c = 0; c < slice.columns.size(); ++c) {
+    const TimelineColumn& column = slice.columns[c];
+    if (column.count == 0) {
+      flush();
+      continue;
+    }
+    double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_pixel);
+    int bar =
+        std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight, height);
+    int x = axis.left + static_cast<int>(c);
+    bool marked = column.marked > 0;
+    if (run.width > 0 && run.x + run.width == x && run.bar == bar &&
+        run.key == column.dominant_key && run.marked == marked) {
+      ++run.width;
+      continue;
+    }
+    flush();
+    run = {x, 1, bar, column.dominant_key, marked};
+  }
+  flush();
+}
+
+// An image with a background that is not one colour, so blending differences would show.
+QImage Background(QSize size, QImage::Format format) {
+  QImage image(size, format);
+  image.fill(palette::LaneBackground());
+  QPainter painter(&image);
+  for (int y = 0; y < size.height(); y += 7) {
+    painter.fillRect(QRect(0, y, size.width(), 3), palette::LaneBackgroundAlt());
+  }
+  painter.fillRect(QRect(size.width() / 3, 0, 40, size.height()), QColor(20, 90, 200, 90));
+  return image;
+}
+
+TEST(TimelinePainter, ColumnsFilledPerColourAreTheColumnsFilledOneByOne) {
+  for (const char* file : {"real/server16-softirq-napi.dat", "real/veth-threaded-napi.dat"}) {
+    auto trace = testing::LoadTestTrace(file);
+    ASSERT_NE(trace, nullptr) << file;
+    const Timeline& timeline = trace->timeline;
+    TimestampNs start = timeline.start_ns();
+    TimestampNs span = timeline.end_ns() - start;
+    size_t aggregated = 0;
+    for (TimestampNs zoom : {span, span / 7, span / 60}) {
+      for (int width : {700, 1802}) {
+        TimeAxis axis{start + (span - zoom) / 2, start + (span - zoom) / 2 + zoom, 118, width};
+        for (QImage::Format format :
+             {QImage::Format_ARGB32_Premultiplied, QImage::Format_RGB32}) {
+          QImage want = Background(QSize(118 + width + 4, 40), format);
+          QImage got = want;
+          for (int cpu = 0; cpu < timeline.cpus(); ++cpu) {
+            for (Lane lane : {Lane::kTask, Lane::kHardirq, Lane::kSoftirq, Lane::kNapiPoll}) {
+              LaneSlice slice = timeline.Query(cpu, lane, axis.from_ns, axis.to_ns, axis.width);
+              if (!slice.aggregated) continue;
+              ++aggregated;
+              // Lane heights of full rows and of compact rows' parts, a clip cutting some bars.
+              for (auto [top, height] : {std::pair{2, 18}, {5, 8}, {30, 2}, {20, 12}}) {
+                QPainter want_painter(&want);
+                QPainter got_painter(&got);
+                want_painter.setClipRect(QRect(0, 4, want.width(), 30));
+                got_painter.setClipRect(QRect(0, 4, got.width(), 30));
+                PaintColumnsOneByOne(want_painter, slice, lane, axis, top, height);
+                PaintColumns(got_painter, slice, lane, axis, top, height);
+              }
+              std::string where = std::string(file) + " cpu " + std::to_string(cpu) + " lane " +
+                                  std::string(LaneName(lane)) + " zoom " + std::to_string(zoom) +
+                                  " width " + std::to_string(width);
+              ASSERT_TRUE(got == want) << where;
+            }
+          }
+        }
+      }
+    }
+    EXPECT_GT(aggregated, 0u) << file;
+  }
+}
+
+}  // namespace
+}  // namespace napiscope::gui

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <span>
 
 #include "palette.h"
 #include "qt_text.h"
@@ -19,6 +20,52 @@ constexpr int kExhaustedMarkHeight = 3;
 constexpr int kMinColumnHeight = 3;
 // Up to this many arrows in a frame get antialiasing and heads.
 constexpr size_t kDetailedArrows = 300;
+
+// Bars of aggregated columns of one colour: `width` columns from `x`, `height` pixels tall.
+struct ColumnBar {
+  int x = 0;
+  int width = 0;
+  int height = 0;
+};
+
+// Appends to `strips` horizontal rectangles that cover exactly the pixels of `bars` (in x order,
+// standing on `bottom`), each pixel once: over each run of adjacent bars a strip as tall as the
+// lowest of them, then the same over the runs of bars that rise above it. Bars of neighbouring
+// columns differ by a pixel or two, so most of their height is in a few long strips.
+void AppendStrips(std::span<const ColumnBar> bars, int bottom, QVector<QRect>* strips) {
+  struct Part {
+    size_t begin = 0;
+    size_t end = 0;
+    int base = 0;  // the height already covered by the strips below
+  };
+  std::vector<Part> parts;
+  for (size_t begin = 0; begin < bars.size();) {
+    size_t end = begin + 1;
+    while (end < bars.size() && bars[end].x == bars[end - 1].x + bars[end - 1].width) ++end;
+    parts.push_back({begin, end, 0});
+    begin = end;
+  }
+  while (!parts.empty()) {
+    Part part = parts.back();
+    parts.pop_back();
+    int lowest = bars[part.begin].height;
+    for (size_t i = part.begin; i < part.end; ++i) lowest = std::min(lowest, bars[i].height);
+    if (lowest <= part.base) continue;  // not reached: parts rise above their base
+    int left = bars[part.begin].x;
+    int right = bars[part.end - 1].x + bars[part.end - 1].width;
+    strips->append(QRect(left, bottom - lowest, right - left, lowest - part.base));
+    for (size_t i = part.begin; i < part.end;) {
+      if (bars[i].height == lowest) {
+        ++i;
+        continue;
+      }
+      size_t rise = i + 1;
+      while (rise < part.end && bars[rise].height > lowest) ++rise;
+      parts.push_back({i, rise, lowest});
+      i = rise;
+    }
+  }
+}
 
 }  // namespace
 
@@ -58,24 +105,27 @@ QString RulerLabel(TimestampNs offset_ns, TimestampNs step_ns) {
 void PaintColumns(QPainter& painter, const LaneSlice& slice, Lane lane, const TimeAxis& axis,
                   int top, int height) {
   if (slice.columns.empty()) return;
-  // A wide view of many CPUs has thousands of bars per frame: they are collected per colour and
-  // filled with one call per colour instead of one per bar (the per-call setup of a fill cost
-  // more than its pixels). Bars do not overlap each other, and every exhausted mark is drawn
-  // after the bars, so the pixels are those of filling each bar and then its mark in turn.
+  // A wide view of many CPUs has hundreds of thousands of bars a frame, most of them one or two
+  // pixels wide, and the setup of a fill costs more than its pixels. So the bars of one colour
+  // that stand side by side are cut into horizontal strips (a strip as wide as the lowest of
+  // them, then the same above it), which are fewer rectangles than bars, and each colour's
+  // strips are filled in one call. Strips cover exactly the bars' pixels, once each, and the
+  // exhausted marks are drawn after all bars: the pixels of filling each bar and its mark in
+  // turn.
   struct KeyBars {
     uint16_t key = 0;
-    QVector<QRect> bars;
+    std::vector<ColumnBar> bars;
   };
   std::vector<KeyBars> bars_by_key;
   QVector<QRect> marks;
-  auto bars_of = [&](uint16_t key) -> QVector<QRect>& {
+  auto bars_of = [&](uint16_t key) -> std::vector<ColumnBar>& {
     for (KeyBars& same : bars_by_key) {
       if (same.key == key) return same.bars;
     }
     return bars_by_key.emplace_back(KeyBars{key, {}}).bars;
   };
   double ns_per_pixel = axis.NsPerPixel();
-  // Neighbouring columns that look the same are one rectangle.
+  // Neighbouring columns that look the same are one bar.
   struct Run {
     int x = 0;
     int width = 0;
@@ -86,7 +136,7 @@ void PaintColumns(QPainter& painter, const LaneSlice& slice, Lane lane, const Ti
   Run run;
   auto flush = [&] {
     if (run.width == 0) return;
-    bars_of(run.key).append(QRect(run.x, top + height - run.bar, run.width, run.bar));
+    bars_of(run.key).push_back({run.x, run.width, run.bar});
     if (run.marked) marks.append(QRect(run.x, top, run.width, kExhaustedMarkHeight));
     run.width = 0;
   };
@@ -113,9 +163,12 @@ void PaintColumns(QPainter& painter, const LaneSlice& slice, Lane lane, const Ti
   QPen pen = painter.pen();
   QBrush brush = painter.brush();
   painter.setPen(Qt::NoPen);
+  QVector<QRect> strips;
   for (const KeyBars& same : bars_by_key) {
+    strips.clear();
+    AppendStrips(same.bars, top + height, &strips);
     painter.setBrush(palette::KeyColor(lane, same.key));
-    painter.drawRects(same.bars);
+    painter.drawRects(strips);
   }
   if (!marks.isEmpty()) {
     painter.setBrush(palette::ExhaustedMark());
@@ -203,21 +256,30 @@ void TimelinePainter::PaintLabels(QPainter& painter, const LaneRow& row) {
   }
   if (row.kind == RowKind::kTask || row.kind == RowKind::kCompact) {
     // The CPU's name, with the triangle that expands (clicked) or collapses its rows.
-    QFont bold = painter.font();
-    bold.setBold(true);
-    if (row.kind == RowKind::kTask) {
-      bold.setPointSizeF(bold.pointSizeF() * 1.15);
-    } else {
-      bold.setPixelSize(std::clamp(row.height - 2, 8, 13));
-    }
-    painter.save();
-    painter.setFont(bold);
+    QFont frame_font = painter.font();
+    QPen pen = painter.pen();
+    painter.setFont(CpuNameFont(frame_font, row));
     painter.setPen(palette::Text());
     QString triangle = row.kind == RowKind::kCompact ? "▸" : "▾";
     painter.drawText(label.adjusted(4, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
                      QString("%1 CPU %2").arg(triangle).arg(row.cpu));
-    painter.restore();
+    painter.setFont(frame_font);
+    painter.setPen(pen);
   }
+}
+
+const QFont& TimelinePainter::CpuNameFont(const QFont& frame_font, const LaneRow& row) {
+  int pixel_size = row.kind == RowKind::kTask ? 0 : std::clamp(row.height - 2, 8, 13);
+  if (cpu_name_font_ && cpu_name_font_->first == pixel_size) return cpu_name_font_->second;
+  QFont bold = frame_font;
+  bold.setBold(true);
+  if (pixel_size == 0) {
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+  } else {
+    bold.setPixelSize(pixel_size);
+  }
+  cpu_name_font_.emplace(pixel_size, bold);
+  return cpu_name_font_->second;
 }
 
 void TimelinePainter::PaintRow(QPainter& painter, const LaneRow& row) {

@@ -54,8 +54,14 @@ class TimelinePainter {
   const LoadedTrace& trace_;
   const TimelineViewState& state_;
   const TimelineLayout& layout_;
+  // The bold font of the CPU names in `row`, from the frame's font. Kept for the frame: the
+  // rows of a frame share one or two sizes, and a font made anew for each of a hundred rows
+  // was looked up anew in Qt's font cache each time.
+  const QFont& CpuNameFont(const QFont& frame_font, const LaneRow& row);
+
   const ThreadLanes* threads_;
   TimeAxis axis_;
+  std::optional<std::pair<int, QFont>> cpu_name_font_;  // by pixel size; 0: a task row's
 };
 
 /// Fills the aggregated columns of `slice` (one summary per pixel column of `axis`) as bars

@@ -9,7 +9,8 @@ namespace {
 // (a poll hands up at most its budget, and budgets are far smaller).
 constexpr size_t kMaxReceivedPerCpu = 4096;
 
-CountStats CountStatsOf(const std::map<int32_t, int64_t>& histogram) {
+CountStats CountStatsOf(const absl::flat_hash_map<int32_t, int64_t>& unordered) {
+  const std::map<int32_t, int64_t> histogram(unordered.begin(), unordered.end());
   CountStats stats;
   int64_t sum = 0;
   for (const auto& [value, count] : histogram) {
@@ -72,8 +73,12 @@ void NapiPolls::OnInterval(const ContextInterval& interval) {
     if (received != nullptr) received->clear();
     return;
   }
-  SoftirqSite context = NapiPollContext(frame);
-  Row& row = rows_[Key{frame.napi, frame.name, frame.cpu, context}];
+  Key key{frame.napi, frame.name, frame.cpu, NapiPollContext(frame)};
+  if (chain.cached_row == nullptr || !(chain.cached_key == key)) {
+    chain.cached_key = key;
+    chain.cached_row = &rows_[key];
+  }
+  Row& row = *chain.cached_row;
   chain.row = &row;
   row.budget = std::max(row.budget, frame.budget);
   ++row.polls;

@@ -36,6 +36,7 @@ class NapiPolls : public EventSink, public ContextListener {
     SoftirqSite context;
     auto Tie() const { return std::tie(napi, dev, cpu, context); }
     bool operator<(const Key& other) const { return Tie() < other.Tie(); }
+    bool operator==(const Key& other) const { return Tie() == other.Tie(); }
   };
   struct Row {
     int32_t budget = 0;
@@ -47,14 +48,18 @@ class NapiPolls : public EventSink, public ContextListener {
     TimestampNs max_chain_end_ns = 0;
     int64_t dropped_chains = 0;
     int64_t skbs = 0;
-    std::map<int32_t, int64_t> work_histogram;  // work -> polls; bounded by the budget
+    absl::flat_hash_map<int32_t, int64_t> work_histogram;  // work -> polls; bounded by budget
     DurationRecorder poll_time;
   };
   struct Chain {
     int64_t length = 0;  // consecutive exhausted polls so far
     TimestampNs start_ns = 0;  // the first one began here
     uint16_t cpu = 0;    // where the last poll ran
-    Row* row = nullptr;  // the row of the last poll
+    Row* row = nullptr;  // the row of the last poll, null when it was outside the window
+    // The row of the last poll in the window and its key: the next poll of this NAPI instance
+    // nearly always has the same key, so the row map is searched only when it moves.
+    Key cached_key{};
+    Row* cached_row = nullptr;
   };
   struct Received {
     TimestampNs ts_ns;

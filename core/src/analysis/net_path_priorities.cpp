@@ -7,8 +7,6 @@ namespace {
 
 bool IsRtPrio(int prio) { return prio >= 0 && prio < 100; }
 
-std::vector<int> ToVector(const std::set<int>& values) { return {values.begin(), values.end()}; }
-
 }  // namespace
 
 NetPathPriorities::NetPathPriorities(const ContextTracker* tracker, const AnalysisWindow& window)
@@ -32,7 +30,7 @@ void NetPathPriorities::OnEvent(const Event& event) {
       if (!window_.Contains(event.ts_ns)) break;
       Chain& chain = chains_[event.irq.irq];
       chain.handler = event.irq.handler;
-      chain.irq_cpus.insert(event.cpu);
+      chain.irq_cpus.Insert(event.cpu);
       ++chain.hardirqs;
       break;
     }
@@ -56,7 +54,7 @@ void NetPathPriorities::NapiPoll(const Event& event) {
       top.task_class == TaskClass::kNapiKthread && window_.Contains(event.ts_ns)) {
     Runner& runner = chains_[irq->second].runners[pid];
     ++runner.runs;
-    runner.cpus.insert(event.cpu);
+    runner.cpus.Insert(event.cpu);
   }
 }
 
@@ -144,7 +142,7 @@ void NetPathPriorities::OnSoftirqWait(const SoftirqWaitFact& wait) {
   int32_t runner_pid = at_irq_exit ? -1 : wait.task_pid;
   Runner& runner = chains_[cpu.windows[static_cast<size_t>(index)].irq].runners[runner_pid];
   ++runner.runs;
-  runner.cpus.insert(wait.cpu);
+  runner.cpus.Insert(wait.cpu);
   CloseWindow(cpu, static_cast<size_t>(index), wait.entry_ns, runner_pid,
               at_irq_exit ? -1 : wait.task_prio);
 }
@@ -162,7 +160,7 @@ void NetPathPriorities::Switch(const Event& event) {
   Seen& seen = seen_[s.next_pid];
   seen.comm = s.next_comm;
   seen.prio = s.next_prio;
-  seen.cpus.insert(event.cpu);
+  seen.cpus.Insert(event.cpu);
 }
 
 // The work ran (by `runner_pid` at `runner_prio`): RT tasks at or above the runner's priority
@@ -192,7 +190,7 @@ void NetPathPriorities::OnSegment(const CpuSegment& segment) {
       // NET_RX time of that runner on a CPU where it ran this chain's work (at hard-IRQ exit
       // all IRQs of the CPU share the one "runner", so this is the CPU's NET_RX time there).
       auto runner = chain.runners.find(frame.site == SoftirqSite::kIrqExit ? -1 : frame.pid);
-      if (runner != chain.runners.end() && runner->second.cpus.contains(frame.cpu)) {
+      if (runner != chain.runners.end() && runner->second.cpus.Contains(frame.cpu)) {
         runner->second.busy_ns += ns;
       }
     }
@@ -224,7 +222,7 @@ NetPathThread NetPathPriorities::ThreadOf(int32_t pid, std::string_view role, in
   auto seen = seen_.find(pid);
   if (seen != seen_.end()) {
     thread.prio = seen->second.prio;
-    thread.cpus = ToVector(seen->second.cpus);
+    thread.cpus = seen->second.cpus.values();
     if (context_ != nullptr) thread.comm = std::string(context_->strings.Get(seen->second.comm));
   }
   if (thread.comm.empty() && context_ != nullptr) {
@@ -241,12 +239,12 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
     NetPathRow row;
     row.irq = irq;
     if (context_ != nullptr) row.handler = std::string(context_->strings.Get(chain.handler));
-    row.irq_cpus = ToVector(chain.irq_cpus);
+    row.irq_cpus = chain.irq_cpus.values();
     row.hardirqs = chain.hardirqs;
     row.irq_thread = ThreadOf(chain.irq_thread, "irq_thread", chain.irq_thread_runs);
     if (chain.irq_thread < 0) row.irq_thread.comm = "(not threaded)";
-    std::set<int> cpus = chain.irq_cpus;
-    cpus.insert(row.irq_thread.cpus.begin(), row.irq_thread.cpus.end());
+    CpuSet cpus = chain.irq_cpus;
+    cpus.InsertAll(row.irq_thread.cpus);
     for (const auto& [pid, runner] : chain.runners) {
       std::string role = "irq_exit";
       if (pid >= 0) {
@@ -259,9 +257,9 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
         role = std::string(SoftirqSiteName(SoftirqSiteOfTask(task_class)));
       }
       NetPathThread thread = ThreadOf(pid, role, runner.runs);
-      thread.cpus = ToVector(runner.cpus);
+      thread.cpus = runner.cpus.values();
       thread.busy_ns = runner.busy_ns;
-      cpus.insert(runner.cpus.begin(), runner.cpus.end());
+      cpus.InsertAll(runner.cpus);
       row.runners.push_back(std::move(thread));
     }
     std::stable_sort(row.runners.begin(), row.runners.end(),

@@ -3,11 +3,11 @@
 #pragma once
 
 #include <map>
-#include <set>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
 
+#include "analysis/cpu_set.h"
 #include "napiscope/contexts.h"
 #include "napiscope/facts.h"
 #include "napiscope/findings.h"
@@ -44,11 +44,11 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   struct Runner {
     int64_t runs = 0;
     int64_t busy_ns = 0;
-    std::set<int> cpus;
+    CpuSet cpus;
   };
   struct Chain {
     StringId handler = 0;
-    std::set<int> irq_cpus;
+    CpuSet irq_cpus;
     int64_t hardirqs = 0;
     int32_t irq_thread = -1;
     int64_t irq_thread_runs = 0;
@@ -72,7 +72,7 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   struct Seen {
     StringId comm = 0;
     int16_t prio = -1;
-    std::set<int> cpus;
+    CpuSet cpus;
   };
 
   CpuState& Cpu(uint16_t cpu);

@@ -77,7 +77,6 @@ ContextTracker::CpuState& ContextTracker::StateOf(const Event& event) {
 void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringId comm,
                                TimestampNs ts, bool start_known) {
   if (pid == 0 && IdleName(cpu.cpu) != 0) comm = IdleName(cpu.cpu);
-  std::string_view comm_text = trace_ ? trace_->strings.Get(comm) : std::string_view();
   cpu.task = ContextFrame{};
   cpu.task.start_ns = ts;
   cpu.task.entered_ns = ts;
@@ -86,7 +85,9 @@ void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringI
   cpu.task.pid = pid;
   cpu.task.prio = prio;
   cpu.task.name = comm;
-  cpu.task.task_class = ClassifyTask(trace_ ? &trace_->tasks : nullptr, pid, comm_text, prio);
+  cpu.task.task_class = trace_
+                            ? classifier_.Classify(&trace_->tasks, pid, comm, trace_->strings, prio)
+                            : ClassifyTask(pid, std::string_view(), prio);
   if (pid != 0 && !task_frames_.empty()) DropFramesElsewhere(pid, cpu.cpu);
   auto it = task_frames_.find(TaskKey(pid, cpu.cpu));
   if (it != task_frames_.end()) {

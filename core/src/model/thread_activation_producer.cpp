@@ -50,9 +50,9 @@ ThreadActivationProducer::Thread* ThreadActivationProducer::Track(int32_t pid, S
     return known;
   }
   if (context_ == nullptr || pid <= 0) return nullptr;
-  std::string_view text = context_->strings.Get(comm);
-  TaskClass task_class = ClassifyTask(&context_->tasks, pid, text, prio);
+  TaskClass task_class = classifier_.Classify(&context_->tasks, pid, comm, context_->strings, prio);
   if (!IsServiceThreadClass(task_class)) return nullptr;
+  std::string_view text = context_->strings.Get(comm);
   Thread& thread = threads_[pid];
   thread.info.task_class = task_class;
   thread.info.pid = pid;

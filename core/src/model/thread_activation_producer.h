@@ -11,6 +11,7 @@
 #include "model/fact_bus.h"
 #include "napiscope/contexts.h"
 #include "napiscope/event_sink.h"
+#include "napiscope/task_classifier.h"
 
 namespace napiscope::internal {
 
@@ -58,6 +59,7 @@ class ThreadActivationProducer {
   const ContextTracker* tracker_;
   const FactBus* bus_;
   const TraceContext* context_ = nullptr;
+  TaskClassifier classifier_;  // the class of each task first seen
   absl::flat_hash_map<int32_t, Thread> threads_;
   absl::flat_hash_map<int32_t, std::vector<int32_t>> irq_threads_;  // irq -> thread pids
   // First hard IRQ of an IRQ whose thread has not appeared yet: (ts, cpu); the IRQ is the key.

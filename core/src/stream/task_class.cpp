@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "napiscope/event.h"
+#include "napiscope/string_table.h"
+#include "napiscope/task_classifier.h"
 #include "napiscope/task_table.h"
 
 namespace napiscope {
@@ -106,28 +108,56 @@ bool ParseKsoftirqdName(std::string_view comm, int* cpu) {
   return true;
 }
 
-TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio) {
-  if (pid == 0) return TaskClass::kIdle;
+namespace {
+
+// The class a name alone gives: a service thread's, else kOther.
+TaskClass ClassOfName(std::string_view comm) {
   int32_t irq = 0;
   int cpu = 0;
-  if (ParseIrqThreadName(comm, &irq)) return TaskClass::kIrqThread;
   uint32_t vectors = 0;
+  if (ParseIrqThreadName(comm, &irq)) return TaskClass::kIrqThread;
   if (ParseKsoftirqdName(comm, &cpu)) return TaskClass::kKsoftirqd;
   if (ParseSoftirqThreadName(comm, &cpu, &vectors)) return TaskClass::kSoftirqThread;
   if (comm.substr(0, 5) == "napi/") return TaskClass::kNapiKthread;
-  if (kernel_prio >= 0 && kernel_prio < 100) return TaskClass::kRtTask;
   return TaskClass::kOther;
 }
 
-TaskClass ClassifyTask(const TaskTable* tasks, int32_t pid, std::string_view comm,
-                       int kernel_prio) {
-  TaskClass by_name = ClassifyTask(pid, comm, kernel_prio);
+// A plain name's class from the priority: RT or other.
+TaskClass WithPriority(TaskClass by_name, int kernel_prio) {
+  if (by_name != TaskClass::kOther) return by_name;
+  return kernel_prio >= 0 && kernel_prio < 100 ? TaskClass::kRtTask : TaskClass::kOther;
+}
+
+// What the task table has seen a task with a plain name do overrides its name.
+TaskClass WithBehaviour(const TaskTable* tasks, int32_t pid, TaskClass by_name) {
   if (by_name != TaskClass::kRtTask && by_name != TaskClass::kOther) return by_name;
   const TaskRecord* task = tasks != nullptr ? tasks->Find(pid) : nullptr;
   if (task == nullptr) return by_name;
   if (task->woken_as_thread_of_irq >= 0) return TaskClass::kIrqThread;
   if (task->served_softirq_vectors != 0) return TaskClass::kSoftirqThread;
   return by_name;
+}
+
+}  // namespace
+
+TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio) {
+  if (pid == 0) return TaskClass::kIdle;
+  return WithPriority(ClassOfName(comm), kernel_prio);
+}
+
+TaskClass ClassifyTask(const TaskTable* tasks, int32_t pid, std::string_view comm,
+                       int kernel_prio) {
+  return WithBehaviour(tasks, pid, ClassifyTask(pid, comm, kernel_prio));
+}
+
+TaskClass TaskClassifier::Classify(const TaskTable* tasks, int32_t pid, StringId comm,
+                                   const StringTable& strings, int kernel_prio) {
+  if (pid == 0) return TaskClass::kIdle;
+  if (comm >= by_name_.size()) by_name_.resize(comm + 1, 0);
+  uint8_t& known = by_name_[comm];
+  if (known == 0) known = 1 + static_cast<uint8_t>(ClassOfName(strings.Get(comm)));
+  TaskClass by_name = static_cast<TaskClass>(known - 1);
+  return WithBehaviour(tasks, pid, WithPriority(by_name, kernel_prio));
 }
 
 int32_t IrqOfThread(const TaskTable* tasks, int32_t pid, std::string_view comm) {

@@ -9,6 +9,7 @@
 
 #include "napiscope/event_sink.h"
 #include "napiscope/task_class.h"
+#include "napiscope/task_classifier.h"
 
 namespace napiscope {
 
@@ -182,6 +183,7 @@ class ContextTracker : public EventSink {
 
   absl::flat_hash_map<uint64_t, std::vector<ContextFrame>> task_frames_;  // by (cpu, pid)
   std::vector<StringId> idle_names_;  // swapper/N per CPU
+  TaskClassifier classifier_;         // the class of the task each switch starts
   StringId untraced_irq_name_ = 0;
   bool flags_seen_ = false;  // some event carried common_flags bits
   ContextAnomalies anomalies_;

@@ -1,0 +1,37 @@
+// A set of CPU numbers as a sorted vector: a task or an IRQ touches a few CPUs, so an insert or
+// a lookup on every switch or softirq is a short search in one cache line, not a tree walk.
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+namespace napiscope::internal {
+
+/// CPU numbers, each once, in ascending order.
+class CpuSet {
+ public:
+  /// Adds `cpu` (nothing when it is in already).
+  void Insert(int cpu) {
+    auto at = std::lower_bound(cpus_.begin(), cpus_.end(), cpu);
+    if (at == cpus_.end() || *at != cpu) cpus_.insert(at, cpu);
+  }
+
+  /// Adds every CPU of `cpus`.
+  template <typename Range>
+  void InsertAll(const Range& cpus) {
+    for (int cpu : cpus) Insert(cpu);
+  }
+
+  /// True when `cpu` is in the set.
+  bool Contains(int cpu) const { return std::binary_search(cpus_.begin(), cpus_.end(), cpu); }
+
+  /// The CPUs, ascending.
+  const std::vector<int>& values() const { return cpus_; }
+  auto begin() const { return cpus_.begin(); }
+  auto end() const { return cpus_.end(); }
+
+ private:
+  std::vector<int> cpus_;
+};
+
+}  // namespace napiscope::internal

@@ -10,10 +10,13 @@ namespace napiscope::internal {
 /// CPU numbers, each once, in ascending order.
 class CpuSet {
  public:
-  /// Adds `cpu` (nothing when it is in already).
-  void Insert(int cpu) {
-    auto at = std::lower_bound(cpus_.begin(), cpus_.end(), cpu);
-    if (at == cpus_.end() || *at != cpu) cpus_.insert(at, cpu);
+  /// Adds `cpu`; false when it was in already.
+  bool Insert(int cpu) {
+    for (int known : cpus_) {  // a few CPUs: a short scan, inlined where it is called
+      if (known == cpu) return false;
+    }
+    cpus_.insert(std::lower_bound(cpus_.begin(), cpus_.end(), cpu), cpu);
+    return true;
   }
 
   /// Adds every CPU of `cpus`.

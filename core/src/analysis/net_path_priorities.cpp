@@ -7,6 +7,10 @@ namespace {
 
 bool IsRtPrio(int prio) { return prio >= 0 && prio < 100; }
 
+uint64_t TaskOnCpu(int32_t pid, int cpu) {
+  return (uint64_t{static_cast<uint32_t>(pid)} << 32) | static_cast<uint32_t>(cpu);
+}
+
 }  // namespace
 
 NetPathPriorities::NetPathPriorities(const ContextTracker* tracker, const AnalysisWindow& window)
@@ -15,6 +19,10 @@ NetPathPriorities::NetPathPriorities(const ContextTracker* tracker, const Analys
 NetPathPriorities::CpuState& NetPathPriorities::Cpu(uint16_t cpu) {
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
   return cpus_[cpu];
+}
+
+void NetPathPriorities::RanOn(Runner& runner, int32_t pid, int cpu) {
+  if (runner.cpus.Insert(cpu)) runners_on_cpu_[TaskOnCpu(pid, cpu)].push_back(&runner);
 }
 
 int NetPathPriorities::FindWindow(const CpuState& cpu, uint64_t wait_id) {
@@ -54,7 +62,7 @@ void NetPathPriorities::NapiPoll(const Event& event) {
       top.task_class == TaskClass::kNapiKthread && window_.Contains(event.ts_ns)) {
     Runner& runner = chains_[irq->second].runners[pid];
     ++runner.runs;
-    runner.cpus.Insert(event.cpu);
+    RanOn(runner, pid, event.cpu);
   }
 }
 
@@ -142,7 +150,7 @@ void NetPathPriorities::OnSoftirqWait(const SoftirqWaitFact& wait) {
   int32_t runner_pid = at_irq_exit ? -1 : wait.task_pid;
   Runner& runner = chains_[cpu.windows[static_cast<size_t>(index)].irq].runners[runner_pid];
   ++runner.runs;
-  runner.cpus.Insert(wait.cpu);
+  RanOn(runner, runner_pid, wait.cpu);
   CloseWindow(cpu, static_cast<size_t>(index), wait.entry_ns, runner_pid,
               at_irq_exit ? -1 : wait.task_prio);
 }
@@ -186,13 +194,13 @@ void NetPathPriorities::OnSegment(const CpuSegment& segment) {
   if (ns <= 0 || !window_.Contains(segment.start_ns)) return;
   CpuState& cpu = Cpu(frame.cpu);
   if (frame.kind == ContextKind::kSoftirq && frame.vec == kNetRx) {
-    for (auto& [irq, chain] : chains_) {
-      // NET_RX time of that runner on a CPU where it ran this chain's work (at hard-IRQ exit
-      // all IRQs of the CPU share the one "runner", so this is the CPU's NET_RX time there).
-      auto runner = chain.runners.find(frame.site == SoftirqSite::kIrqExit ? -1 : frame.pid);
-      if (runner != chain.runners.end() && runner->second.cpus.Contains(frame.cpu)) {
-        runner->second.busy_ns += ns;
-      }
+    // NET_RX time of that runner on a CPU where it ran a chain's work, for each such chain
+    // (at hard-IRQ exit all IRQs of the CPU share the one "runner", so this is the CPU's
+    // NET_RX time there).
+    int32_t runner_pid = frame.site == SoftirqSite::kIrqExit ? -1 : frame.pid;
+    auto runners = runners_on_cpu_.find(TaskOnCpu(runner_pid, frame.cpu));
+    if (runners != runners_on_cpu_.end()) {
+      for (Runner* runner : runners->second) runner->busy_ns += ns;
     }
     return;
   }

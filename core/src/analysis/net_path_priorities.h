@@ -76,6 +76,8 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   };
 
   CpuState& Cpu(uint16_t cpu);
+  // Notes that `runner` (task `pid`, -1 at hard-IRQ exit) ran a chain's work on `cpu`.
+  void RanOn(Runner& runner, int32_t pid, int cpu);
   // The index of the CPU's window of the NET_RX raise (wait_id 0) or of wake-to-run wait
   // `wait_id`; -1 when none.
   static int FindWindow(const CpuState& cpu, uint64_t wait_id);
@@ -92,6 +94,9 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   absl::flat_hash_map<int32_t, int32_t> irq_of_napi_thread_;  // NAPI thread -> the IRQ that wakes it
   absl::flat_hash_map<uint64_t, uint16_t> napi_wait_cpu_;  // open NAPI window -> its CPU
   absl::flat_hash_map<int32_t, Seen> seen_;
+  // (pid, cpu) -> the runners of every chain that task ran on that CPU: a NET_RX segment
+  // finds the runners to charge with one lookup instead of a search of every chain.
+  absl::flat_hash_map<uint64_t, std::vector<Runner*>> runners_on_cpu_;
   std::vector<CpuState> cpus_;
 };
 

@@ -8,7 +8,12 @@ BlockQueue::BlockQueue(PacketWriter* out, bool threaded) : out_(out), threaded_(
   ProtoWriter opening;
   packet_framing::OpeningPacket(opening);
   Put(std::move(opening));
-  if (threaded_) thread_ = std::thread([this] { Run(); });
+}
+
+void BlockQueue::Start() {
+  if (!threaded_ || started_) return;
+  started_ = true;
+  thread_ = std::thread([this] { Run(); });
 }
 
 BlockQueue::~BlockQueue() { Finish(); }
@@ -79,6 +84,7 @@ void BlockQueue::Run() {
 }
 
 void BlockQueue::Finish() {
+  Start();  // a load that failed before it started: the writer ends at once
   {
     std::lock_guard lock(mutex_);
     if (finishing_) return;

@@ -27,6 +27,10 @@ class BlockQueue {
   BlockQueue(const BlockQueue&) = delete;
   BlockQueue& operator=(const BlockQueue&) = delete;
 
+  /// Starts the writing thread (once; nothing without `threaded`). Call on the thread that
+  /// calls Finish, after the loader read the trace's header (see ExportPerfettoTrace) and
+  /// before the queue fills.
+  void Start();
   /// An empty block with room for `bytes` (memory of a written one, when there is one). Any
   /// thread.
   ProtoWriter Take(size_t bytes);
@@ -57,6 +61,7 @@ class BlockQueue {
   size_t queued_bytes_ = 0;
   bool threaded_ = false;
   bool finishing_ = false;
+  bool started_ = false;  // Start ran (the writing thread began, or ended already)
   std::thread thread_;
 };
 

@@ -75,6 +75,7 @@ void EncodeBundle(uint16_t cpu, bool lost_before, std::span<const Event> events,
 }
 
 void DecodedBundles::OnDecodingStarts(int cpus) {
+  out_->Start();  // the decoding threads put bundles from now on; the header is read
   active_ = true;
   scope_.emplace(options_, cpus);
   cpus_.assign(static_cast<size_t>(std::max(cpus, 0)), CpuState());

@@ -18,14 +18,23 @@ namespace {
 
 // The loader's events to the analysis, and to the bundler when the load does not pass the
 // records to the decoding threads' bundles (text); the trace context to the track writers
-// (names of tasks, devices, handlers): a direct call each, no fan-out loop.
+// (names of tasks, devices, handlers): a direct call each, no fan-out loop. The export's
+// threads start at the beginning of the events (see ExportPerfettoTrace).
 class ExportSink final : public EventSink {
  public:
   ExportSink(const TraceContext** context, AnalysisPipeline* pipeline,
              const perfetto_export::DecodedBundles* decoded,
-             perfetto_export::FtraceBundler* bundler)
-      : context_(context), pipeline_(pipeline), decoded_(decoded), bundler_(bundler) {}
+             perfetto_export::FtraceBundler* bundler, perfetto_export::BlockQueue* blocks,
+             perfetto_export::TrackThread* track_thread)
+      : context_(context),
+        pipeline_(pipeline),
+        decoded_(decoded),
+        bundler_(bundler),
+        blocks_(blocks),
+        track_thread_(track_thread) {}
   void OnBegin(const TraceContext& context) override {
+    blocks_->Start();
+    if (track_thread_ != nullptr) track_thread_->Start();
     *context_ = &context;
     pipeline_->OnBegin(context);
     if (decoded_->active()) bundler_ = nullptr;
@@ -45,6 +54,8 @@ class ExportSink final : public EventSink {
   AnalysisPipeline* pipeline_;
   const perfetto_export::DecodedBundles* decoded_;
   perfetto_export::FtraceBundler* bundler_;
+  perfetto_export::BlockQueue* blocks_;
+  perfetto_export::TrackThread* track_thread_;
 };
 
 }  // namespace
@@ -81,7 +92,12 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   }
   DecodedBundles decoded(&blocks, options);
   FtraceBundler bundler(&packets, options, counts);
-  ExportSink sink(&context_seen, &pipeline, &decoded, &bundler);
+  // The threads start once the loader has read the header: it checks the event formats in a
+  // forked child, and a fork while a thread of this process is starting can leave the child an
+  // allocator lock that nobody releases (seen under ASan: the check timed out, and a good file
+  // was called corrupt).
+  ExportSink sink(&context_seen, &pipeline, &decoded, &bundler, &blocks,
+                  track_thread ? &*track_thread : nullptr);
   LoadOptions load = options.load;
   load.decoded_records = &decoded;
 

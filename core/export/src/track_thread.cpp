@@ -18,7 +18,10 @@ TrackThread::TrackThread(ContextListener* context_tracks, FactListener* fact_tra
       context_(context) {
   batch_.records.reserve(kBatchRecords);
   layout_->UseNames(&names_);
-  thread_ = std::thread([this] { Run(); });
+}
+
+void TrackThread::Start() {
+  if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
 }
 
 TrackThread::~TrackThread() { Finish(); }
@@ -159,6 +162,7 @@ void TrackThread::Write(const Batch& batch) {
 void TrackThread::Finish() {
   if (finished_) return;
   finished_ = true;
+  Start();  // a load that failed before it started: the thread ends at once
   {
     std::unique_lock lock(mutex_);
     room_.wait(lock, [this] { return queued_.size() < kMaxQueued; });

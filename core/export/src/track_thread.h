@@ -46,6 +46,10 @@ class TrackThread final : public ContextListener, public FactListener {
   void OnWakeRan(const WakeRunFact& run) override;
   void OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) override;
 
+  /// Starts the track thread (once). Call before the analysis sends the first record, after
+  /// the loader read the trace's header (see ExportPerfettoTrace).
+  void Start();
+
   /// Hands over the last records, waits until the track thread wrote them all and ends it; the
   /// layout reads names from the trace context again. Call once the analysis sends no more.
   void Finish();

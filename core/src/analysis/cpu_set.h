@@ -1,5 +1,5 @@
-// A set of CPU numbers as a sorted vector: a task or an IRQ touches a few CPUs, so an insert or
-// a lookup on every switch or softirq is a short search in one cache line, not a tree walk.
+// A set of CPU numbers as a sorted vector: a task or an IRQ touches a few CPUs, so an insert on
+// every switch or softirq is a short scan of one cache line, not a tree walk.
 #pragma once
 
 #include <algorithm>
@@ -24,9 +24,6 @@ class CpuSet {
   void InsertAll(const Range& cpus) {
     for (int cpu : cpus) Insert(cpu);
   }
-
-  /// True when `cpu` is in the set.
-  bool Contains(int cpu) const { return std::binary_search(cpus_.begin(), cpus_.end(), cpu); }
 
   /// The CPUs, ascending.
   const std::vector<int>& values() const { return cpus_; }

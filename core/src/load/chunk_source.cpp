@@ -1,80 +1,133 @@
 #include "load/chunk_source.h"
 
 #include <algorithm>
-#include <limits>
 #include <numeric>
 
 namespace napiscope::internal {
-namespace {
 
-// Shows a decoded chunk to the observer, if any, on the thread that decoded it.
-void Observe(DecodedRecordsObserver* observer, uint16_t cpu, const DecodedChunk& chunk) {
-  if (observer != nullptr && !chunk.events.empty()) {
-    observer->OnDecoded(cpu, chunk.events, chunk.strings->table);
+ReadPositions::ReadPositions(int cpus)
+    : cpus_(cpus),
+      last_offset_(std::make_unique<std::atomic<uint64_t>[]>(static_cast<size_t>(cpus))),
+      finished_(std::make_unique<std::atomic<bool>[]>(static_cast<size_t>(cpus))) {
+  for (int cpu = 0; cpu < cpus; ++cpu) {
+    last_offset_[cpu].store(0, std::memory_order_relaxed);
+    finished_[cpu].store(false, std::memory_order_relaxed);
   }
 }
 
-absl::Status FirstError(const std::vector<const CpuStream*>& streams) {
-  for (const CpuStream* stream : streams) {
-    if (stream->reader == nullptr) continue;
-    absl::Status status = stream->reader->status();
+void ReadPositions::Record(int cpu, uint64_t last_offset) {
+  last_offset_[cpu].store(last_offset, std::memory_order_relaxed);
+}
+
+void ReadPositions::MarkFinished(int cpu) { finished_[cpu].store(true, std::memory_order_relaxed); }
+
+double ReadPositions::FractionDone(const std::vector<CpuDataExtent>& extents) const {
+  double done = 0;
+  int counted = 0;
+  for (const CpuDataExtent& extent : extents) {
+    if (extent.size == 0 || extent.cpu < 0 || extent.cpu >= cpus_) continue;
+    ++counted;
+    uint64_t offset = last_offset_[extent.cpu].load(std::memory_order_relaxed);
+    if (finished_[extent.cpu].load(std::memory_order_relaxed)) {
+      done += 1;
+    } else if (offset >= extent.offset) {
+      done += std::min(
+          1.0, static_cast<double>(offset - extent.offset) / static_cast<double>(extent.size));
+    }
+  }
+  return counted == 0 ? 0 : done / counted;
+}
+
+CpuChunkReader::CpuChunkReader(ChunkDecoder& decoder, std::vector<CpuStream>& streams,
+                               std::vector<int> cpus, ReadPositions& positions,
+                               DecodedRecordsObserver* observer)
+    : decoder_(decoder),
+      cpu_streams_(streams),
+      cpus_(std::move(cpus)),
+      positions_(positions),
+      observer_(observer),
+      chunks_(cpus_.size()) {}
+
+const DecodedChunk* CpuChunkReader::NextChunk(int stream) {
+  int cpu = cpus_[stream];
+  CpuStream& cpu_stream = cpu_streams_[cpu];
+  if (cpu_stream.finished || cpu_stream.reader == nullptr) {
+    positions_.MarkFinished(cpu);
+    return nullptr;
+  }
+  DecodedChunk& chunk = chunks_[stream];
+  decoder_.DecodeChunk(cpu_stream, static_cast<uint16_t>(cpu), &chunk);
+  positions_.Record(cpu, chunk.last_offset);
+  if (observer_ != nullptr && !chunk.events.empty()) {
+    observer_->OnDecoded(static_cast<uint16_t>(cpu), chunk.events, chunk.strings->table);
+  }
+  return &chunk;
+}
+
+absl::Status CpuDataSource::FirstError(const std::vector<CpuStream>& streams) {
+  for (const CpuStream& stream : streams) {
+    if (stream.reader == nullptr) continue;
+    absl::Status status = stream.reader->status();
     if (!status.ok()) return status;
   }
   return absl::OkStatus();
 }
 
+namespace {
+
+std::vector<int> AllCpus(size_t cpus) {
+  std::vector<int> all(cpus);
+  std::iota(all.begin(), all.end(), 0);
+  return all;
+}
+
 }  // namespace
 
-InlineChunkSource::InlineChunkSource(const TraceFormats& formats,
-                                     std::vector<CpuStream> streams,
+InlineChunkSource::InlineChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams,
                                      DecodedRecordsObserver* observer)
     : decoder_(formats),
-      observer_(observer),
       streams_(std::move(streams)),
-      chunks_(streams_.size()) {}
+      positions_(static_cast<int>(streams_.size())),
+      reader_(decoder_, streams_, AllCpus(streams_.size()), positions_, observer) {}
 
-const DecodedChunk* InlineChunkSource::NextChunk(int cpu) {
-  CpuStream& stream = streams_[cpu];
-  if (stream.finished || stream.reader == nullptr) return nullptr;
-  decoder_.DecodeChunk(stream, static_cast<uint16_t>(cpu), &chunks_[cpu]);
-  Observe(observer_, static_cast<uint16_t>(cpu), chunks_[cpu]);
-  return &chunks_[cpu];
-}
-
-absl::Status InlineChunkSource::status() const {
-  std::vector<const CpuStream*> streams;
-  for (const CpuStream& stream : streams_) streams.push_back(&stream);
-  return FirstError(streams);
-}
+ThreadedChunkSource::Worker::Worker(const TraceFormats& formats, std::vector<CpuStream>& streams,
+                                    std::vector<int> cpus, ReadPositions& positions,
+                                    DecodedRecordsObserver* observer, int all_cpus)
+    : decoder(formats),
+      reader(decoder, streams, std::move(cpus), positions, observer),
+      merge(reader, all_cpus) {}
 
 ThreadedChunkSource::ThreadedChunkSource(const TraceFormats& formats,
                                          std::vector<CpuStream> streams,
                                          const std::vector<uint64_t>& bytes, int workers,
                                          DecodedRecordsObserver* observer)
-    : observer_(observer), rings_(streams.size()) {
-  for (size_t cpu = 0; cpu < streams.size(); ++cpu) {
-    rings_[cpu].stream = std::move(streams[cpu]);
-    rings_[cpu].done = rings_[cpu].stream.reader == nullptr || rings_[cpu].stream.finished;
-  }
+    : streams_(std::move(streams)), positions_(static_cast<int>(streams_.size())) {
   // Largest CPUs first, each to the worker with the fewest bytes so far.
-  std::vector<int> order(rings_.size());
-  std::iota(order.begin(), order.end(), 0);
+  std::vector<int> order = AllCpus(streams_.size());
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return bytes[a] > bytes[b]; });
   workers = std::max(1, workers);
   std::vector<uint64_t> load(static_cast<size_t>(workers), 0);
-  workers_.resize(static_cast<size_t>(workers));
+  std::vector<std::vector<int>> owned(static_cast<size_t>(workers));
   for (int cpu : order) {
-    if (rings_[cpu].done) continue;
+    const CpuStream& stream = streams_[cpu];
+    if (stream.reader == nullptr || stream.finished) {
+      positions_.MarkFinished(cpu);
+      continue;
+    }
     size_t least = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
     load[least] += bytes[cpu];
-    workers_[least].cpus.push_back(cpu);
+    owned[least].push_back(cpu);
   }
   // Decoders read the tep handle's formats; build them all before any thread starts.
-  for (Worker& worker : workers_) {
-    if (!worker.cpus.empty()) worker.decoder = std::make_unique<ChunkDecoder>(formats);
+  int cpus = static_cast<int>(streams_.size());
+  for (std::vector<int>& cpus_of_worker : owned) {
+    if (cpus_of_worker.empty()) continue;
+    workers_.push_back(std::make_unique<Worker>(formats, streams_, std::move(cpus_of_worker),
+                                                positions_, observer, cpus));
   }
-  for (Worker& worker : workers_) {
-    if (worker.decoder) worker.thread = std::thread([this, &worker] { Run(worker); });
+  for (std::unique_ptr<Worker>& worker : workers_) {
+    Worker* started = worker.get();
+    worker->thread = std::thread([this, started] { Run(*started); });
   }
 }
 
@@ -85,68 +138,67 @@ ThreadedChunkSource::~ThreadedChunkSource() {
   }
   slot_free_.notify_all();
   chunk_ready_.notify_all();
-  for (Worker& worker : workers_) {
-    if (worker.thread.joinable()) worker.thread.join();
+  for (std::unique_ptr<Worker>& worker : workers_) {
+    if (worker->thread.joinable()) worker->thread.join();
   }
+}
+
+bool ThreadedChunkSource::Fill(Worker& worker, DecodedChunk* chunk) {
+  chunk->events.clear();
+  chunk->missed.clear();
+  chunk->strings = &worker.decoder.strings();
+  ReadTotals before = worker.merge.totals();
+  bool more = true;
+  while (chunk->events.size() < kMergedChunkEvents) {
+    if (!worker.merge.Next()) {
+      more = false;
+      break;
+    }
+    const Event& event = worker.merge.event();
+    chunk->events.push_back(event);
+    if (event.kind == EventKind::kMissedEvents) chunk->missed.push_back(worker.merge.missed_mark());
+  }
+  const ReadTotals& after = worker.merge.totals();
+  chunk->records = after.records - before.records;
+  chunk->backwards = after.backwards - before.backwards;
+  chunk->impossible_time = after.impossible_time - before.impossible_time;
+  return more;
 }
 
 void ThreadedChunkSource::Run(Worker& worker) {
   for (;;) {
-    int cpu = -1;
     int64_t slot = 0;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      for (;;) {
-        if (stop_) return;
-        bool any_left = false;
-        int64_t fewest_ready = std::numeric_limits<int64_t>::max();
-        for (int candidate : worker.cpus) {
-          const CpuRing& ring = rings_[candidate];
-          if (ring.done) continue;
-          any_left = true;
-          int64_t ready = ring.produced - ring.released;
-          if (ready < kSlots && ready < fewest_ready) {
-            fewest_ready = ready;
-            cpu = candidate;
-          }
-        }
-        if (!any_left) return;
-        if (cpu >= 0) break;
-        slot_free_.wait(lock);
-      }
-      slot = rings_[cpu].produced % kSlots;
+      slot_free_.wait(lock, [&] { return stop_ || worker.produced - worker.released < kSlots; });
+      if (stop_) return;
+      slot = worker.produced % kSlots;
     }
-    // The slot is not visible to the merge until `produced` moves past it.
-    CpuRing& ring = rings_[cpu];
-    worker.decoder->DecodeChunk(ring.stream, static_cast<uint16_t>(cpu), &ring.slots[slot]);
-    Observe(observer_, static_cast<uint16_t>(cpu), ring.slots[slot]);
+    // The slot is not visible to the merging thread until `produced` moves past it.
+    bool more = Fill(worker, &worker.slots[slot]);
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      ++ring.produced;
-      ring.done = ring.stream.finished;
+      ++worker.produced;
+      worker.done = !more;
     }
     chunk_ready_.notify_one();
+    if (!more) return;
   }
 }
 
-const DecodedChunk* ThreadedChunkSource::NextChunk(int cpu) {
-  CpuRing& ring = rings_[cpu];
+const DecodedChunk* ThreadedChunkSource::NextChunk(int stream) {
+  Worker& worker = *workers_[stream];
   std::unique_lock<std::mutex> lock(mutex_);
-  if (ring.holding) {
-    ++ring.released;
-    ring.holding = false;
+  if (worker.holding) {
+    ++worker.released;
+    worker.holding = false;
     slot_free_.notify_all();
   }
-  chunk_ready_.wait(lock, [&] { return ring.produced > ring.released || ring.done || stop_; });
-  if (ring.produced == ring.released) return nullptr;
-  ring.holding = true;
-  return &ring.slots[ring.released % kSlots];
-}
-
-absl::Status ThreadedChunkSource::status() const {
-  std::vector<const CpuStream*> streams;
-  for (const CpuRing& ring : rings_) streams.push_back(&ring.stream);
-  return FirstError(streams);
+  chunk_ready_.wait(lock,
+                    [&] { return worker.produced > worker.released || worker.done || stop_; });
+  if (worker.produced == worker.released) return nullptr;
+  worker.holding = true;
+  return &worker.slots[worker.released % kSlots];
 }
 
 }  // namespace napiscope::internal

@@ -1,7 +1,9 @@
-// Where the merge gets each CPU's decoded chunks from: decoded on demand on the calling
-// thread, or by worker threads that each own a subset of the CPUs.
+// Where the loader's merge gets the decoded events of every CPU from: decoded on demand on
+// the merging thread, one stream per CPU; or by worker threads that each decode and merge the
+// CPUs they own into one stream, so the merging thread only merges the workers' streams.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -11,78 +13,132 @@
 #include <absl/status/status.h>
 
 #include "load/chunk_decoder.h"
+#include "load/chunk_merge.h"
+#include "load/tracedat_header.h"
 #include "napiscope/loader.h"
 
 namespace napiscope::internal {
 
-/// Hands out the chunks of every CPU in order.
-class ChunkSource {
+/// How far the reading of each CPU has come, for progress: written by the thread that
+/// decodes the CPU, read by the merging thread.
+class ReadPositions {
  public:
-  virtual ~ChunkSource() = default;
-  /// The next chunk of `cpu` (valid until the next call for that CPU), nullptr when the CPU
-  /// has no more. Releases the chunk returned before for that CPU.
-  virtual const DecodedChunk* NextChunk(int cpu) = 0;
-  /// First reading error of any CPU.
-  virtual absl::Status status() const = 0;
+  /// Positions of `cpus` CPUs, none read yet.
+  explicit ReadPositions(int cpus);
+  /// `cpu` has been read up to the record at file offset `last_offset`.
+  void Record(int cpu, uint64_t last_offset);
+  /// `cpu` has no more records.
+  void MarkFinished(int cpu);
+  /// Share of the bytes of `extents` (by CPU) read, 0 to 1, each CPU counting the same.
+  double FractionDone(const std::vector<CpuDataExtent>& extents) const;
+
+ private:
+  int cpus_;
+  std::unique_ptr<std::atomic<uint64_t>[]> last_offset_;
+  std::unique_ptr<std::atomic<bool>[]> finished_;
 };
 
-/// Decodes a chunk when the merge asks for it, on the merge's thread.
-class InlineChunkSource : public ChunkSource {
+/// Decodes chunks of the given CPUs when asked, on the calling thread: one stream per CPU.
+class CpuChunkReader : public ChunkSource {
+ public:
+  /// Streams are `cpus` (indices into `streams`), decoded with `decoder`; `observer` (may be
+  /// null) sees each chunk once decoded. Every argument must outlive the reader.
+  CpuChunkReader(ChunkDecoder& decoder, std::vector<CpuStream>& streams, std::vector<int> cpus,
+                 ReadPositions& positions, DecodedRecordsObserver* observer);
+  int streams() const override { return static_cast<int>(cpus_.size()); }
+  const DecodedChunk* NextChunk(int stream) override;
+
+ private:
+  ChunkDecoder& decoder_;
+  std::vector<CpuStream>& cpu_streams_;
+  std::vector<int> cpus_;
+  ReadPositions& positions_;
+  DecodedRecordsObserver* observer_;
+  std::vector<DecodedChunk> chunks_;  // one per stream
+};
+
+/// The streams the loader merges, with the reading's errors and progress.
+class CpuDataSource : public ChunkSource {
+ public:
+  /// First reading error of any CPU.
+  virtual absl::Status status() const = 0;
+  /// Share of the CPU data read so far.
+  virtual double FractionDone(const std::vector<CpuDataExtent>& extents) const = 0;
+
+ protected:
+  // First reading error of `streams`.
+  static absl::Status FirstError(const std::vector<CpuStream>& streams);
+};
+
+/// Decodes on the merging thread, one stream per CPU.
+class InlineChunkSource : public CpuDataSource {
  public:
   /// `observer` (may be null) sees each chunk once decoded.
   InlineChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams,
                     DecodedRecordsObserver* observer = nullptr);
-  const DecodedChunk* NextChunk(int cpu) override;
-  absl::Status status() const override;
+  int streams() const override { return reader_.streams(); }
+  const DecodedChunk* NextChunk(int stream) override { return reader_.NextChunk(stream); }
+  absl::Status status() const override { return FirstError(streams_); }
+  double FractionDone(const std::vector<CpuDataExtent>& extents) const override {
+    return positions_.FractionDone(extents);
+  }
 
  private:
   ChunkDecoder decoder_;
-  DecodedRecordsObserver* observer_;
   std::vector<CpuStream> streams_;
-  std::vector<DecodedChunk> chunks_;  // one per CPU
+  ReadPositions positions_;
+  CpuChunkReader reader_;
 };
 
-/// Worker threads decode ahead into a small ring of chunks per CPU; memory stays at
-/// CPUs x kSlots chunks whatever the trace length. A worker always refills the CPU of its
-/// own with the fewest ready chunks, so the merge, which needs one chunk of every CPU, never
-/// waits on a worker that waits on it.
-class ThreadedChunkSource : public ChunkSource {
+/// Worker threads each own a subset of the CPUs (balanced by bytes), decode them and merge
+/// them into one stream of chunks, ahead of the merging thread in a ring of kSlots chunks;
+/// one stream per worker. Memory stays at a decoded chunk per CPU and kSlots merged chunks per
+/// worker whatever the trace length.
+class ThreadedChunkSource : public CpuDataSource {
  public:
-  /// Chunks decoded ahead per CPU.
+  /// Merged chunks a worker fills ahead.
   static constexpr int kSlots = 4;
+  /// Events per merged chunk.
+  static constexpr size_t kMergedChunkEvents = 2048;
 
-  /// Starts `workers` threads over `streams` (balanced by `bytes` per CPU); `observer` (may be
-  /// null) sees each chunk on the worker that decoded it.
+  /// Starts up to `workers` threads over `streams` (CPUs balanced by `bytes`); `observer`
+  /// (may be null) sees each chunk on the worker that decoded it.
   ThreadedChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams,
                       const std::vector<uint64_t>& bytes, int workers,
                       DecodedRecordsObserver* observer = nullptr);
   ~ThreadedChunkSource() override;
-  const DecodedChunk* NextChunk(int cpu) override;
-  absl::Status status() const override;
+  int streams() const override { return static_cast<int>(workers_.size()); }
+  const DecodedChunk* NextChunk(int stream) override;
+  absl::Status status() const override { return FirstError(streams_); }
+  double FractionDone(const std::vector<CpuDataExtent>& extents) const override {
+    return positions_.FractionDone(extents);
+  }
 
  private:
-  struct CpuRing {
-    CpuStream stream;
-    DecodedChunk slots[kSlots];
-    int64_t produced = 0;   // chunks written
-    int64_t released = 0;   // chunks the merge is done with
-    bool holding = false;   // the merge reads slot `released`
-    bool done = false;      // the stream has no more chunks
-  };
   struct Worker {
-    std::unique_ptr<ChunkDecoder> decoder;
-    std::vector<int> cpus;
+    Worker(const TraceFormats& formats, std::vector<CpuStream>& streams, std::vector<int> cpus,
+           ReadPositions& positions, DecodedRecordsObserver* observer, int all_cpus);
+    ChunkDecoder decoder;
+    CpuChunkReader reader;
+    ChunkMerge merge;
+    DecodedChunk slots[kSlots];
+    int64_t produced = 0;  // chunks written
+    int64_t released = 0;  // chunks the merging thread is done with
+    bool holding = false;  // the merging thread reads slot `released`
+    bool done = false;     // the last chunk is written
     std::thread thread;
   };
 
   void Run(Worker& worker);
+  // Fills `chunk` with the worker's next merged events; false when they were its last.
+  static bool Fill(Worker& worker, DecodedChunk* chunk);
 
-  DecodedRecordsObserver* observer_;
-  std::vector<CpuRing> rings_;
-  std::vector<Worker> workers_;
+  std::vector<CpuStream> streams_;
+  ReadPositions positions_;
+  std::vector<std::unique_ptr<Worker>> workers_;
   std::mutex mutex_;
-  std::condition_variable chunk_ready_;   // merge waits on it
-  std::condition_variable slot_free_;     // workers wait on it
+  std::condition_variable chunk_ready_;  // the merging thread waits on it
+  std::condition_variable slot_free_;    // workers wait on it
   bool stop_ = false;
 };
 

@@ -14,6 +14,11 @@ void StreamHeap::ReplaceTop(TimestampNs ts_ns) {
   SiftDown();
 }
 
+void StreamHeap::ReplaceTop(TimestampNs ts_ns, int stream) {
+  heap_.front() = {ts_ns, stream};
+  SiftDown();
+}
+
 void StreamHeap::PopTop() {
   heap_.front() = heap_.back();
   heap_.pop_back();

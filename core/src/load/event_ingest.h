@@ -26,12 +26,17 @@ class StreamHeap {
   void Build();
   /// True when no stream is left.
   bool empty() const { return heap_.empty(); }
+  /// Streams left.
+  size_t size() const { return heap_.size(); }
   /// The stream whose head comes first.
   int top_stream() const { return heap_.front().second; }
   /// The time of the first head.
   TimestampNs top_ts() const { return heap_.front().first; }
   /// The top stream moved on to a head at `ts_ns`.
   void ReplaceTop(TimestampNs ts_ns);
+  /// The top entry is replaced by stream `stream` at `ts_ns` (a merged stream whose head's
+  /// CPU, the tie-breaker, changed).
+  void ReplaceTop(TimestampNs ts_ns, int stream);
   /// The top stream has nothing more.
   void PopTop();
   /// Drops every stream.

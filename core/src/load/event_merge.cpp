@@ -1,6 +1,6 @@
 #include "load/event_merge.h"
 
-#include <algorithm>
+#include <mutex>
 
 #include "load/event_ingest.h"
 
@@ -9,88 +9,12 @@ namespace {
 
 constexpr int64_t kProgressEvery = 1 << 16;
 
-// Where the merge stands in one CPU's chunks.
-struct Cursor {
-  const DecodedChunk* chunk = nullptr;
-  size_t index = 0;   // next event of the chunk
-  size_t missed = 0;  // next missed-events mark of the chunk
-  uint64_t last_offset = 0;
-  bool finished = false;
-};
-
-class Merger {
+// Turns the string ids of decoded events into ids of the trace's string table.
+class StringRemap {
  public:
-  Merger(ChunkSource& source, int cpus, TraceContext& context, EventIngest& ingest,
-         MergeTotals* totals)
-      : source_(source), context_(context), ingest_(ingest), totals_(totals), cursors_(cpus) {}
+  explicit StringRemap(TraceContext& context) : context_(context) {}
 
-  // Moves the cursor of `cpu` to an event; false when the CPU has no more.
-  bool Advance(int cpu) {
-    Cursor& cursor = cursors_[cpu];
-    while (cursor.chunk == nullptr || cursor.index >= cursor.chunk->events.size()) {
-      cursor.chunk = source_.NextChunk(cpu);
-      if (cursor.chunk == nullptr) {
-        cursor.finished = true;
-        return false;
-      }
-      cursor.index = 0;
-      cursor.missed = 0;
-      cursor.last_offset = cursor.chunk->last_offset;
-      totals_->records += cursor.chunk->records;
-      totals_->backwards += cursor.chunk->backwards;
-      totals_->impossible_time += cursor.chunk->impossible_time;
-    }
-    return true;
-  }
-
-  // Timestamp of the event Advance moved `cpu` to.
-  TimestampNs HeadTs(int cpu) const {
-    const Cursor& cursor = cursors_[cpu];
-    const Event* head = &cursor.chunk->events[cursor.index];
-    // The chunk was written by another core: ask for the events after the head now, so they
-    // are in cache when this CPU comes first again (about one in `cpus` events later).
-    __builtin_prefetch(head + kPrefetchEvents);
-    return head->ts_ns;
-  }
-
-  // Hands the next event of `cpu` (strings remapped) to the ingest; skipped records are
-  // counted. The ingest gives a record earlier than the one before it (its CPU's time went
-  // backwards: corrupt data, counted by the decoder) the time of the one before.
-  void Take(int cpu) {
-    Cursor& cursor = cursors_[cpu];
-    Event event = cursor.chunk->events[cursor.index++];
-    if (event.kind == kSkippedRecord) {
-      ++totals_->skipped;
-      return;
-    }
-    if (event.kind == EventKind::kMissedEvents) {
-      ingest_.DeliverMissed(event, cursor.chunk->missed[cursor.missed++].last_before_ns);
-      return;
-    }
-    Remap(*cursor.chunk->strings, &event);
-    ingest_.Deliver(event);
-  }
-
-  double FractionDone(const std::vector<CpuDataExtent>& extents) const {
-    double done = 0;
-    int counted = 0;
-    for (const CpuDataExtent& extent : extents) {
-      if (extent.size == 0 || extent.cpu < 0 || extent.cpu >= static_cast<int>(cursors_.size())) {
-        continue;
-      }
-      ++counted;
-      const Cursor& cursor = cursors_[extent.cpu];
-      if (cursor.finished) {
-        done += 1;
-      } else if (cursor.last_offset >= extent.offset) {
-        done += std::min(1.0, static_cast<double>(cursor.last_offset - extent.offset) /
-                                  static_cast<double>(extent.size));
-      }
-    }
-    return counted == 0 ? 0 : done / counted;
-  }
-
- private:
+  // The trace's id of `local`, a string of `strings`.
   StringId Global(DecoderStrings& strings, StringId local) {
     if (local == 0) return 0;
     if (local >= strings.global_plus_one.size()) strings.global_plus_one.resize(local + 1, 0);
@@ -149,43 +73,39 @@ class Merger {
     }
   }
 
-  static constexpr int kPrefetchEvents = 4;
-
-  ChunkSource& source_;
+ private:
   TraceContext& context_;
-  EventIngest& ingest_;
-  MergeTotals* totals_;
-  std::vector<Cursor> cursors_;
 };
 
 }  // namespace
-absl::Status MergeChunks(ChunkSource& source, int cpus, tep_handle* tep,
+absl::Status MergeChunks(CpuDataSource& source, int cpus, tep_handle* tep,
                          const std::vector<CpuDataExtent>& extents, TraceContext& context,
                          EventSink& sink, const LoadOptions& options, MergeTotals* totals) {
   EventIngest ingest(context, sink, tep);
-  Merger merger(source, cpus, context, ingest, totals);
-  StreamHeap heap;
-  for (int cpu = 0; cpu < cpus; ++cpu) {
-    if (merger.Advance(cpu)) heap.Push(merger.HeadTs(cpu), cpu);
-  }
-  heap.Build();
+  StringRemap strings(context);
+  ChunkMerge merge(source, cpus);
+  // The first chunk of every CPU is decoded before the sink begins.
+  bool more = merge.Next();
   ingest.Begin();
-  int64_t popped = 0;
-  while (!heap.empty()) {
-    int cpu = heap.top_stream();
-    merger.Take(cpu);
-    if (merger.Advance(cpu)) {
-      heap.ReplaceTop(merger.HeadTs(cpu));
+  int64_t taken = 0;
+  for (; more; more = merge.Next()) {
+    Event event = merge.event();
+    if (event.kind == kSkippedRecord) {
+      ++totals->skipped;
+    } else if (event.kind == EventKind::kMissedEvents) {
+      ingest.DeliverMissed(event, merge.missed_mark().last_before_ns);
     } else {
-      heap.PopTop();
+      strings.Remap(merge.strings(), &event);
+      ingest.Deliver(event);
     }
-    if (++popped % kProgressEvery == 0) {
+    if (++taken % kProgressEvery == 0) {
       if (options.cancel != nullptr && options.cancel->load()) {
         return absl::CancelledError("load cancelled");
       }
-      if (options.progress) options.progress(merger.FractionDone(extents));
+      if (options.progress) options.progress(source.FractionDone(extents));
     }
   }
+  static_cast<ReadTotals&>(*totals) = merge.totals();
   return source.status();
 }
 

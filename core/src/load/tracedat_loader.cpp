@@ -191,7 +191,7 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
                       : OpenLibtracecmdReaders(path, header, &context.meta, &readers);
   if (!status.ok()) return status;
   int cpus = context.meta.cpus;
-  std::unique_ptr<ChunkSource> source;
+  std::unique_ptr<CpuDataSource> source;
   int threads = read_pages ? DecodingThreads(options) : 1;
   if (options.decoded_records != nullptr) options.decoded_records->OnDecodingStarts(cpus);
   if (threads > 1) {

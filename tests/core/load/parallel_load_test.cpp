@@ -108,7 +108,7 @@ std::string ReportJson(const std::string& path, const LoadOptions& load) {
 void ExpectSameEverywhere(const std::string& path) {
   Loaded want = Load(path, Reference());
   ASSERT_FALSE(want.events.empty());
-  for (int threads : {1, 2, 3}) {
+  for (int threads : {1, 2, 3, 5}) {
     SCOPED_TRACE(::testing::Message() << "threads " << threads);
     ExpectSameLoad(want, Load(path, Threads(threads)));
   }

@@ -195,12 +195,13 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
         Close(std::move(it->second), event.ts_ns, true);  // ran again; its waking was not seen
         open_.erase(it);
       }
+      if (IsRunnableState(s.prev_state) || facts_->PendingSoftirqs(event.cpu) == 0 ||
+          !window_.Contains(event.ts_ns)) {
+        break;
+      }
       int ksoftirqd_cpu = -1;
       std::string_view comm = context_ ? context_->strings.Get(s.prev_comm) : std::string_view();
-      if (ParseKsoftirqdName(comm, &ksoftirqd_cpu) && !IsRunnableState(s.prev_state) &&
-          facts_->PendingSoftirqs(event.cpu) != 0 && window_.Contains(event.ts_ns)) {
-        Block(event);
-      }
+      if (ParseKsoftirqdName(comm, &ksoftirqd_cpu)) Block(event);
       break;
     }
     case EventKind::kSchedWaking:

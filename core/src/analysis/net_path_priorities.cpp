@@ -25,6 +25,14 @@ void NetPathPriorities::RanOn(Runner& runner, int32_t pid, int cpu) {
   if (runner.cpus.Insert(cpu)) runners_on_cpu_[TaskOnCpu(pid, cpu)].push_back(&runner);
 }
 
+NetPathPriorities::Chain& NetPathPriorities::ChainOf(int32_t irq) {
+  if (last_chain_ == nullptr || last_irq_ != irq) {
+    last_chain_ = &chains_[irq];  // std::map: the address stays
+    last_irq_ = irq;
+  }
+  return *last_chain_;
+}
+
 int NetPathPriorities::FindWindow(const CpuState& cpu, uint64_t wait_id) {
   for (size_t i = 0; i < cpu.windows.size(); ++i) {
     if (cpu.windows[i].wait_id == wait_id) return static_cast<int>(i);
@@ -36,7 +44,7 @@ void NetPathPriorities::OnEvent(const Event& event) {
   switch (event.kind) {
     case EventKind::kIrqHandlerEntry: {
       if (!window_.Contains(event.ts_ns)) break;
-      Chain& chain = chains_[event.irq.irq];
+      Chain& chain = ChainOf(event.irq.irq);
       chain.handler = event.irq.handler;
       chain.irq_cpus.Insert(event.cpu);
       ++chain.hardirqs;
@@ -60,7 +68,7 @@ void NetPathPriorities::NapiPoll(const Event& event) {
   const ContextFrame& top = tracker_->Top(event.cpu);
   if (irq != irq_of_napi_thread_.end() && top.kind == ContextKind::kTask &&
       top.task_class == TaskClass::kNapiKthread && window_.Contains(event.ts_ns)) {
-    Runner& runner = chains_[irq->second].runners[pid];
+    Runner& runner = ChainOf(irq->second).runners[pid];
     ++runner.runs;
     RanOn(runner, pid, event.cpu);
   }
@@ -75,7 +83,7 @@ void NetPathPriorities::OnWakeQueued(const WakeWaitFact& wait) {
   TaskClass woken = ClassifyTask(&context_->tasks, wait.pid, comm, wait.waking_prio);
   if (woken == TaskClass::kIrqThread && wait.source.in_hardirq) {
     if (!window_.Contains(wait.waking_ns)) return;
-    Chain& chain = chains_[irq];
+    Chain& chain = ChainOf(irq);
     chain.irq_thread = wait.pid;
     ++chain.irq_thread_runs;
   } else if (woken == TaskClass::kNapiKthread) {
@@ -148,7 +156,7 @@ void NetPathPriorities::OnSoftirqWait(const SoftirqWaitFact& wait) {
   if (index < 0) return;
   bool at_irq_exit = wait.site == SoftirqSite::kIrqExit;
   int32_t runner_pid = at_irq_exit ? -1 : wait.task_pid;
-  Runner& runner = chains_[cpu.windows[static_cast<size_t>(index)].irq].runners[runner_pid];
+  Runner& runner = ChainOf(cpu.windows[static_cast<size_t>(index)].irq).runners[runner_pid];
   ++runner.runs;
   RanOn(runner, runner_pid, wait.cpu);
   CloseWindow(cpu, static_cast<size_t>(index), wait.entry_ns, runner_pid,
@@ -177,7 +185,7 @@ void NetPathPriorities::CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_
                                     int32_t runner_pid, int16_t runner_prio) {
   Window window = std::move(cpu.windows[index]);
   cpu.windows.erase(cpu.windows.begin() + static_cast<std::ptrdiff_t>(index));
-  Chain& chain = chains_[window.irq];
+  Chain& chain = ChainOf(window.irq);
   ++chain.waits;
   chain.waited_ns += ts_ns - window.from_ns;
   if (runner_pid < 0) return;  // at hard-IRQ exit no task can hold it back
@@ -207,7 +215,7 @@ void NetPathPriorities::OnSegment(const CpuSegment& segment) {
   if (frame.kind != ContextKind::kTask || frame.pid <= 0) return;
   if (frame.task_class == TaskClass::kNapiKthread) {
     auto irq = irq_of_napi_thread_.find(frame.pid);
-    if (irq != irq_of_napi_thread_.end()) chains_[irq->second].runners[frame.pid].busy_ns += ns;
+    if (irq != irq_of_napi_thread_.end()) ChainOf(irq->second).runners[frame.pid].busy_ns += ns;
     return;
   }
   if (!IsRtPrio(frame.prio) || ServesSoftirqs(frame.task_class)) return;

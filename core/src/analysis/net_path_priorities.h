@@ -78,6 +78,8 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   CpuState& Cpu(uint16_t cpu);
   // Notes that `runner` (task `pid`, -1 at hard-IRQ exit) ran a chain's work on `cpu`.
   void RanOn(Runner& runner, int32_t pid, int cpu);
+  // chains_[irq], remembering the last one asked for (IRQs come in bursts).
+  Chain& ChainOf(int32_t irq);
   // The index of the CPU's window of the NET_RX raise (wait_id 0) or of wake-to-run wait
   // `wait_id`; -1 when none.
   static int FindWindow(const CpuState& cpu, uint64_t wait_id);
@@ -91,6 +93,8 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   AnalysisWindow window_;
   const TraceContext* context_ = nullptr;
   std::map<int32_t, Chain> chains_;
+  int32_t last_irq_ = 0;
+  Chain* last_chain_ = nullptr;                               // chains_[last_irq_]
   absl::flat_hash_map<int32_t, int32_t> irq_of_napi_thread_;  // NAPI thread -> the IRQ that wakes it
   absl::flat_hash_map<uint64_t, uint16_t> napi_wait_cpu_;  // open NAPI window -> its CPU
   absl::flat_hash_map<int32_t, Seen> seen_;

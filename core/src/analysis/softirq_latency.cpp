@@ -24,10 +24,21 @@ SoftirqLatency::VecState& SoftirqLatency::Vec(CpuState& cpu, uint32_t vec) {
 }
 
 void SoftirqLatency::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
-  Wait wait;
+  CpuState& cpu = Cpu(raise.cpu);
+  if (cpu.spare.empty()) {
+    cpu.pending.emplace_back();
+  } else {
+    cpu.pending.push_back(std::move(cpu.spare.back()));
+    cpu.spare.pop_back();
+  }
+  Wait& wait = cpu.pending.back();
   wait.vec = raise.vec;
   wait.raise_ns = raise.raise_ns;
-  Cpu(raise.cpu).pending.push_back(std::move(wait));
+  wait.entry_ns = 0;
+  wait.entered = false;
+  wait.blame_complete = false;
+  wait.site = SoftirqSite::kNone;
+  wait.blame.Clear();
 }
 
 void SoftirqLatency::OnSoftirqWait(const SoftirqWaitFact& fact) {
@@ -42,7 +53,10 @@ void SoftirqLatency::OnSoftirqWait(const SoftirqWaitFact& fact) {
   }
   Wait wait = std::move(*found);
   cpu.pending.erase(found);
-  if (!window_.Contains(wait.raise_ns)) return;
+  if (!window_.Contains(wait.raise_ns)) {
+    Recycle(cpu, std::move(wait));
+    return;
+  }
   wait.entered = true;
   wait.entry_ns = fact.entry_ns;
   wait.site = fact.site;
@@ -65,13 +79,22 @@ void SoftirqLatency::KeepIfWorst(CpuState& cpu, VecState& state, Wait wait) {
   auto position = std::find_if(state.worst.begin(), state.worst.end(), [&](const Wait& kept) {
     return LongerWait(delay, wait.raise_ns, kept.entry_ns - kept.raise_ns, kept.raise_ns);
   });
-  if (position == state.worst.end() && state.worst.size() >= kWorstWaits) return;
+  if (position == state.worst.end() && state.worst.size() >= kWorstWaits) {
+    Recycle(cpu, std::move(wait));
+    return;
+  }
   if (!wait.blame_complete) ++cpu.incomplete_worst;
   state.worst.insert(position, std::move(wait));
   if (state.worst.size() > kWorstWaits) {
     if (!state.worst.back().blame_complete) --cpu.incomplete_worst;
+    Recycle(cpu, std::move(state.worst.back()));
     state.worst.pop_back();
   }
+}
+
+void SoftirqLatency::Recycle(CpuState& cpu, Wait wait) {
+  constexpr size_t kSpareWaits = 4;
+  if (cpu.spare.size() < kSpareWaits) cpu.spare.push_back(std::move(wait));
 }
 
 void SoftirqLatency::OnSegment(const CpuSegment& segment) {

@@ -52,6 +52,7 @@ class SoftirqLatency : public FactListener, public ContextListener {
   };
   struct CpuState {
     std::vector<Wait> pending;  // raised, not entered; at most one per vec
+    std::vector<Wait> spare;    // waits dropped, kept for their blame's memory
     std::vector<VecState> vecs;
     TimestampNs segments_until_ns = INT64_MIN;  // the CPU's segment stream reached here
     int incomplete_worst = 0;                   // worst waits still collecting blame
@@ -60,6 +61,9 @@ class SoftirqLatency : public FactListener, public ContextListener {
   CpuState& Cpu(uint16_t cpu);
   VecState& Vec(CpuState& cpu, uint32_t vec);
   void KeepIfWorst(CpuState& cpu, VecState& state, Wait wait);
+  // Keeps a dropped wait for the next raise of the CPU (a raise per softirq would otherwise
+  // allocate its blame's holders anew).
+  static void Recycle(CpuState& cpu, Wait wait);
   void Attribute(CpuState& cpu, TimestampNs start_ns, TimestampNs end_ns,
                  const ContextFrame* frame);
 

@@ -32,8 +32,9 @@ void WakeLatency::OnEnd() {
 }
 
 void WakeLatency::OnWakeQueued(const WakeWaitFact& fact) {
-  std::string_view comm = tracker_->trace()->strings.Get(fact.waking_comm);
-  if (!WakeLatencyWatches(fact.pid, comm, fact.waking_prio)) return;
+  TaskClass task_class = classifier_.Classify(nullptr, fact.pid, fact.waking_comm,
+                                              tracker_->trace()->strings, fact.waking_prio);
+  if (!WakeLatencyWatches(task_class, fact.waking_prio)) return;
   Wait& wait = waits_[fact.wait_id];
   wait.pid = fact.pid;
   wait.waker_cpu = fact.waker_cpu;

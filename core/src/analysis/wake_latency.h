@@ -13,6 +13,7 @@
 #include "napiscope/contexts.h"
 #include "napiscope/facts.h"
 #include "napiscope/report.h"
+#include "napiscope/task_classifier.h"
 #include "napiscope/wait_blame.h"
 
 namespace napiscope::internal {
@@ -85,6 +86,7 @@ class WakeLatency : public FactListener, public ContextListener {
   void Charge(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns, const ContextFrame* frame);
 
   const ContextTracker* tracker_;
+  TaskClassifier classifier_;  // of waking tasks, by name and priority only
   AnalysisWindow window_;
   std::vector<CpuState> cpus_;
   absl::flat_hash_map<uint64_t, Wait> waits_;  // woken and not yet fully charged, by wait id

@@ -172,9 +172,12 @@ bool ServesSoftirqs(TaskClass task_class) {
          task_class == TaskClass::kNapiKthread || task_class == TaskClass::kSoftirqThread;
 }
 
+bool WakeLatencyWatches(TaskClass task_class, int kernel_prio) {
+  return (kernel_prio >= 0 && kernel_prio < 100) || ServesSoftirqs(task_class);
+}
+
 bool WakeLatencyWatches(int32_t pid, std::string_view comm, int kernel_prio) {
-  return (kernel_prio >= 0 && kernel_prio < 100) ||
-         ServesSoftirqs(ClassifyTask(pid, comm, kernel_prio));
+  return WakeLatencyWatches(ClassifyTask(pid, comm, kernel_prio), kernel_prio);
 }
 
 }  // namespace napiscope

@@ -22,6 +22,12 @@ class WaitBlame {
   /// Adds to unknown what keeps the charged total below `total_ns` (time no segment covered).
   void ChargeUnknownUpTo(int64_t total_ns);
 
+  /// Forgets every charge, keeping the memory for the next wait.
+  void Clear() {
+    held_.clear();
+    unknown_ns_ = 0;
+  }
+
   /// Time nothing is known about (lost events, missing context switches).
   int64_t unknown_ns() const { return unknown_ns_; }
 

@@ -29,6 +29,8 @@ bool ServesSoftirqs(TaskClass task_class);
 /// True for the tasks whose wake-to-run waits the wake-latency analysis measures: an RT
 /// priority (kernel prio below 100), or a thread that serves softirqs.
 bool WakeLatencyWatches(int32_t pid, std::string_view comm, int kernel_prio);
+/// WakeLatencyWatches for a task ClassifyTask(pid, comm, kernel_prio) gives `task_class`.
+bool WakeLatencyWatches(TaskClass task_class, int kernel_prio);
 
 /// Classifies a task by its name; `kernel_prio` < 0 means unknown.
 TaskClass ClassifyTask(int32_t pid, std::string_view comm, int kernel_prio);

@@ -1,5 +1,7 @@
 #include "loaded_trace.h"
 
+#include <memory>
+
 #include "napiscope/analysis_pipeline.h"
 #include "napiscope/producers.h"
 #include "napiscope/timeline_builder.h"
@@ -9,23 +11,26 @@ namespace napiscope::gui {
 absl::Status LoadTraceForView(const std::string& path, const LoadOptions& options,
                               LoadedTrace* trace) {
   trace->path = path;
-  AnalysisPipeline analyses{AnalysisOptions{}};
+  auto analyses = std::make_unique<AnalysisPipeline>(AnalysisOptions{});
   // The timeline listens to the pipeline's context tracker and fact producers instead of
   // running its own copies of them: one tracker and one set of producers for the whole load.
   // The builder's constructor subscribes it to producers that are never fed (so it makes none
   // of its own); the pipeline's producers feed it.
   FactProducers unfed_facts;
   TimelineBuilder timeline(&unfed_facts);
-  analyses.AddContextListener(&timeline);
-  analyses.AddFactListener(&timeline);
+  analyses->AddContextListener(&timeline);
+  analyses->AddFactListener(&timeline);
   FanoutSink fanout;
-  fanout.Add(&analyses);
+  fanout.Add(analyses.get());
   fanout.Add(&timeline);
   fanout.Add(&trace->events);
   absl::Status status = LoadTrace(path, trace->context, fanout, options);
   if (!status.ok()) return status;
+  trace->report = analyses->Finish(trace->context);
+  // The analyses' state (their duration samples are tens of MB on large traces) is freed before
+  // the timeline packs its lanes, so packing does not add to the load's peak memory.
+  analyses.reset();
   trace->timeline = timeline.Finish();
-  trace->report = analyses.Finish(trace->context);
   return absl::OkStatus();
 }
 

@@ -66,7 +66,7 @@ uint16_t TimelineBuilder::DeviceKey(StringId dev) {
 
 void TimelineBuilder::AddInterval(uint16_t cpu, Lane lane, TimestampNs start_ns, TimestampNs end_ns,
                                   const TimelineItem& item) {
-  Cpu(cpu).lanes[static_cast<int>(lane)].push_back({start_ns, end_ns, Intern(item)});
+  Cpu(cpu).lanes[static_cast<int>(lane)].Add(start_ns, end_ns, Intern(item));
 }
 
 void TimelineBuilder::OnInterval(const ContextInterval& interval) {
@@ -175,7 +175,7 @@ Timeline TimelineBuilder::Finish() {
   t.cpus_.resize(cpus_.size());
   for (size_t cpu = 0; cpu < cpus_.size(); ++cpu) {
     for (int lane = 0; lane < kLaneCount; ++lane) {
-      t.cpus_[cpu].lanes[lane].Build(std::move(cpus_[cpu].lanes[lane]), t.traits_);
+      t.cpus_[cpu].lanes[lane].Build(cpus_[cpu].lanes[lane].Take(), t.traits_);
     }
     t.cpus_[cpu].gaps = std::move(cpus_[cpu].gaps);
   }

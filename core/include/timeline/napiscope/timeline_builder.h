@@ -13,6 +13,7 @@
 #include "napiscope/facts.h"
 #include "napiscope/producers.h"
 #include "napiscope/timeline.h"
+#include "napiscope/timeline_lane_entries.h"
 
 namespace napiscope {
 
@@ -43,7 +44,7 @@ class TimelineBuilder : public EventSink, public ContextListener, public FactLis
 
  private:
   struct CpuState {
-    std::array<std::vector<TimelineLane::Entry>, kLaneCount> lanes;
+    std::array<TimelineLaneEntries, kLaneCount> lanes;
     std::vector<TimelineGap> gaps;
     TimestampNs last_ts_ns;  // last event on this CPU, -1 none
   };

@@ -1,5 +1,6 @@
 #include "napiscope/timeline_lane_entries.h"
 
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -10,8 +11,8 @@ namespace {
 
 using Entry = TimelineLane::Entry;
 
-constexpr size_t kChunk = TimelineLaneEntries::kChunkEntries;
-constexpr TimestampNs kU32 = TimestampNs{UINT32_MAX};
+constexpr TimestampNs kMin = std::numeric_limits<TimestampNs>::min();
+constexpr TimestampNs kMax = std::numeric_limits<TimestampNs>::max();
 
 void ExpectSame(const std::vector<Entry>& got, const std::vector<Entry>& expected) {
   ASSERT_EQ(got.size(), expected.size());
@@ -28,13 +29,19 @@ std::vector<Entry> AddAll(TimelineLaneEntries* entries, const std::vector<Entry>
   return entries->Take();
 }
 
-TEST(TimelineLaneEntries, TakeGivesBackWhatWasAddedAcrossChunkBoundaries) {
-  for (size_t count : {size_t{0}, size_t{1}, kChunk - 1, kChunk, kChunk + 1, 3 * kChunk + 5}) {
+TEST(TimelineLaneEntries, TakeGivesBackWhatWasAddedOverManyChunks) {
+  // Up to 20000 entries of 3 to 9 bytes: thousands of chunk boundaries, each at a different
+  // place in an entry sequence.
+  for (size_t count : {size_t{0}, size_t{1}, size_t{2}, size_t{1000}, size_t{20000}}) {
     std::vector<Entry> added;
+    std::mt19937 random(static_cast<uint32_t>(count));
+    TimestampNs ts = 1'000'000'000'000;
     for (size_t i = 0; i < count; ++i) {
-      TimestampNs start = 1'000'000'000'000 + static_cast<TimestampNs>(i) * 977;
+      ts += random() % (i % 3 == 0 ? 100 : 5'000'000);
+      TimestampNs length = random() % (i % 5 == 0 ? 10 : 2'000'000);
       added.push_back(
-          {start, start + static_cast<TimestampNs>(i % 1500), static_cast<uint32_t>(i)});
+          {ts, ts + length, static_cast<uint32_t>(random() % (i % 7 == 0 ? 5 : 70000))});
+      ts += length;
     }
     TimelineLaneEntries entries;
     ExpectSame(AddAll(&entries, added), added);
@@ -43,18 +50,34 @@ TEST(TimelineLaneEntries, TakeGivesBackWhatWasAddedAcrossChunkBoundaries) {
   }
 }
 
-TEST(TimelineLaneEntries, DurationsPastThirtyTwoBitsKeepTheirEnds) {
-  // Around the escape value, 4.29 s and far beyond, negative and zero; some at chunk edges.
-  std::vector<TimestampNs> lengths = {
-      0, 1, kU32 - 1, kU32, kU32 + 1, 5'000'000'000, 86'400'000'000'000, -1, -kU32 - 7, INT32_MAX};
+TEST(TimelineLaneEntries, KeepsLongDurationsNegativeOnesAndStartsBeforeThePreviousEnd) {
+  // Durations of 4.29 s and beyond (past 32 bits), negative ones, starts far before and after
+  // the previous end (intervals close in end order, so a start may precede the last end), and
+  // the extremes of int64; enough of them to cross chunk boundaries with the longest entries.
+  const std::vector<TimestampNs> lengths = {0,
+                                            1,
+                                            -1,
+                                            TimestampNs{UINT32_MAX} - 1,
+                                            TimestampNs{UINT32_MAX},
+                                            TimestampNs{UINT32_MAX} + 1,
+                                            5'000'000'000,
+                                            86'400'000'000'000,
+                                            -6'000'000'000};
+  const std::vector<TimestampNs> gaps = {0,   1,   -1, 3'000'000'000, -3'000'000'000, 127,
+                                         128, -64, -65};
   std::vector<Entry> added;
   std::mt19937 random(11);
-  for (size_t i = 0; i < 2 * kChunk + 3; ++i) {
-    TimestampNs start = 5'000 + static_cast<TimestampNs>(i) * 10'000;
-    bool edge = i % kChunk == 0 || i % kChunk == kChunk - 1;
-    TimestampNs length = edge || random() % 17 == 0 ? lengths[random() % lengths.size()]
-                                                    : static_cast<TimestampNs>(random() % 9000);
-    added.push_back({start, start + length, static_cast<uint32_t>(random() % 50)});
+  TimestampNs ts = 50'000'000'000;
+  for (size_t i = 0; i < 3000; ++i) {
+    ts += gaps[random() % gaps.size()];
+    TimestampNs length = lengths[random() % lengths.size()];
+    added.push_back({ts, ts + length, static_cast<uint32_t>(random())});
+    ts += length;
+  }
+  for (int i = 0; i < 400; ++i) {  // the longest encodings, back to back
+    added.push_back({kMin, kMax, UINT32_MAX});
+    added.push_back({kMax, kMin, 0});
+    added.push_back({0, kMin, UINT32_MAX});
   }
   TimelineLaneEntries entries;
   ExpectSame(AddAll(&entries, added), added);
@@ -69,53 +92,24 @@ TEST(TimelineLaneEntries, CanBeFilledAgainAfterTake) {
   ExpectSame(AddAll(&entries, again), again);
 }
 
-TEST(TimelineLaneEntries, StartsFarFromTheChunksFirstStartKeepTheirValue) {
-  // Intervals close in end order, so a chunk's starts go back as well as forward from its first.
-  constexpr TimestampNs kI32Max = INT32_MAX;
-  constexpr TimestampNs kI32Min = INT32_MIN;
-  std::vector<TimestampNs> offsets = {0,
-                                      1,
-                                      -1,
-                                      kI32Max,
-                                      kI32Max + 1,
-                                      kI32Min,
-                                      kI32Min + 1,
-                                      kI32Min - 1,
-                                      -3'000'000'000,
-                                      3'000'000'000,
-                                      7'200'000'000'000};
-  std::vector<Entry> added;
-  std::mt19937 random(13);
-  const TimestampNs base = 50'000'000'000;
-  for (size_t i = 0; i < 3 * kChunk + 9; ++i) {
-    TimestampNs start = base + static_cast<TimestampNs>(i) * 1000;
-    if (i % kChunk != 0 && (i % kChunk == kChunk - 1 || random() % 13 == 0)) {
-      // Far from the chunk's first start (added at i / kChunk * kChunk).
-      start = base + static_cast<TimestampNs>(i / kChunk * kChunk) * 1000 +
-              offsets[random() % offsets.size()];
-    }
-    TimestampNs length = random() % 29 == 0 ? 9'000'000'000 : static_cast<TimestampNs>(i % 700);
-    added.push_back({start, start + length, static_cast<uint32_t>(i % 9)});
-  }
+TEST(TimelineLaneEntries, HoldsFewBytesAnInterval) {
+  // Intervals 20 us long, 30 us apart, of a few dozen items: 3 bytes apart, 3 for the
+  // duration, 1 for the item.
   TimelineLaneEntries entries;
-  ExpectSame(AddAll(&entries, added), added);
-}
-
-TEST(TimelineLaneEntries, HoldsAboutTwelveBytesAnInterval) {
-  TimelineLaneEntries entries;
-  const size_t count = 10 * kChunk;
+  const size_t count = 100'000;
   for (size_t i = 0; i < count; ++i) {
-    entries.Add(static_cast<TimestampNs>(i) * 100, static_cast<TimestampNs>(i) * 100 + 50, 0);
+    auto start = static_cast<TimestampNs>(i) * 50'000;
+    entries.Add(start, start + 20'000, static_cast<uint32_t>(i % 30));
   }
-  EXPECT_LE(entries.BytesUsed(), count * 12 + 1024);
+  EXPECT_LE(entries.BytesUsed(), count * 8);
 }
 
 TEST(TimelineLaneEntries, ALaneBuiltFromThemEqualsOneBuiltFromTheVector) {
   std::vector<LaneItemTraits> traits = {{1, false}, {2, true}, {3, false}};
   std::vector<Entry> added;
   std::mt19937 random(5);
-  for (size_t i = 0; i < 3 * kChunk + 17; ++i) {
-    TimestampNs start = static_cast<TimestampNs>(random() % 50'000'000);
+  for (size_t i = 0; i < 5000; ++i) {
+    auto start = static_cast<TimestampNs>(random() % 50'000'000);
     TimestampNs length = i % 401 == 0 ? 4'500'000'000 : static_cast<TimestampNs>(random() % 5000);
     added.push_back({start, start + length, static_cast<uint32_t>(random() % 3)});
   }

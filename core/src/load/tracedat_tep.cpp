@@ -8,6 +8,7 @@
 #include <traceevent/event-parse.h>
 
 #include "napiscope/event.h"
+#include "napiscope/event_schema.h"
 #include "napiscope/format.h"
 
 namespace napiscope::internal {
@@ -42,7 +43,8 @@ bool ScanIdentity(std::string_view text, FormatIdentity* identity) {
 
 // Formats napiscope reads fields of: the kinds it decodes.
 bool IsDecoded(const FormatIdentity& identity) {
-  return identity.system != "ftrace" && EventKindFromName(identity.name) != EventKind::kOther;
+  return identity.system != "ftrace" &&
+         EventKindOf(identity.system, identity.name) != EventKind::kOther;
 }
 
 }  // namespace
@@ -56,7 +58,10 @@ absl::Status CheckDecodedFieldsFit(tep_handle* tep, int page_size) {
     tep_event* event = tep_get_event(tep, i);
     if (event == nullptr || event->name == nullptr) continue;
     // Event 0 gives every event its common fields; the others only matter when decoded.
-    if (i != 0 && EventKindFromName(event->name) == EventKind::kOther) continue;
+    if (i != 0 &&
+        EventKindOf(event->system ? event->system : "", event->name) == EventKind::kOther) {
+      continue;
+    }
     for (tep_format_field* list : {event->format.common_fields, event->format.fields}) {
       for (tep_format_field* field = list; field != nullptr; field = field->next) {
         if (field->offset >= 0 && field->size >= 0 &&

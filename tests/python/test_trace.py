@@ -42,6 +42,21 @@ def test_findings_are_the_reports(trace):
     assert len(findings) == len(expected)
     assert list(findings["summary"]) == [f["summary"] for f in expected]
     assert list(findings["rule"]) == [f["rule"] for f in expected]
+    for column in ("cpu", "pid", "irq", "vec"):
+        assert str(findings[column].dtype) == "Int64", column
+        got = [None if pd.isna(value) else int(value) for value in findings[column]]
+        assert got == [f[column] for f in expected], column
+    for column in ("other_pids", "other_cpus"):
+        assert list(findings[column]) == [f[column] for f in expected], column
+
+
+def test_findings_name_the_tasks_they_are_about():
+    findings = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat")).findings()
+    blocked = findings[findings["rule"] == "ksoftirqd-blocked"].iloc[0]
+    assert (blocked["cpu"], blocked["pid"], blocked["other_pids"]) == (0, 15, [1500])
+    stall = findings[findings["rule"] == "softirq-ordering-stall"].iloc[0]
+    assert (stall["vec"], stall["other_pids"]) == (7, [1500])
+    assert pd.isna(stall["pid"]) and pd.isna(stall["irq"])
 
 
 def kind_of(event_name: str) -> str:

@@ -93,10 +93,15 @@ class Trace:
 
     def findings(self) -> pd.DataFrame:
         """The report's findings, most severe first: rule, severity, summary, cpu, start_ns,
-        end_ns and the evidence dict."""
+        end_ns, what they are about (pid, irq, vec: None when not one; other_pids and
+        other_cpus: lists of further tasks and CPUs named) and the evidence dict."""
         rows = self.report()["findings"]
-        columns = ["rule", "severity", "summary", "cpu", "start_ns", "end_ns", "evidence"]
-        return pd.DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=columns)
+        columns = ["rule", "severity", "summary", "cpu", "start_ns", "end_ns", "pid", "irq",
+                   "vec", "other_pids", "other_cpus", "evidence"]
+        frame = pd.DataFrame([{c: row.get(c) for c in columns} for row in rows], columns=columns)
+        for column in ("cpu", "pid", "irq", "vec"):  # integers, <NA> when not one
+            frame[column] = pd.array([row.get(column) for row in rows], dtype="Int64")
+        return frame
 
     def event_columns(self, kinds: Optional[Sequence[str]] = None,
                       columns: Optional[Sequence[str]] = None) -> tuple[dict, list[str]]:

@@ -46,15 +46,23 @@ json AnalysesJson(const Report& report) {
   return analyses;
 }
 
+// A target id of a finding, null when it has none (-1).
+json OrNull(int32_t id) { return id < 0 ? json(nullptr) : json(id); }
+
 json FindingsJson(const Report& report) {
   json findings = json::array();
   for (const Finding& f : report.findings) {
     findings.push_back({{"rule", f.rule},
                         {"severity", std::string(SeverityName(f.severity))},
                         {"summary", f.summary},
-                        {"cpu", f.cpu < 0 ? json(nullptr) : json(f.cpu)},
+                        {"cpu", OrNull(f.cpu)},
                         {"start_ns", f.start_ns},
                         {"end_ns", f.end_ns},
+                        {"pid", OrNull(f.pid)},
+                        {"irq", OrNull(f.irq)},
+                        {"vec", OrNull(f.vec)},
+                        {"other_pids", f.other_pids},
+                        {"other_cpus", f.other_cpus},
                         {"evidence", f.evidence}});
   }
   return findings;

@@ -35,6 +35,7 @@ QColor SameCpu() { return Q(core::SameCpu()); }
 QColor CrossCpu() { return Q(core::CrossCpu()); }
 QColor ExhaustedMark() { return Q(core::ExhaustedMark()); }
 QColor GapFill() { return QColor(0xf3ead9); }
+QColor WakeWait() { return QColor(0x4a6fa5); }
 QColor GapHatch() { return QColor(0xc2a878); }
 QColor SeverityColor(Severity severity) { return Q(core::SeverityColor(severity)); }
 QColor MarkerA() { return Q(core::MarkerA()); }
@@ -78,9 +79,11 @@ std::vector<LegendGroup> Legend(const std::vector<TaskClass>& task_classes) {
                     {{ActivationColor(ActivationKind::kIrqThread), "IRQ → thread", true},
                      {ActivationColor(ActivationKind::kNapiKthread), "wake NAPI", true},
                      {ActivationColor(ActivationKind::kKsoftirqd), "wake ksoftirqd", true}}});
-  groups.push_back({"Thread lane", {{CpuColor(0), "ran (colour per CPU)"},
-                                     {ActivationColor(ActivationKind::kIrqThread), "woken → ran", true},
-                                     {Text(), "▼ migrated", true}}});
+  groups.push_back({"Thread lane",
+                    {{CpuColor(0), "ran (colour per CPU)"},
+                     {ActivationColor(ActivationKind::kIrqThread), "woken → ran", true},
+                     {WakeWait(), "woken → ran (other tasks)", true},
+                     {Text(), "▼ migrated", true}}});
   groups.push_back(
       {"", {{GapFill(), "unknown (events lost or sched_switch missing)", false, true}}});
   return groups;

@@ -47,6 +47,9 @@ QColor CpuColor(int cpu);
 /// Colour of an activation arrow.
 QColor ActivationColor(ActivationKind kind);
 
+/// A wake -> run wait of a pinned task that is no service thread (no activation kind).
+QColor WakeWait();
+
 /// Exhausted NAPI polls (work >= budget) are marked with this.
 QColor ExhaustedMark();
 

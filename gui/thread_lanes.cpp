@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
+#include "napiscope/facts.h"
 #include "napiscope/format.h"
+#include "napiscope/producers.h"
 #include "palette.h"
 #include "qt_text.h"
 
@@ -14,6 +17,46 @@ constexpr int kWaitBarHeight = 4;
 constexpr int kMigrationMark = 5;
 
 QString Duration(TimestampNs ns) { return QString::fromStdString(FormatDuration(ns)); }
+
+// The wake -> run waits of one task as the core's wake-wait producer pairs them.
+class WakeWaitsOf : public FactListener {
+ public:
+  explicit WakeWaitsOf(int32_t pid) : pid_(pid) {}
+
+  void OnWakeQueued(const WakeWaitFact& fact) override {
+    if (fact.pid == pid_) waker_cpu_[fact.wait_id] = fact.waker_cpu;
+  }
+  void OnWakeRan(const WakeRunFact& run) override {
+    auto waker = waker_cpu_.find(run.wait_id);
+    if (waker == waker_cpu_.end()) return;
+    waits_.push_back({run.waking_ns, run.run_ns, waker->second, run.cpu, std::nullopt});
+    waker_cpu_.erase(waker);
+  }
+  void OnWakeDropped(uint64_t wait_id, WakeDropReason, TimestampNs) override {
+    waker_cpu_.erase(wait_id);
+  }
+
+  std::vector<ThreadWait> Take() { return std::move(waits_); }
+
+ private:
+  int32_t pid_;
+  std::map<uint64_t, uint16_t> waker_cpu_;  // open waits of the task -> the waker's CPU
+  std::vector<ThreadWait> waits_;
+};
+
+// Every wake -> run wait of `pid`: the trace's events through the core's fact producers.
+std::vector<ThreadWait> WakeWaits(const LoadedTrace& trace, int32_t pid) {
+  FactProducers facts;
+  WakeWaitsOf waits(pid);
+  facts.AddListener(&waits);
+  facts.OnBegin(trace.context);
+  trace.events.Scan(0, trace.events.size(), [&](uint64_t, const Event& event) {
+    facts.OnEvent(event);
+    return true;
+  });
+  facts.OnEnd();
+  return waits.Take();
+}
 
 }  // namespace
 
@@ -47,8 +90,12 @@ ThreadLaneData BuildThreadLane(const LoadedTrace& trace, int32_t pid) {
   }
   lane.runs = std::move(merged);
   for (const Activation& activation : timeline.activations()) {
-    if (activation.pid == pid) lane.wakes.push_back(activation);
+    if (activation.pid != pid) continue;
+    lane.wakes.push_back({activation.from_ns, activation.to_ns, activation.from_cpu,
+                          activation.to_cpu, activation.kind});
   }
+  // A task that is no service thread: its wakeups, paired by the core when it is pinned.
+  if (lane.wakes.empty() && pid > 0) lane.wakes = WakeWaits(trace, pid);
   TimestampNs when = lane.runs.empty() ? timeline.start_ns() : lane.runs.front().start_ns;
   std::string_view comm = trace.context.strings.Get(trace.context.tasks.CommAt(pid, when));
   lane.name = QString("%1 (%2)").arg(comm.empty() ? QString("?") : Str(comm)).arg(pid);
@@ -115,19 +162,21 @@ void PaintThreadLane(QPainter& painter, const ThreadLaneData& lane, const LaneRo
       painter.setBrush(Qt::NoBrush);
     }
   }
-  // Wake -> run waits, as a bar along the bottom in the activation's colour.
+  // Wake -> run waits, as a bar along the bottom in the activation's colour (a plain wakeup's
+  // colour for other tasks).
   int wait_top = row.bottom() - 2 - kWaitBarHeight;
-  auto wake = std::lower_bound(
-      lane.wakes.begin(), lane.wakes.end(), axis.from_ns - (axis.to_ns - axis.from_ns),
-      [](const Activation& a, TimestampNs ts) { return a.from_ns < ts; });
+  auto wake = std::lower_bound(lane.wakes.begin(), lane.wakes.end(),
+                               axis.from_ns - (axis.to_ns - axis.from_ns),
+                               [](const ThreadWait& a, TimestampNs ts) { return a.from_ns < ts; });
   int waits_to = axis.left - 1;
   for (; wake != lane.wakes.end() && wake->from_ns <= axis.to_ns; ++wake) {
     if (wake->to_ns < axis.from_ns) continue;
     double x0 = std::max<double>(axis.XOf(wake->from_ns), axis.left);
     double x1 = std::min<double>(axis.XOf(wake->to_ns), axis.left + axis.width);
     if (x1 - x0 < 1 && static_cast<int>(x0) <= waits_to) continue;
-    painter.fillRect(QRectF(x0, wait_top, std::max(1.0, x1 - x0), kWaitBarHeight),
-                     palette::ActivationColor(wake->kind));
+    painter.fillRect(
+        QRectF(x0, wait_top, std::max(1.0, x1 - x0), kWaitBarHeight),
+        wake->activation ? palette::ActivationColor(*wake->activation) : palette::WakeWait());
     waits_to = static_cast<int>(std::ceil(std::max(x1, x0 + 1))) - 1;
   }
 }
@@ -151,7 +200,7 @@ QString DescribeThreadAt(const LoadedTrace& trace, const ThreadLaneData& lane, T
       text += QString("<br>migrated from CPU %1").arg(std::prev(run)->cpu);
     }
   }
-  for (const Activation& wake : lane.wakes) {
+  for (const ThreadWait& wake : lane.wakes) {
     if (wake.from_ns > ts_ns + slack_ns) break;
     if (wake.to_ns < ts_ns - slack_ns) continue;
     text += QString("<br>woken on CPU %1 at %2, ran on CPU %3 after <b>%4</b>")

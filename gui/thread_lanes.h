@@ -1,6 +1,8 @@
 // Pinned thread lanes: one task across all CPUs — when and where it ran (colour per CPU), its
 // wake -> run waits and its migrations. Runs come from the core timeline's task lanes; waits
-// are the core's activations (IRQ threads, NAPI kthreads, ksoftirqd), never re-paired here.
+// are the core's activations (IRQ threads, NAPI kthreads, ksoftirqd) or, for other tasks, the
+// core's wake-wait producer run over the trace's events when the task is pinned; never
+// re-paired here.
 #pragma once
 
 #include <QColor>
@@ -8,6 +10,7 @@
 #include <QString>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "loaded_trace.h"
@@ -22,12 +25,22 @@ struct ThreadRun {
   uint16_t cpu = 0;
 };
 
+/// A wait of a pinned task from its wakeup (or hard IRQ) to its switch-in.
+struct ThreadWait {
+  TimestampNs from_ns = 0;  ///< the sched_waking, or the hard IRQ of an IRQ thread
+  TimestampNs to_ns = 0;    ///< the switch-in
+  uint16_t from_cpu = 0;    ///< CPU of the waking or the hard IRQ
+  uint16_t to_cpu = 0;      ///< CPU it ran on
+  /// The core's activation kind for a service thread; unset for another task's wakeup.
+  std::optional<ActivationKind> activation;
+};
+
 /// What a pinned lane shows for one task.
 struct ThreadLaneData {
   int32_t pid = 0;
   QString name;                    ///< "comm (pid)"
   std::vector<ThreadRun> runs;     ///< in time order, touching runs on one CPU merged
-  std::vector<Activation> wakes;   ///< its activations (wake -> run), by from_ns
+  std::vector<ThreadWait> wakes;   ///< its wake -> run waits, by from_ns
   int migrations = 0;              ///< runs on another CPU than the run before
 };
 

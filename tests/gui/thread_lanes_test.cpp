@@ -63,6 +63,47 @@ TEST(ThreadLane, ShowsWhereAThreadRanItsWaitsAndMigrations) {
   EXPECT_EQ(view.Layout().FindThread(181), nullptr);
 }
 
+// rt_wake_latency (testdata/scenarios/README.md): cyclictest (pid 1600, FIFO 98) is no
+// service thread, so it has no activations; pinned, its lane shows the wakeups the core's
+// wake-wait producer pairs: the 52 us, 4.5 us and 149.8 us waits of the report's RT rows.
+TEST(ThreadLane, AnOrdinaryTasksWaitsAreTheCoresWakeWaits) {
+  auto trace = testing::LoadTestTrace("scenarios/rt_wake_latency.dat");
+  ASSERT_NE(trace, nullptr);
+  int64_t reported = 0;
+  TimestampNs longest_reported = 0;
+  for (const WakeLatencyRow& row : trace->report.rt_wake_latency) {
+    if (row.pid != 1600) continue;
+    reported += row.latency.count;
+    longest_reported = std::max(longest_reported, row.latency.max_ns);
+  }
+  ASSERT_EQ(reported, 3);
+  ThreadLaneData lane = BuildThreadLane(*trace, 1600);
+  ASSERT_EQ(lane.wakes.size(), 3u);
+  std::vector<TimestampNs> waits;
+  for (const ThreadWait& wake : lane.wakes) {
+    EXPECT_FALSE(wake.activation.has_value());
+    EXPECT_EQ(wake.to_cpu, 1);
+    waits.push_back(wake.to_ns - wake.from_ns);
+  }
+  EXPECT_EQ(*std::max_element(waits.begin(), waits.end()), longest_reported);
+  EXPECT_EQ(waits[0], 52'000);
+  EXPECT_EQ(waits[1], 4'500);
+
+  // Drawn along the bottom of the lane in the plain wakeup's colour.
+  TimelineView view;
+  view.resize(1400, 500);
+  view.SetTrace(trace);
+  view.Pin(1600);
+  const ThreadWait& wait = lane.wakes[2];
+  view.SetRange(wait.from_ns - (wait.to_ns - wait.from_ns), wait.to_ns + 10'000);
+  QImage image = testing::Render(view);
+  TimelineLayout layout = view.Layout();
+  const LaneRow* row = layout.FindThread(1600);
+  ASSERT_NE(row, nullptr);
+  int x = static_cast<int>(AxisOf(view.state(), layout).XOf((wait.from_ns + wait.to_ns) / 2));
+  EXPECT_EQ(image.pixelColor(x, row->bottom() - 4).name(), palette::WakeWait().name());
+}
+
 TEST(ThreadLane, PinOptionAndAPingPongFindingPinThreads) {
   MainWindow window;
   window.SetShowErrorDialogs(false);

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "napiscope/task_class.h"
-
 namespace napiscope::perfetto_export {
 namespace {
 
@@ -103,19 +101,9 @@ void FactTracks::OnThreadActivation(const ThreadActivationFact& a) {
                 Flows{{}, out});
 }
 
-bool FactTracks::Watched(const WakeWaitFact& wait) {
-  uint64_t key = (static_cast<uint64_t>(static_cast<uint32_t>(wait.pid)) << 32) ^ wait.waking_comm;
-  WatchedSlot& slot = watched_[(key * 0x9e3779b97f4a7c15) >> 54];  // 10 bits: 1024 slots
-  if (!slot.valid || slot.pid != wait.pid || slot.prio != wait.waking_prio ||
-      slot.comm != wait.waking_comm) {
-    slot = {wait.pid, wait.waking_prio, wait.waking_comm,
-            WakeLatencyWatches(wait.pid, layout_->Str(wait.waking_comm), wait.waking_prio), true};
-  }
-  return slot.watched;
-}
-
 void FactTracks::OnWakeQueued(const WakeWaitFact& wait) {
-  if (!options_.window.Contains(wait.waking_ns) || !Watched(wait)) {
+  if (!options_.window.Contains(wait.waking_ns) ||
+      !watches_.Watched(wait, [this](StringId id) { return layout_->Str(id); })) {
     return;
   }
   waits_[wait.wait_id] = {wait.waking_ns, wait.waker_cpu, 0};

@@ -12,8 +12,40 @@
 
 #include "context_tracks.h"
 #include "napiscope/facts.h"
+#include "napiscope/task_class.h"
 
 namespace napiscope::perfetto_export {
+
+/// WakeLatencyWatches for the task a sched_waking wakes, remembered by pid, comm and priority:
+/// it compares names, and every sched_waking asks.
+class WakeWatches {
+ public:
+  /// True when the wake-latency analysis watches the task `wait` wakes; `comm` is the text of
+  /// `wait.waking_comm`, asked for only when not remembered.
+  template <typename CommText>
+  bool Watched(const WakeWaitFact& wait, CommText&& comm) {
+    uint64_t key =
+        (static_cast<uint64_t>(static_cast<uint32_t>(wait.pid)) << 32) ^ wait.waking_comm;
+    Slot& slot = slots_[(key * 0x9e3779b97f4a7c15) >> (64 - kSlotBits)];
+    if (!slot.valid || slot.pid != wait.pid || slot.prio != wait.waking_prio ||
+        slot.comm != wait.waking_comm) {
+      slot = {wait.pid, wait.waking_prio, wait.waking_comm,
+              WakeLatencyWatches(wait.pid, comm(wait.waking_comm), wait.waking_prio), true};
+    }
+    return slot.watched;
+  }
+
+ private:
+  struct Slot {
+    int32_t pid = -1;
+    int16_t prio = -1;
+    StringId comm = 0;
+    bool watched = false;
+    bool valid = false;
+  };
+  static constexpr int kSlotBits = 10;
+  std::array<Slot, size_t{1} << kSlotBits> slots_{};
+};
 
 /// Writes the producers' facts as they stream; holds only the waits still open.
 class FactTracks : public FactListener {
@@ -38,18 +70,6 @@ class FactTracks : public FactListener {
   };
 
   void NetRxPending(uint16_t cpu, TimestampNs ts_ns, int64_t value);
-  // WakeLatencyWatches for the waking's task, remembered: it compares names, and every
-  // sched_waking asks.
-  bool Watched(const WakeWaitFact& wait);
-
-  struct WatchedSlot {
-    int32_t pid = -1;
-    int16_t prio = -1;
-    StringId comm = 0;
-    bool watched = false;
-    bool valid = false;
-  };
-  static constexpr size_t kWatchedSlots = 1024;
 
   // The interned strings of the slices and instants.
   struct Iids {
@@ -62,7 +82,7 @@ class FactTracks : public FactListener {
   TrackLayout* layout_;
   const AnalysisOptions& options_;
   absl::flat_hash_map<uint64_t, OpenWait> waits_;  // watched wake waits not yet ended
-  std::array<WatchedSlot, kWatchedSlots> watched_{};
+  WakeWatches watches_;
   Iids iids_;
   std::array<uint64_t, 256> wait_names_{};  // "NET_RX wait" per vector
   // Names of the activating instants ("hard IRQ 45 -> irq/45-eth0", "wakeup -> ksoftirqd/1")

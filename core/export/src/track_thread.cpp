@@ -57,22 +57,27 @@ void TrackThread::OnThreadActivation(const ThreadActivationFact& activation) {
 }
 
 void TrackThread::OnWakeQueued(const WakeWaitFact& wait) {
+  if (!watches_.Watched(wait, [this](StringId id) { return (*context_)->strings.Get(id); })) {
+    return;
+  }
+  watched_waits_.insert(wait.wait_id);
   NeedString(wait.waking_comm);
   Push(wait);
 }
 
 void TrackThread::OnWakeMoved(uint64_t wait_id, uint16_t from_cpu, uint16_t to_cpu,
                               TimestampNs ts_ns) {
-  Push(WakeMoved{wait_id, from_cpu, to_cpu, ts_ns});
+  if (watched_waits_.contains(wait_id)) Push(WakeMoved{wait_id, from_cpu, to_cpu, ts_ns});
 }
 
 void TrackThread::OnWakeRan(const WakeRunFact& run) {
+  if (watched_waits_.erase(run.wait_id) == 0) return;
   NeedComm(run.pid);
   Push(run);
 }
 
 void TrackThread::OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) {
-  Push(WakeDropped{wait_id, reason, ts_ns});
+  if (watched_waits_.erase(wait_id) != 0) Push(WakeDropped{wait_id, reason, ts_ns});
 }
 
 void TrackThread::NeedString(StringId id) {

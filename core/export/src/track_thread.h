@@ -3,8 +3,9 @@
 // or a task's comm is needed, a copy of it); the track thread hands the records, in the order
 // they came, to the same ContextTracks and FactTracks the one-thread export calls directly, so
 // the packets are the same, and the analysing thread (the export's critical path) no longer
-// looks up tracks, builds args or encodes TrackEvents. Batches are bounded in number: memory
-// does not grow with the trace.
+// looks up tracks, builds args or encodes TrackEvents. Records the tracks would write nothing for
+// stay on the analysing thread (task intervals, unpaired waits, waits of unwatched tasks). Batches
+// are bounded in number: memory does not grow with the trace.
 #pragma once
 
 #include <condition_variable>
@@ -17,8 +18,10 @@
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 
 #include "context_tracks.h"
+#include "fact_tracks.h"
 #include "napiscope/facts.h"
 
 namespace napiscope::perfetto_export {
@@ -111,6 +114,10 @@ class TrackThread final : public ContextListener, public FactListener {
   Batch batch_;
   std::vector<bool> strings_sent_;                   // by StringId
   absl::flat_hash_map<int32_t, StringId> comms_sent_;  // by pid
+  // Only the waits of watched tasks are handed over (FactTracks writes nothing for the others,
+  // and on most traces they are nearly every wait): the ids of those still open.
+  WakeWatches watches_;
+  absl::flat_hash_set<uint64_t> watched_waits_;
   // Track thread's side.
   NameCopies names_;
   // Between them.

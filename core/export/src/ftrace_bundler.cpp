@@ -37,9 +37,7 @@ OpenBundle BeginBundle(uint16_t cpu, bool lost_before, ProtoWriter& out) {
 }
 
 void AddEvent(const Event& event, const StringTable& strings, ProtoWriter& out) {
-  ProtoWriter::Nested encoded = out.BeginNested(f::bundle::kEvent);
-  EncodeFtraceEvent(event, strings, &out);
-  out.EndNested(encoded);
+  EncodeFtraceEventField(f::bundle::kEvent, event, strings, &out);
 }
 
 void EndBundle(const OpenBundle& open, ProtoWriter& out) {

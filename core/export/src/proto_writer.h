@@ -1,5 +1,6 @@
 // Protobuf wire encoding (varints, fixed64, length-delimited fields) into one growing byte
-// buffer, without libprotobuf: the export writes every packet with it. A nested message is
+// buffer, without libprotobuf: the export writes every packet with it (the hottest ones through
+// RawFields: one bounds check per packet instead of one per field). A nested message is
 // written in place: its length is reserved before the body and filled in when it ends (the body
 // moves only when the length needs another number of bytes than reserved), so the bytes are the
 // canonical encoding libprotobuf writes for the same fields in field-number order. The writes
@@ -13,6 +14,130 @@
 #include <utility>
 
 namespace napiscope::perfetto_export {
+
+/// The wire format's pieces, shared by ProtoWriter and RawFields.
+namespace wire {
+
+inline constexpr size_t kMaxVarintBytes = 10;
+inline constexpr uint32_t kVarint = 0;
+inline constexpr uint32_t kFixed64 = 1;
+inline constexpr uint32_t kLength = 2;
+
+inline constexpr uint64_t Tag(uint32_t field, uint32_t wire_type) {
+  return (static_cast<uint64_t>(field) << 3) | wire_type;
+}
+
+/// Bytes of `value` as a varint.
+inline size_t VarintSize(uint64_t value) {
+  size_t bytes = 1;
+  while (value >= 0x80) {
+    value >>= 7;
+    ++bytes;
+  }
+  return bytes;
+}
+
+[[gnu::always_inline]] inline uint8_t* PutVarint(uint64_t value, uint8_t* p) {
+  while (value >= 0x80) {
+    *p++ = static_cast<uint8_t>(value | 0x80);
+    value >>= 7;
+  }
+  *p++ = static_cast<uint8_t>(value);
+  return p;
+}
+
+// memcpy, without a call for the short strings most fields hold (names, comms): two
+// overlapping fixed-size copies.
+[[gnu::always_inline]] inline void CopyBytes(uint8_t* to, const char* from, size_t size) {
+  if (size >= 8 && size <= 16) {
+    uint64_t head, tail;
+    std::memcpy(&head, from, 8);
+    std::memcpy(&tail, from + size - 8, 8);
+    std::memcpy(to, &head, 8);
+    std::memcpy(to + size - 8, &tail, 8);
+  } else if (size >= 4 && size < 8) {
+    uint32_t head, tail;
+    std::memcpy(&head, from, 4);
+    std::memcpy(&tail, from + size - 4, 4);
+    std::memcpy(to, &head, 4);
+    std::memcpy(to + size - 4, &tail, 4);
+  } else if (size < 4) {
+    for (size_t i = 0; i < size; ++i) to[i] = static_cast<uint8_t>(from[i]);
+  } else {
+    std::memcpy(to, from, size);
+  }
+}
+
+/// Ends a nested message whose length was given one byte at `length_at` and whose body of
+/// `body_size` bytes (128 or more) follows it: moves the body to make room for the length.
+/// Returns the end of the body.
+[[gnu::noinline]] inline uint8_t* EndLongNested(uint8_t* length_at, size_t body_size) {
+  size_t needed = VarintSize(body_size);
+  std::memmove(length_at + needed, length_at + 1, body_size);
+  PutVarint(body_size, length_at);
+  return length_at + needed + body_size;
+}
+
+}  // namespace wire
+
+/// Fields written through one pointer into room reserved beforehand (ProtoWriter::Room): no
+/// bounds check and no size update per field, for the packets written millions of times. The
+/// bytes are those ProtoWriter writes for the same calls. The room must hold the fields, and
+/// for each nested message whose length takes more than one byte, those bytes more.
+class RawFields {
+ public:
+  explicit RawFields(uint8_t* at) : p_(at) {}
+
+  /// Where the next field goes.
+  uint8_t* end() const { return p_; }
+
+  /// A varint field (uint32/uint64/bool/enum).
+  [[gnu::always_inline]] void Varint(uint32_t field, uint64_t value) {
+    p_ = wire::PutVarint(wire::Tag(field, wire::kVarint), p_);
+    p_ = wire::PutVarint(value, p_);
+  }
+  /// A signed integer field (int32 or int64).
+  [[gnu::always_inline]] void Int(uint32_t field, int64_t value) {
+    Varint(field, static_cast<uint64_t>(value));
+  }
+  /// A fixed64 field.
+  [[gnu::always_inline]] void Fixed64(uint32_t field, uint64_t value) {
+    p_ = wire::PutVarint(wire::Tag(field, wire::kFixed64), p_);
+    for (int i = 0; i < 8; ++i) p_[i] = static_cast<uint8_t>(value >> (8 * i));
+    p_ += 8;
+  }
+  /// A double field.
+  [[gnu::always_inline]] void Double(uint32_t field, double value) {
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    Fixed64(field, bits);
+  }
+  /// A string or bytes field.
+  [[gnu::always_inline]] void String(uint32_t field, std::string_view value) {
+    p_ = wire::PutVarint(wire::Tag(field, wire::kLength), p_);
+    p_ = wire::PutVarint(value.size(), p_);
+    wire::CopyBytes(p_, value.data(), value.size());
+    p_ += value.size();
+  }
+  /// Starts a nested message field, a byte reserved for its length; returns where the length
+  /// goes, for EndNested.
+  [[gnu::always_inline]] uint8_t* BeginNested(uint32_t field) {
+    p_ = wire::PutVarint(wire::Tag(field, wire::kLength), p_);
+    return p_++;
+  }
+  /// Ends the nested message whose length goes at `length_at`.
+  [[gnu::always_inline]] void EndNested(uint8_t* length_at) {
+    auto body_size = static_cast<size_t>(p_ - length_at - 1);
+    if (body_size < 0x80) [[likely]] {
+      *length_at = static_cast<uint8_t>(body_size);
+    } else {
+      p_ = wire::EndLongNested(length_at, body_size);
+    }
+  }
+
+ private:
+  uint8_t* p_;
+};
 
 /// Appends protobuf fields to a byte buffer. Callers write a message's fields in field-number
 /// order, as libprotobuf does, so that the output equals its serialization.
@@ -104,52 +229,30 @@ class ProtoWriter {
   void Clear() { size_ = 0; }
 
   /// Bytes of `value` as a varint.
-  static size_t VarintSize(uint64_t value) {
-    size_t bytes = 1;
-    while (value >= 0x80) {
-      value >>= 7;
-      ++bytes;
-    }
-    return bytes;
+  static size_t VarintSize(uint64_t value) { return wire::VarintSize(value); }
+
+  /// Room for `bytes` more, to be written through the RawFields returned (nothing else may
+  /// write in between); Commit it after.
+  [[gnu::always_inline]] RawFields Room(size_t bytes) { return RawFields(Space(bytes)); }
+  /// Takes what was written through `fields` (from Room).
+  [[gnu::always_inline]] void Commit(const RawFields& fields) {
+    size_ = static_cast<size_t>(fields.end() - data_.get());
   }
 
  private:
-  static constexpr size_t kMaxVarintBytes = 10;
-  static constexpr uint32_t kWireVarint = 0;
-  static constexpr uint32_t kWireFixed64 = 1;
-  static constexpr uint32_t kWireLength = 2;
+  static constexpr size_t kMaxVarintBytes = wire::kMaxVarintBytes;
+  static constexpr uint32_t kWireVarint = wire::kVarint;
+  static constexpr uint32_t kWireFixed64 = wire::kFixed64;
+  static constexpr uint32_t kWireLength = wire::kLength;
 
-  static uint64_t Tag(uint32_t field, uint32_t wire_type) {
-    return (static_cast<uint64_t>(field) << 3) | wire_type;
+  static constexpr uint64_t Tag(uint32_t field, uint32_t wire_type) {
+    return wire::Tag(field, wire_type);
   }
-  // memcpy, without a call for the short strings most fields hold (names, comms): two
-  // overlapping fixed-size copies.
   [[gnu::always_inline]] static void CopyBytes(uint8_t* to, const char* from, size_t size) {
-    if (size >= 8 && size <= 16) {
-      uint64_t head, tail;
-      std::memcpy(&head, from, 8);
-      std::memcpy(&tail, from + size - 8, 8);
-      std::memcpy(to, &head, 8);
-      std::memcpy(to + size - 8, &tail, 8);
-    } else if (size >= 4 && size < 8) {
-      uint32_t head, tail;
-      std::memcpy(&head, from, 4);
-      std::memcpy(&tail, from + size - 4, 4);
-      std::memcpy(to, &head, 4);
-      std::memcpy(to + size - 4, &tail, 4);
-    } else if (size < 4) {
-      for (size_t i = 0; i < size; ++i) to[i] = static_cast<uint8_t>(from[i]);
-    } else {
-      std::memcpy(to, from, size);
-    }
+    wire::CopyBytes(to, from, size);
   }
   [[gnu::always_inline]] static uint8_t* PutVarint(uint64_t value, uint8_t* p) {
-    while (value >= 0x80) {
-      *p++ = static_cast<uint8_t>(value | 0x80);
-      value >>= 7;
-    }
-    *p++ = static_cast<uint8_t>(value);
-    return p;
+    return wire::PutVarint(value, p);
   }
   // Room for `bytes` more after the end; returns where they go.
   [[gnu::always_inline]] uint8_t* Space(size_t bytes) {

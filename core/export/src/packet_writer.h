@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,8 +43,12 @@ inline void OpeningPacket(ProtoWriter& out) {
 
 }  // namespace packet_framing
 
-/// The output file: pieces of whole packets go out with one writev(2) per call; nothing is
-/// kept once written.
+/// The output file. A regular file is written with direct I/O (O_DIRECT) where the file system
+/// allows it: the pieces are gathered into an aligned buffer written a megabyte at a time,
+/// the last partial block with ordinary I/O. Copying a gigabyte into the page cache cost the
+/// export more CPU time than encoding it (about 1.5 s of system time for the 1.26 GB a
+/// 20M-event trace makes, here), and the file is not read back. Anything else (stdout, a pipe,
+/// /dev/null, a file system refusing O_DIRECT) gets the pieces with one writev(2) per call.
 class PacketWriter {
  public:
   PacketWriter() = default;
@@ -63,11 +68,31 @@ class PacketWriter {
   /// Bytes handed to Write so far.
   int64_t bytes() const { return bytes_; }
 
+  /// True while writes go out with direct I/O (tests).
+  bool direct() const { return direct_ != nullptr; }
+
  private:
+  // Direct I/O writes whole blocks of this size from memory aligned to it.
+  static constexpr size_t kDirectAlign = 4096;
+  static constexpr size_t kDirectBytes = 1 << 20;  // the gathering buffer
+
+  struct FreeAligned {
+    void operator()(char* p) const;
+  };
+
+  void WriteBuffered(std::span<const std::string_view> pieces);
+  // Writes the first `bytes` of the gathering buffer (a multiple of kDirectAlign); falls back
+  // to ordinary I/O for them and what follows if the file system refuses.
+  void WriteDirect(size_t bytes);
+  // Ends direct I/O: what the buffer holds goes out with ordinary writes from now on.
+  void StopDirect();
+
   std::string path_;
   int fd_ = -1;
   int error_ = 0;  // errno of the first failed write
   int64_t bytes_ = 0;
+  std::unique_ptr<char[], FreeAligned> direct_;  // the gathering buffer; null: no direct I/O
+  size_t direct_size_ = 0;                       // bytes in it
 };
 
 }  // namespace napiscope::perfetto_export

@@ -7,6 +7,8 @@
 // and run
 //   QT_QPA_PLATFORM=offscreen napiscope_gui_window_bench /tmp/s64.dat [WIDTH HEIGHT]
 // Compare the first frame with `time napiscope report /tmp/s64.dat > /dev/null`.
+// To profile one zoom, NAPISCOPE_BENCH_ZOOM=K draws only the K-th zoom (0: the whole trace,
+// 1: a tenth, ...) and NAPISCOPE_BENCH_FRAMES=N draws N frames at each zoom instead of 10.
 #include <QApplication>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -105,12 +107,19 @@ int main(int argc, char** argv) {
   TimestampNs span = trace.timeline.end_ns() - trace.timeline.start_ns();
   // Every frame drawn anew, as after a zoom or a pan (the view keeps no frame between them).
   timeline->SetFrameCacheEnabled(false);
-  std::printf("frame CPU time (timeline + event list), median and max of 10 positions:\n");
-  for (TimestampNs zoom = span; zoom >= 1000; zoom /= 10) {
+  int frames = std::max(2, qEnvironmentVariableIntValue("NAPISCOPE_BENCH_FRAMES"));
+  if (qEnvironmentVariableIsEmpty("NAPISCOPE_BENCH_FRAMES")) frames = 10;
+  int only_zoom = qEnvironmentVariableIsEmpty("NAPISCOPE_BENCH_ZOOM")
+                      ? -1
+                      : qEnvironmentVariableIntValue("NAPISCOPE_BENCH_ZOOM");
+  std::printf("frame CPU time (timeline + event list), median and max of %d positions:\n", frames);
+  int zoom_index = 0;
+  for (TimestampNs zoom = span; zoom >= 1000; zoom /= 10, ++zoom_index) {
+    if (only_zoom >= 0 && zoom_index != only_zoom) continue;
     std::vector<double> cpu_ms;
     std::vector<double> timeline_ms;
-    for (int f = 0; f < 10; ++f) {
-      TimestampNs from = trace.timeline.start_ns() + (span - zoom) * f / 9;
+    for (int f = 0; f < frames; ++f) {
+      TimestampNs from = trace.timeline.start_ns() + (span - zoom) * f / (frames - 1);
       double cpu_start = ThreadCpuMillis();
       timeline->SetRange(from, from + zoom);
       window.events()->ScrollToTime(from);

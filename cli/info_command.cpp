@@ -26,6 +26,7 @@ int RunInfo(const InfoOptions& options) {
   TraceSummaryBuilder summary;
   LoadOptions load;
   load.threads = options.threads;
+  load.decoding_threads_merge = false;  // counting is lighter than decoding
   absl::Status status = LoadWithProgress(options.path, context, summary, load, options.quiet);
   if (!status.ok()) return Fail("", std::string(status.message()));
   TraceSummary result = FinishSummary(summary, context);

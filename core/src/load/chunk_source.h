@@ -47,6 +47,11 @@ class CpuChunkReader : public ChunkSource {
                  ReadPositions& positions, DecodedRecordsObserver* observer);
   int streams() const override { return static_cast<int>(cpus_.size()); }
   const DecodedChunk* NextChunk(int stream) override;
+  /// Decodes the next chunk of `stream` into `chunk`; false (the chunk emptied) when the CPU
+  /// has no more.
+  bool DecodeNext(int stream, DecodedChunk* chunk);
+  /// True when `stream`'s CPU has no more records.
+  bool Finished(int stream) const;
 
  private:
   ChunkDecoder& decoder_;
@@ -90,24 +95,21 @@ class InlineChunkSource : public CpuDataSource {
   CpuChunkReader reader_;
 };
 
-/// Worker threads each own a subset of the CPUs (balanced by bytes), decode them and merge
-/// them into one stream of chunks, ahead of the merging thread in a ring of kSlots chunks;
-/// one stream per worker. Memory stays at a decoded chunk per CPU and kSlots merged chunks per
-/// worker whatever the trace length.
+/// Worker threads each own a subset of the CPUs (balanced by bytes) and decode them ahead of
+/// the merging thread into rings of chunks. A worker either merges its CPUs into one stream
+/// (`merge_per_worker`: the merging thread only merges the workers' streams) or hands each CPU
+/// over as a stream of its own. A worker always fills the stream of its own with the fewest
+/// ready chunks, so the merging thread, which holds one chunk of every stream, never waits on
+/// a worker that waits on it. Memory stays at a few chunks per stream whatever the trace length.
 class ThreadedChunkSource : public CpuDataSource {
  public:
-  /// Merged chunks a worker fills ahead.
-  static constexpr int kSlots = 4;
-  /// Events per merged chunk.
-  static constexpr size_t kMergedChunkEvents = 2048;
-
   /// Starts up to `workers` threads over `streams` (CPUs balanced by `bytes`); `observer`
   /// (may be null) sees each chunk on the worker that decoded it.
   ThreadedChunkSource(const TraceFormats& formats, std::vector<CpuStream> streams,
-                      const std::vector<uint64_t>& bytes, int workers,
+                      const std::vector<uint64_t>& bytes, int workers, bool merge_per_worker,
                       DecodedRecordsObserver* observer = nullptr);
   ~ThreadedChunkSource() override;
-  int streams() const override { return static_cast<int>(workers_.size()); }
+  int streams() const override { return static_cast<int>(outputs_.size()); }
   const DecodedChunk* NextChunk(int stream) override;
   absl::Status status() const override { return FirstError(streams_); }
   double FractionDone(const std::vector<CpuDataExtent>& extents) const override {
@@ -115,27 +117,35 @@ class ThreadedChunkSource : public CpuDataSource {
   }
 
  private:
-  struct Worker {
-    Worker(const TraceFormats& formats, std::vector<CpuStream>& streams, std::vector<int> cpus,
-           ReadPositions& positions, DecodedRecordsObserver* observer, int all_cpus);
-    ChunkDecoder decoder;
+  // One stream the merging thread reads: some CPUs of a worker, merged, in a ring of chunks.
+  struct Output {
+    Output(ChunkDecoder& decoder, std::vector<CpuStream>& streams, std::vector<int> cpus,
+           ReadPositions& positions, DecodedRecordsObserver* observer, int all_cpus, int slots,
+           size_t chunk_events);
     CpuChunkReader reader;
     ChunkMerge merge;
-    DecodedChunk slots[kSlots];
+    std::vector<DecodedChunk> slots;
+    size_t chunk_events;
     int64_t produced = 0;  // chunks written
     int64_t released = 0;  // chunks the merging thread is done with
     bool holding = false;  // the merging thread reads slot `released`
     bool done = false;     // the last chunk is written
+  };
+  struct Worker {
+    explicit Worker(const TraceFormats& formats) : decoder(formats) {}
+    ChunkDecoder decoder;
+    std::vector<Output*> outputs;
     std::thread thread;
   };
 
   void Run(Worker& worker);
-  // Fills `chunk` with the worker's next merged events; false when they were its last.
-  static bool Fill(Worker& worker, DecodedChunk* chunk);
+  // Fills `chunk` with the output's next events; false when they were its last.
+  static bool Fill(Output& output, ChunkDecoder& decoder, DecodedChunk* chunk);
 
   std::vector<CpuStream> streams_;
   ReadPositions positions_;
   std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::unique_ptr<Output>> outputs_;
   std::mutex mutex_;
   std::condition_variable chunk_ready_;  // the merging thread waits on it
   std::condition_variable slot_free_;    // workers wait on it

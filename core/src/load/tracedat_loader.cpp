@@ -195,9 +195,9 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
   int threads = read_pages ? DecodingThreads(options) : 1;
   if (options.decoded_records != nullptr) options.decoded_records->OnDecodingStarts(cpus);
   if (threads > 1) {
-    source = std::make_unique<ThreadedChunkSource>(readers.parser.formats,
-                                                   std::move(readers.streams), readers.bytes,
-                                                   threads - 1, options.decoded_records);
+    source = std::make_unique<ThreadedChunkSource>(
+        readers.parser.formats, std::move(readers.streams), readers.bytes, threads - 1,
+        options.decoding_threads_merge, options.decoded_records);
   } else {
     source = std::make_unique<InlineChunkSource>(
         readers.parser.formats, std::move(readers.streams), options.decoded_records);

@@ -109,8 +109,13 @@ void ExpectSameEverywhere(const std::string& path) {
   Loaded want = Load(path, Reference());
   ASSERT_FALSE(want.events.empty());
   for (int threads : {1, 2, 3, 5}) {
-    SCOPED_TRACE(::testing::Message() << "threads " << threads);
-    ExpectSameLoad(want, Load(path, Threads(threads)));
+    for (bool workers_merge : {true, false}) {
+      SCOPED_TRACE(::testing::Message()
+                   << "threads " << threads << ", decoding threads merge " << workers_merge);
+      LoadOptions options = Threads(threads);
+      options.decoding_threads_merge = workers_merge;
+      ExpectSameLoad(want, Load(path, options));
+    }
   }
   std::string report = ReportJson(path, Reference());
   EXPECT_EQ(ReportJson(path, Threads(1)), report);

@@ -41,6 +41,11 @@ struct LoadOptions {
   /// N-1 threads while the calling thread merges and analyses. Files libtracecmd reads are
   /// always read on the calling thread. Events arrive in the same order either way.
   int threads = 0;
+  /// With decoding threads: true, each merges the CPUs it decodes and the calling thread only
+  /// their streams (best when the sink is the heavier side, as the analyses are); false, the
+  /// calling thread merges every CPU (best when the sink is light, as counting, or when the
+  /// decoding threads carry more work, as a DecodedRecordsObserver's). Same events either way.
+  bool decoding_threads_merge = true;
   /// Read trace.dat records through libtracecmd's record API instead of napiscope's page
   /// reader (slower, single-threaded; the reference the page reader is tested against).
   bool libtracecmd_records = false;

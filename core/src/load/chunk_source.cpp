@@ -116,12 +116,11 @@ constexpr int kCpuSlots = 4;
 
 ThreadedChunkSource::Output::Output(ChunkDecoder& decoder, std::vector<CpuStream>& streams,
                                     std::vector<int> cpus, ReadPositions& positions,
-                                    DecodedRecordsObserver* observer, int all_cpus, int slot_count,
-                                    size_t events_per_chunk)
+                                    DecodedRecordsObserver* observer, int all_cpus)
     : reader(decoder, streams, std::move(cpus), positions, observer),
-      merge(reader, all_cpus),
-      slots(static_cast<size_t>(slot_count)),
-      chunk_events(events_per_chunk) {}
+      slots(static_cast<size_t>(reader.streams() > 1 ? kMergedSlots : kCpuSlots)) {
+  if (reader.streams() > 1) merge.emplace(reader, all_cpus);
+}
 
 ThreadedChunkSource::ThreadedChunkSource(const TraceFormats& formats,
                                          std::vector<CpuStream> streams,
@@ -156,11 +155,8 @@ ThreadedChunkSource::ThreadedChunkSource(const TraceFormats& formats,
       for (int cpu : cpus_of_worker) groups.push_back({cpu});
     }
     for (std::vector<int>& group : groups) {
-      bool merged = group.size() > 1;
-      outputs_.push_back(
-          std::make_unique<Output>(worker.decoder, streams_, std::move(group), positions_, observer,
-                                   cpus, merged ? kMergedSlots : kCpuSlots,
-                                   merged ? kMergedChunkEvents : ChunkDecoder::kChunkEvents));
+      outputs_.push_back(std::make_unique<Output>(worker.decoder, streams_, std::move(group),
+                                                  positions_, observer, cpus));
       worker.outputs.push_back(outputs_.back().get());
     }
   }
@@ -183,25 +179,25 @@ ThreadedChunkSource::~ThreadedChunkSource() {
 }
 
 bool ThreadedChunkSource::Fill(Output& output, ChunkDecoder& decoder, DecodedChunk* chunk) {
-  // A CPU alone is decoded straight into the slot.
-  if (output.reader.streams() == 1) {
+  if (!output.merge) {  // a CPU alone: decoded straight into the slot
     return output.reader.DecodeNext(0, chunk) && !output.reader.Finished(0);
   }
+  ChunkMerge& merge = *output.merge;
   chunk->events.clear();
   chunk->missed.clear();
   chunk->strings = &decoder.strings();
-  ReadTotals before = output.merge.totals();
+  ReadTotals before = merge.totals();
   bool more = true;
-  while (chunk->events.size() < output.chunk_events) {
-    if (!output.merge.Next()) {
+  while (chunk->events.size() < kMergedChunkEvents) {
+    if (!merge.Next()) {
       more = false;
       break;
     }
-    const Event& event = output.merge.event();
+    const Event& event = merge.event();
     chunk->events.push_back(event);
-    if (event.kind == EventKind::kMissedEvents) chunk->missed.push_back(output.merge.missed_mark());
+    if (event.kind == EventKind::kMissedEvents) chunk->missed.push_back(merge.missed_mark());
   }
-  const ReadTotals& after = output.merge.totals();
+  const ReadTotals& after = merge.totals();
   chunk->records = after.records - before.records;
   chunk->backwards = after.backwards - before.backwards;
   chunk->impossible_time = after.impossible_time - before.impossible_time;

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -117,15 +118,14 @@ class ThreadedChunkSource : public CpuDataSource {
   }
 
  private:
-  // One stream the merging thread reads: some CPUs of a worker, merged, in a ring of chunks.
+  // One stream the merging thread reads, in a ring of chunks: one CPU of a worker, decoded
+  // straight into the ring, or several, merged into it.
   struct Output {
     Output(ChunkDecoder& decoder, std::vector<CpuStream>& streams, std::vector<int> cpus,
-           ReadPositions& positions, DecodedRecordsObserver* observer, int all_cpus, int slots,
-           size_t chunk_events);
+           ReadPositions& positions, DecodedRecordsObserver* observer, int all_cpus);
     CpuChunkReader reader;
-    ChunkMerge merge;
+    std::optional<ChunkMerge> merge;  // of several CPUs; none for one
     std::vector<DecodedChunk> slots;
-    size_t chunk_events;
     int64_t produced = 0;  // chunks written
     int64_t released = 0;  // chunks the merging thread is done with
     bool holding = false;  // the merging thread reads slot `released`

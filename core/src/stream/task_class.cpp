@@ -131,7 +131,8 @@ TaskClass WithPriority(TaskClass by_name, int kernel_prio) {
 // What the task table has seen a task with a plain name do overrides its name.
 TaskClass WithBehaviour(const TaskTable* tasks, int32_t pid, TaskClass by_name) {
   if (by_name != TaskClass::kRtTask && by_name != TaskClass::kOther) return by_name;
-  const TaskRecord* task = tasks != nullptr ? tasks->Find(pid) : nullptr;
+  if (tasks == nullptr || !tasks->any_thread_by_behaviour()) return by_name;
+  const TaskRecord* task = tasks->Find(pid);
   if (task == nullptr) return by_name;
   if (task->woken_as_thread_of_irq >= 0) return TaskClass::kIrqThread;
   if (task->served_softirq_vectors != 0) return TaskClass::kSoftirqThread;

@@ -15,12 +15,19 @@ void AppendComm(TaskRecord& task, int32_t pid, StringId comm, TimestampNs ts_ns)
   task.comms.push_back({ts_ns, comm});
 }
 
+// True when AppendComm will ignore every later name of the idle task `task`.
+bool IdleNameFixed(const TaskRecord& task) {
+  return !task.comms.empty() && task.comms.back().since_ns != INT64_MIN;
+}
+
 }  // namespace
 
 void TaskTable::ObserveComm(int32_t pid, StringId comm, TimestampNs ts_ns) {
   if (comm == 0) return;
   RecentOf(pid).pid = kNoPid;
-  AppendComm(tasks_[pid], pid, comm, ts_ns);
+  TaskRecord& task = tasks_[pid];
+  AppendComm(task, pid, comm, ts_ns);
+  if (pid == 0) idle_named_by_event_ = IdleNameFixed(task);
 }
 
 void TaskTable::ObservePrio(int32_t pid, int16_t prio) {
@@ -30,11 +37,14 @@ void TaskTable::ObservePrio(int32_t pid, int16_t prio) {
 
 void TaskTable::Observe(int32_t pid, StringId comm, bool has_prio, int16_t prio,
                         TimestampNs ts_ns) {
+  // The idle task's comm differs per CPU (swapper/N); once fixed it would only defeat `recent`.
+  if (pid == 0 && idle_named_by_event_) comm = 0;
   if (comm == 0 && !has_prio) return;
   RecentObservation& recent = RecentOf(pid);
   if (recent.pid == pid && recent.comm == comm && (!has_prio || recent.prio == prio)) return;
   TaskRecord& task = tasks_[pid];
   AppendComm(task, pid, comm, ts_ns);
+  if (pid == 0) idle_named_by_event_ = IdleNameFixed(task);
   if (has_prio) task.last_prio = prio;
   recent = {pid, comm, task.last_prio};
 }
@@ -49,6 +59,7 @@ void TaskTable::ApplyNote(CpuNote note, const Event& event) {
   bool wake = IsWake(event);
   if (note.wakes_thread_of_irq >= 0 && wake) {
     tasks_[event.wake.pid].woken_as_thread_of_irq = note.wakes_thread_of_irq;
+    any_irq_thread_by_behaviour_ = true;
   }
   if (note.raised_vec >= 0 && wake && event.wake.pid > 0 && event.wake.pid != event.pid) {
     woken_after_raise_[event.wake.pid] |= 1u << note.raised_vec;

@@ -71,6 +71,12 @@ class TaskTable {
   /// True once any task was seen serving softirqs as a thread (served_softirq_vectors != 0).
   bool any_softirq_thread_by_behaviour() const { return any_softirq_thread_by_behaviour_; }
 
+  /// True once any task was seen acting as an IRQ or softirq thread (woken_as_thread_of_irq or
+  /// served_softirq_vectors set); until then classifying a task needs no lookup here.
+  bool any_thread_by_behaviour() const {
+    return any_irq_thread_by_behaviour_ || any_softirq_thread_by_behaviour_;
+  }
+
   /// All tasks, unordered.
   const absl::flat_hash_map<int32_t, TaskRecord>& tasks() const { return tasks_; }
 
@@ -110,6 +116,9 @@ class TaskTable {
   // Tasks woken right after a raise by another context: pid -> the vectors raised.
   absl::flat_hash_map<int32_t, uint32_t> woken_after_raise_;
   bool any_softirq_thread_by_behaviour_ = false;
+  bool any_irq_thread_by_behaviour_ = false;
+  // pid 0 has the name an event gave it, which it keeps (AppendComm): later names are no news.
+  bool idle_named_by_event_ = false;
   bool waking_seen_ = false;  // a sched_waking was observed
   std::vector<RecentObservation> recent_ =
       std::vector<RecentObservation>(kRecentSize, RecentObservation{kNoPid, 0, -1});

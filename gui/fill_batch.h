@@ -1,5 +1,5 @@
-// Fills many small rectangles of one colour with one QPainter call instead of one each, with
-// the pixels fillRect would give them.
+// Fills many small rectangles of one colour with one QPainter call instead of one each, or
+// straight into the image's pixels, with the pixels fillRect would give them.
 #pragma once
 
 #include <QColor>
@@ -11,9 +11,11 @@ namespace napiscope::gui {
 
 /// Rectangles queued for `painter`, drawn in the order queued: each is filled as
 /// painter.fillRect(rect, colour) fills it. Where the painter allows it (no antialiasing, at most
-/// a whole-pixel translation, the rectangle at non-negative coordinates) a rectangle is queued
-/// as the pixel rectangle Qt's raster engine fills for it (its edges rounded to the nearest
-/// pixel) and a run of one colour is drawn in one call; otherwise it is filled at once.
+/// a whole-pixel translation, the rectangle at non-negative coordinates) a rectangle becomes
+/// the pixel rectangle Qt's raster engine fills for it (its edges rounded to the nearest
+/// pixel). An opaque one on a 32-bit image with at most a rectangular clip is written into the
+/// image's pixels at once; others are queued and a run of one colour drawn in one call;
+/// anything else is filled at once.
 class FillBatch {
  public:
   explicit FillBatch(QPainter& painter);
@@ -28,10 +30,21 @@ class FillBatch {
   void Flush();
 
  private:
+  /// Prepares writing into the painter's image; false where only the painter may draw.
+  bool PrepareDirectWrites();
+  /// Writes `pixel` into the device pixels of `rect` (logical coordinates) inside the clip.
+  void WritePixels(const QRect& rect, QRgb pixel);
+
   QPainter& painter_;
   bool batchable_ = false;
   QColor color_;
   QVector<QRect> rects_;
+  // Direct writes: the image's first byte and bytes per line, the device translation, and the
+  // device pixels that may be written (the clip within the image).
+  uchar* pixels_ = nullptr;
+  qsizetype bytes_per_line_ = 0;
+  QPoint offset_;
+  QRect writable_;
 };
 
 }  // namespace napiscope::gui

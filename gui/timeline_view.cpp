@@ -292,7 +292,7 @@ int TimelineView::ContentHeight() const {
 
 QSize TimelineView::sizeHint() const { return QSize(1200, ContentHeight()); }
 
-void TimelineView::paintEvent(QPaintEvent* event) {
+void TimelineView::paintEvent(QPaintEvent* /*event*/) {
   QPainter painter(this);
   painter.fillRect(rect(), palette().window());
   if (!trace_) {
@@ -302,26 +302,24 @@ void TimelineView::paintEvent(QPaintEvent* event) {
   }
   TimelineLayout layout = Layout();
   TimelinePainter frame(*trace_, state_, layout, &threads_);
-  if (frame_cache_enabled_) {
-    if (!FrameCacheValid()) {
-      qreal ratio = devicePixelRatioF();
-      frame_cache_ = QImage(size() * ratio, QImage::Format_ARGB32_Premultiplied);
-      frame_cache_.setDevicePixelRatio(ratio);
-      QPainter cache(&frame_cache_);
-      cache.setFont(font());
-      cache.setPen(palette().color(QPalette::WindowText));
-      cache.fillRect(rect(), palette().window());
-      frame.PaintContent(cache, QRect());
-      frame_state_ = state_;
-      frame_trace_ = trace_.get();
-      frame_font_ = font();
-    }
-    painter.drawImage(0, 0, frame_cache_);
-    painter.setFont(TimelinePainter::FrameFont(font()));
-    frame.PaintMarkers(painter);
-  } else {
-    frame.Paint(painter, event->rect());
+  // Frames are drawn into an image (whose pixels the painter's fills may write directly) and
+  // kept: while only the markers, the focus or a drag band change, the kept frame is shown.
+  if (!frame_cache_enabled_ || !FrameCacheValid()) {
+    qreal ratio = devicePixelRatioF();
+    frame_cache_ = QImage(size() * ratio, QImage::Format_ARGB32_Premultiplied);
+    frame_cache_.setDevicePixelRatio(ratio);
+    QPainter cache(&frame_cache_);
+    cache.setFont(font());
+    cache.setPen(palette().color(QPalette::WindowText));
+    cache.fillRect(rect(), palette().window());
+    frame.PaintContent(cache, QRect());
+    frame_state_ = state_;
+    frame_trace_ = trace_.get();
+    frame_font_ = font();
   }
+  painter.drawImage(0, 0, frame_cache_);
+  painter.setFont(TimelinePainter::FrameFont(font()));
+  frame.PaintMarkers(painter);
   if (selecting_ && dragging_) {
     // The range a right-drag or Ctrl+drag will zoom to.
     int x0 = std::min(press_pos_.x(), select_x_);

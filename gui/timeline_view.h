@@ -85,8 +85,8 @@ class TimelineView : public QWidget {
   QSize sizeHint() const override;
 
   /// Keeps the last frame (without markers) and repaints from it while only the markers, the
-  /// focus or a drag band change; on by default (the window bench turns it off to time frames
-  /// drawn anew).
+  /// focus or a drag band change; on by default. Off, every repaint draws the frame anew (the
+  /// window bench times those).
   void SetFrameCacheEnabled(bool enabled);
 
  signals:

@@ -1,8 +1,10 @@
 // The timeline's drawing shortcuts draw the pixels of the plain way they replace: the bars of a
 // lane's aggregated columns, filled in one call per colour, are the bars filled one by one, on
-// recorded traces at several zooms, lane heights, image formats and clips.
+// recorded traces at several zooms, lane heights, image formats and clips; a frame whose fills
+// are written into an image's pixels is the frame the painter draws on a pixmap.
 #include <QImage>
 #include <QPainter>
+#include <QPixmap>
 #include <algorithm>
 #include <string>
 
@@ -113,6 +115,44 @@ TEST(TimelinePainter, ColumnsFilledPerColourAreTheColumnsFilledOneByOne) {
       }
     }
     EXPECT_GT(aggregated, 0u) << file;
+  }
+}
+
+// Painted on a QImage, the intervals drawn one by one are written into its pixels; on a pixmap
+// only the painter draws. Both frames must be the same, at zooms where lanes are aggregated
+// columns and where their intervals are drawn one by one, compact and expanded rows.
+TEST(TimelinePainter, FramesWrittenIntoTheImageAreTheFramesThePainterDraws) {
+  for (const char* file : {"real/server16-softirq-napi.dat", "real/veth-threaded-napi.dat"}) {
+    auto trace = testing::LoadTestTrace(file);
+    ASSERT_NE(trace, nullptr) << file;
+    const Timeline& timeline = trace->timeline;
+    TimestampNs start = timeline.start_ns();
+    TimestampNs span = timeline.end_ns() - start;
+    size_t one_by_one = 0;  // lanes of the frames whose intervals are drawn one by one
+    for (bool expanded : {false, true}) {
+      for (TimestampNs zoom : {span, span / 50, span / 2000}) {
+        TimelineViewState state;
+        state.from_ns = start + (span - zoom) / 2;
+        state.to_ns = state.from_ns + zoom;
+        if (expanded) state.cpu_expanded.assign(static_cast<size_t>(timeline.cpus()), true);
+        TimelineLayout layout(timeline.cpus(), state, 1300, 900);
+        for (int cpu = 0; cpu < timeline.cpus(); ++cpu) {
+          LaneSlice slice =
+              timeline.Query(cpu, Lane::kSoftirq, state.from_ns, state.to_ns, layout.time_width());
+          if (!slice.aggregated && !slice.intervals.empty()) ++one_by_one;
+        }
+        QImage direct(1300, layout.height(), QImage::Format_ARGB32_Premultiplied);
+        QPixmap painted(1300, layout.height());
+        for (QPaintDevice* device : std::initializer_list<QPaintDevice*>{&direct, &painted}) {
+          QPainter painter(device);
+          TimelinePainter(*trace, state, layout).Paint(painter, QRect());
+        }
+        std::string where = std::string(file) + (expanded ? " expanded" : " compact") + " zoom " +
+                            std::to_string(zoom);
+        ASSERT_TRUE(direct == painted.toImage().convertToFormat(direct.format())) << where;
+      }
+    }
+    EXPECT_GT(one_by_one, 0u) << file;
   }
 }
 

@@ -28,8 +28,9 @@ std::vector<LaneItemTraits> TraitsOf(const Timeline& timeline) {
 }
 
 // The per-column query: column c covers [from + span * c / columns, from + span * (c + 1) /
-// columns); each column's intervals found with LowerBound and summed with Summarize; a dense
-// column ends on a block boundary; intervals at least a column wide are drawn on their own.
+// columns); each column's intervals found with LowerBound and summed with Summarize; a column
+// with a block of intervals or more before the block of its last interval ends where that
+// block begins; intervals at least a column wide are drawn on their own.
 LaneSlice PerColumnQuery(const TimelineLane& lane, TimestampNs from_ns, TimestampNs to_ns,
                          int columns, std::span<const LaneItemTraits> traits) {
   LaneSlice slice;
@@ -56,8 +57,11 @@ LaneSlice PerColumnQuery(const TimelineLane& lane, TimestampNs from_ns, Timestam
   for (int c = 0; c < columns; ++c) {
     column_first[c] = begin;
     size_t end = c + 1 == columns ? last : lane.LowerBound(boundaries[c + 1], begin);
-    if (end - begin >= 2 * TimelineLane::kBlockSize && c + 1 < columns) {
-      end -= end % TimelineLane::kBlockSize;
+    // The first interval of the block that holds the column's last one.
+    size_t last_block_first =
+        end > 0 ? (end - 1) / TimelineLane::kBlockSize * TimelineLane::kBlockSize : 0;
+    if (end > begin && last_block_first >= begin + TimelineLane::kBlockSize && c + 1 < columns) {
+      end = last_block_first;
     }
     if (end > begin) slice.columns[c] = lane.Summarize(begin, end, traits);
     begin = end;

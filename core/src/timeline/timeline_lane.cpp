@@ -236,7 +236,11 @@ size_t TimelineLane::LowerBoundFrom(TimestampNs ts_ns, size_t from) const {
 
 size_t TimelineLane::ColumnEnd(TimestampNs ts_ns, size_t begin) const {
   size_t size = this->size();
-  if (begin >= size || StartOf(begin) >= ts_ns) return begin;
+  if (begin >= size) return begin;
+  // A column after a dense one begins a block, whose first start is the block's.
+  TimestampNs begin_start =
+      begin % kBlockSize == 0 ? block_start_ns_[begin / kBlockSize] : StartOf(begin);
+  if (begin_start >= ts_ns) return begin;
   // Gallop over the blocks' first starts (8 bytes per block of intervals, not 12 per interval):
   // `below` is a block known to start before ts_ns; the first block starting at or after it
   // is in (below, above].
@@ -259,19 +263,13 @@ size_t TimelineLane::ColumnEnd(TimestampNs ts_ns, size_t begin) const {
     else
       hi = mid;
   }
-  // The first interval starting at or after ts_ns is in ((lo - 1) * kBlockSize, lo * kBlockSize].
+  // The column's last interval (the one before the first starting at or after ts_ns) is in
+  // block lo - 1. A column that holds a block of intervals before that block ends where the
+  // block begins, found from the blocks' starts alone: no interval is read.
   size_t block_first = (lo - 1) * kBlockSize;
-  size_t block_end = std::min(lo * kBlockSize, size);
-  if (block_first >= begin + 2 * kBlockSize) {
-    // A dense column: it ends on this block's end when the whole block starts before ts_ns,
-    // else on its first interval; which interval of the block it is does not matter.
-    if (lo * kBlockSize <= size && StartOf(lo * kBlockSize - 1) < ts_ns) return lo * kBlockSize;
-    return block_first;
-  }
+  if (block_first >= begin + kBlockSize) return block_first;
   size_t end = LowerBoundFrom(ts_ns, std::max(block_first, begin));
-  end = std::min(end, block_end);
-  if (end - begin >= 2 * kBlockSize) end -= end % kBlockSize;
-  return end;
+  return std::min(end, std::min(lo * kBlockSize, size));
 }
 
 void TimelineLane::FindOverlapping(size_t end_index, TimestampNs after_ns,
@@ -434,9 +432,10 @@ LaneSlice TimelineLane::Query(TimestampNs from_ns, TimestampNs to_ns, int column
   size_t begin = first;
   for (int c = 0; c < columns; ++c) {
     column_first[c] = begin;
-    // A dense column ends on a block boundary, so it sums whole blocks from the pyramid instead
-    // of scanning up to a block of intervals: what moves to the next column is fewer intervals
-    // than half this column holds, at most one pixel away. Every interval is still counted once.
+    // A dense column (a block of intervals or more before the block of its last interval)
+    // ends where that block begins, so it sums whole blocks from the pyramid instead of
+    // reading its intervals one by one: what moves to the next column is at most a block, no
+    // more than the column keeps, at most one pixel away. Every interval is still counted once.
     size_t end = c + 1 == columns ? last : ColumnEnd(boundaries[c + 1], begin);
     if (end > begin) slice.columns[c] = SummarizeColumn(begin, end, traits);
     begin = end;

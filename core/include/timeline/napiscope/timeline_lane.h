@@ -124,9 +124,9 @@ class TimelineLane {
   // from `from` (a column's end is near its start).
   size_t LowerBoundFrom(TimestampNs ts_ns, size_t from) const;
   // Where Query's column that starts at interval `begin` ends (columns ask in time order, every
-  // interval before `begin` starts before ts_ns): LowerBoundFrom(ts_ns, begin), moved down to a
-  // block boundary when the column holds at least two blocks. Dense columns search the blocks'
-  // first starts and read one interval.
+  // interval before `begin` starts before ts_ns): LowerBoundFrom(ts_ns, begin), or the first
+  // interval of the block holding the column's last interval when at least a block of the
+  // column comes before it. Dense columns search only the blocks' first starts.
   size_t ColumnEnd(TimestampNs ts_ns, size_t begin) const;
   // Summarize(begin, end, traits), the same value, with the parts of a block whose intervals
   // share one key summed without a tally step per interval.

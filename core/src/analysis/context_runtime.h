@@ -19,6 +19,9 @@ class ContextRuntime : public ContextListener {
  public:
   explicit ContextRuntime(const AnalysisWindow& window) : window_(window) {}
 
+  ContextReads Reads() const override {
+    return {false, ContextKindBit(ContextKind::kHardirq) | ContextKindBit(ContextKind::kSoftirq)};
+  }
   void OnInterval(const ContextInterval& interval) override;
 
   /// One row per (cpu, vec) with a measured run, by cpu then vec.

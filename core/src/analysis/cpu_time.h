@@ -16,6 +16,7 @@ class CpuTime : public EventSink, public ContextListener {
   explicit CpuTime(const AnalysisWindow& window) : window_(window) {}
 
   void OnEvent(const Event& event) override;
+  ContextReads Reads() const override { return {true, 0}; }
   void OnSegment(const CpuSegment& segment) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
 

@@ -23,6 +23,7 @@ class NapiPolls : public EventSink, public ContextListener {
   explicit NapiPolls(const AnalysisWindow& window) : window_(window) {}
 
   void OnEvent(const Event& event) override;
+  ContextReads Reads() const override { return {false, ContextKindBit(ContextKind::kNapiPoll)}; }
   void OnInterval(const ContextInterval& interval) override;
 
   /// Rows by device, napi, CPU, context; netif_receive_skb is -1 unless `skb_recorded`.

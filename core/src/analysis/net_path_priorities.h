@@ -27,6 +27,7 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
 
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
+  ContextReads Reads() const override { return {true, 0}; }
   void OnSegment(const CpuSegment& segment) override;
   void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
   void OnSoftirqWait(const SoftirqWaitFact& wait) override;

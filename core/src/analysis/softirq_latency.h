@@ -27,6 +27,7 @@ class SoftirqLatency : public FactListener, public ContextListener {
   void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
   void OnSoftirqWait(const SoftirqWaitFact& fact) override;
   void OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) override;
+  ContextReads Reads() const override { return {true, 0}; }
   void OnSegment(const CpuSegment& segment) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
 

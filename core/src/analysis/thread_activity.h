@@ -26,6 +26,7 @@ class ThreadActivity : public EventSink, public ContextListener, public FactList
 
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
+  ContextReads Reads() const override { return {false, ContextKindBit(ContextKind::kTask)}; }
   void OnInterval(const ContextInterval& interval) override;
   void OnThreadActivation(const ThreadActivationFact& activation) override;
   void OnThreadMigration(const ThreadMigrationFact& migration) override;

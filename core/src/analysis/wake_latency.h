@@ -37,6 +37,7 @@ class WakeLatency : public FactListener, public ContextListener {
   void OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) override;
   /// Closes the wakeups still waiting for segments; what no segment covered is unknown.
   void OnEnd();
+  ContextReads Reads() const override { return {true, 0}; }
   void OnSegment(const CpuSegment& segment) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
 

@@ -30,6 +30,17 @@ bool IsIrqEntry(EventKind kind) {
 ContextTracker::ContextTracker() = default;
 ContextTracker::~ContextTracker() = default;
 
+void ContextTracker::AddListener(ContextListener* listener) {
+  ContextReads reads = listener->Reads();
+  listeners_.push_back(listener);
+  if (reads.segments) segment_listeners_.push_back(listener);
+  for (size_t kind = 0; kind < kContextKinds; ++kind) {
+    if (reads.interval_kinds & ContextKindBit(static_cast<ContextKind>(kind))) {
+      interval_listeners_[kind].push_back(listener);
+    }
+  }
+}
+
 void ContextTracker::OnBegin(const TraceContext& context) {
   trace_ = &context;
   cpus_.assign(std::max(context.meta.cpus, 1), CpuState{});
@@ -139,12 +150,12 @@ void ContextTracker::EmitSegment(CpuState& cpu, const CpuSegment& segment) {
     FlushWarmup(cpu);
     cpu.warm = true;
   }
-  for (ContextListener* listener : listeners_) listener->OnSegment(segment);
+  for (ContextListener* listener : segment_listeners_) listener->OnSegment(segment);
 }
 
 void ContextTracker::FlushWarmup(CpuState& cpu) {
   for (const CpuSegment& segment : cpu.warmup) {
-    for (ContextListener* listener : listeners_) listener->OnSegment(segment);
+    for (ContextListener* listener : segment_listeners_) listener->OnSegment(segment);
   }
   cpu.warmup.clear();
 }
@@ -160,7 +171,9 @@ void ContextTracker::Advance(CpuState& cpu, TimestampNs ts) {
 void ContextTracker::CloseInterval(const ContextFrame& frame, TimestampNs end, bool end_known,
                                    bool suspended) {
   ContextInterval interval{frame, end, end_known, suspended};
-  for (ContextListener* listener : listeners_) listener->OnInterval(interval);
+  for (ContextListener* listener : interval_listeners_[static_cast<size_t>(frame.kind)]) {
+    listener->OnInterval(interval);
+  }
 }
 
 // An exit without its entry while the CPU is still settling: the frame was running when the

@@ -2,6 +2,7 @@
 // NAPI poll), reconstructed from the event stream and handed out as segments and intervals.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -89,10 +90,21 @@ struct CpuSegment {
   ContextFrame frame;
 };
 
+/// The bit of `kind` in ContextReads::interval_kinds.
+constexpr uint32_t ContextKindBit(ContextKind kind) { return 1u << static_cast<uint32_t>(kind); }
+
+/// What a ContextListener reads: the tracker calls it only for these (unknown time always).
+struct ContextReads {
+  bool segments = true;           ///< OnSegment
+  uint32_t interval_kinds = ~0u;  ///< OnInterval for frames of these kinds (ContextKindBit)
+};
+
 /// Receives what the tracker reconstructs.
 class ContextListener {
  public:
   virtual ~ContextListener() = default;
+  /// What this listener reads, asked once when it is added to a tracker; default everything.
+  virtual ContextReads Reads() const { return {}; }
   /// Exclusive time of the top frame of a CPU.
   virtual void OnSegment(const CpuSegment& segment) { (void)segment; }
   /// A frame that ended (NAPI polls are reported here only).
@@ -120,8 +132,8 @@ class ContextTracker : public EventSink {
   ContextTracker();
   ~ContextTracker() override;
 
-  /// Adds a listener; it must outlive the tracker.
-  void AddListener(ContextListener* listener) { listeners_.push_back(listener); }
+  /// Adds a listener; it must outlive the tracker. It is called only for what its Reads() says.
+  void AddListener(ContextListener* listener);
 
   void OnBegin(const TraceContext& context) override;
   void OnEvent(const Event& event) override;
@@ -172,7 +184,12 @@ class ContextTracker : public EventSink {
   void Renumber(CpuState& cpu);
 
   const TraceContext* trace_ = nullptr;
+  // The listeners in the order added: all of them (unknown time), those reading segments, and
+  // per frame kind those reading its intervals. Most read a few kinds of the many calls.
+  static constexpr size_t kContextKinds = static_cast<size_t>(ContextKind::kNapiPoll) + 1;
   std::vector<ContextListener*> listeners_;
+  std::vector<ContextListener*> segment_listeners_;
+  std::array<std::vector<ContextListener*>, kContextKinds> interval_listeners_;
   std::vector<CpuState> cpus_;
   void DropFramesElsewhere(int32_t pid, uint16_t cpu);
   void InferHardirq(CpuState& cpu, const Event& event);

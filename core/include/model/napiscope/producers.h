@@ -34,6 +34,8 @@ class FactProducers : public EventSink, public ContextListener {
   void OnBegin(const TraceContext& context) override;
   void OnEvent(const Event& event) override;
   void OnEnd() override;
+  /// Reads task intervals only.
+  ContextReads Reads() const override { return {false, ContextKindBit(ContextKind::kTask)}; }
   /// Task intervals of the tracker: service threads seen only there are tracked too.
   void OnInterval(const ContextInterval& interval) override;
 

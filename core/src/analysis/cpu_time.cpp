@@ -9,14 +9,12 @@ constexpr uint32_t kMaxSoftirqVectors = 32;  // the kernel's pending mask has 32
 
 }  // namespace
 
-CpuTime::CpuState& CpuTime::Cpu(uint16_t cpu) {
-  if (cpu >= cpus_.size()) {
-    size_t old = cpus_.size();
-    cpus_.resize(cpu + 1);
-    for (size_t i = old; i < cpus_.size(); ++i) {
-      cpus_[i].row.cpu = static_cast<int>(i);
-      cpus_[i].row.softirq_ns.assign(kSoftirqVectorCount, 0);
-    }
+CpuTime::CpuState& CpuTime::Grow(uint16_t cpu) {
+  size_t old = cpus_.size();
+  cpus_.resize(cpu + 1);
+  for (size_t i = old; i < cpus_.size(); ++i) {
+    cpus_[i].row.cpu = static_cast<int>(i);
+    cpus_[i].row.softirq_ns.assign(kSoftirqVectorCount, 0);
   }
   return cpus_[cpu];
 }

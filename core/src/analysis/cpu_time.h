@@ -28,7 +28,9 @@ class CpuTime : public EventSink, public ContextListener {
     bool seen = false;
     CpuTimeRow row;
   };
-  CpuState& Cpu(uint16_t cpu);
+  // Inline: OnEvent asks for every event, and the CPU is nearly always there already.
+  CpuState& Cpu(uint16_t cpu) { return cpu < cpus_.size() ? cpus_[cpu] : Grow(cpu); }
+  CpuState& Grow(uint16_t cpu);
   int64_t Clipped(TimestampNs start_ns, TimestampNs end_ns) const;
 
   AnalysisWindow window_;

@@ -26,11 +26,9 @@ void NetPathPriorities::RanOn(Runner& runner, int32_t pid, int cpu) {
 }
 
 NetPathPriorities::Chain& NetPathPriorities::ChainOf(int32_t irq) {
-  if (last_chain_ == nullptr || last_irq_ != irq) {
-    last_chain_ = &chains_[irq];  // std::map: the address stays
-    last_irq_ = irq;
-  }
-  return *last_chain_;
+  Chain*& chain = chain_of_irq_[irq];
+  if (chain == nullptr) chain = &chains_[irq];
+  return *chain;
 }
 
 int NetPathPriorities::FindWindow(const CpuState& cpu, uint64_t wait_id) {

@@ -79,7 +79,7 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   CpuState& Cpu(uint16_t cpu);
   // Notes that `runner` (task `pid`, -1 at hard-IRQ exit) ran a chain's work on `cpu`.
   void RanOn(Runner& runner, int32_t pid, int cpu);
-  // chains_[irq], remembering the last one asked for (IRQs come in bursts).
+  // chains_[irq], found through chain_of_irq_ (one probe, not a walk of the ordered map).
   Chain& ChainOf(int32_t irq);
   // The index of the CPU's window of the NET_RX raise (wait_id 0) or of wake-to-run wait
   // `wait_id`; -1 when none.
@@ -93,9 +93,10 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   const ContextTracker* tracker_;
   AnalysisWindow window_;
   const TraceContext* context_ = nullptr;
-  std::map<int32_t, Chain> chains_;
-  int32_t last_irq_ = 0;
-  Chain* last_chain_ = nullptr;                               // chains_[last_irq_]
+  std::map<int32_t, Chain> chains_;  // ordered for the rows
+  // chains_[irq] by address (a std::map keeps its elements in place): each CPU's hard IRQs
+  // take turns, so a cache of the last chain alone missed at nearly every one.
+  absl::flat_hash_map<int32_t, Chain*> chain_of_irq_;
   absl::flat_hash_map<int32_t, int32_t> irq_of_napi_thread_;  // NAPI thread -> the IRQ that wakes it
   absl::flat_hash_map<uint64_t, uint16_t> napi_wait_cpu_;  // open NAPI window -> its CPU
   absl::flat_hash_map<int32_t, Seen> seen_;

@@ -33,14 +33,20 @@ bool FillBatch::PrepareDirectWrites() {
       painter_.opacity() != 1.0) {
     return false;
   }
-  offset_ = QPoint(static_cast<int>(painter_.deviceTransform().dx()),
-                   static_cast<int>(painter_.deviceTransform().dy()));
-  writable_ = image->rect();
+  QPoint offset(static_cast<int>(painter_.deviceTransform().dx()),
+                static_cast<int>(painter_.deviceTransform().dy()));
+  QRect writable = image->rect();
   if (painter_.hasClipping()) {
     QRegion clip = painter_.clipRegion();
     if (clip.rectCount() > 1) return false;
-    writable_ &= clip.boundingRect().translated(offset_);
+    writable &= clip.boundingRect().translated(offset);
   }
+  offset_x_ = offset.x();
+  offset_y_ = offset.y();
+  writable_left_ = writable.left();
+  writable_top_ = writable.top();
+  writable_right_ = writable.left() + writable.width();
+  writable_bottom_ = writable.top() + writable.height();
   // The buffer the painter draws into: constBits, since bits() would copy a shared image and
   // leave the painter's pixels elsewhere.
   pixels_ = const_cast<uchar*>(std::as_const(*image).constBits());
@@ -48,11 +54,11 @@ bool FillBatch::PrepareDirectWrites() {
   return true;
 }
 
-void FillBatch::Fill(const QRectF& rect, const QColor& color) {
+void FillBatch::Fill(const QRectF& rect, QRgb color) {
   bool positive = rect.left() >= 0 && rect.top() >= 0 && rect.width() > 0 && rect.height() > 0;
   if (!batchable_ || !positive) {
     Flush();
-    painter_.fillRect(rect, color);
+    painter_.fillRect(rect, QColor::fromRgba(color));
     return;
   }
   // The raster engine's fill of a QRectF without antialiasing: each edge to the nearest pixel.
@@ -61,23 +67,26 @@ void FillBatch::Fill(const QRectF& rect, const QColor& color) {
   int x2 = qRound(rect.right());
   int y2 = qRound(rect.bottom());
   if (x2 <= x1 || y2 <= y1) return;
-  QRect pixels(x1, y1, x2 - x1, y2 - y1);
-  if (pixels_ != nullptr && color.alpha() == 255) {
+  if (pixels_ != nullptr && qAlpha(color) == 255) {
     Flush();
-    WritePixels(pixels, color.rgba());
+    WritePixels(x1, y1, x2, y2, color);
     return;
   }
   if (!rects_.isEmpty() && color != color_) Flush();
   color_ = color;
-  rects_.append(pixels);
+  rects_.append(QRect(x1, y1, x2 - x1, y2 - y1));
 }
 
-void FillBatch::WritePixels(const QRect& rect, QRgb pixel) {
-  QRect target = rect.translated(offset_) & writable_;
-  if (target.isEmpty()) return;
-  for (int y = target.top(); y <= target.bottom(); ++y) {
-    auto* line = reinterpret_cast<QRgb*>(pixels_ + y * bytes_per_line_);
-    std::fill(line + target.left(), line + target.left() + target.width(), pixel);
+void FillBatch::WritePixels(int x1, int y1, int x2, int y2, QRgb pixel) {
+  int left = std::max(x1 + offset_x_, writable_left_);
+  int right = std::min(x2 + offset_x_, writable_right_);
+  int top = std::max(y1 + offset_y_, writable_top_);
+  int bottom = std::min(y2 + offset_y_, writable_bottom_);
+  if (left >= right || top >= bottom) return;
+  uchar* line = pixels_ + static_cast<qsizetype>(top) * bytes_per_line_;
+  for (int y = top; y < bottom; ++y, line += bytes_per_line_) {
+    auto* row = reinterpret_cast<QRgb*>(line);
+    std::fill(row + left, row + right, pixel);
   }
 }
 
@@ -86,7 +95,7 @@ void FillBatch::Flush() {
   QPen pen = painter_.pen();
   QBrush brush = painter_.brush();
   painter_.setPen(Qt::NoPen);
-  painter_.setBrush(color_);
+  painter_.setBrush(QColor::fromRgba(color_));
   painter_.drawRects(rects_);
   painter_.setPen(pen);
   painter_.setBrush(brush);

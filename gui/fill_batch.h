@@ -24,7 +24,9 @@ class FillBatch {
   FillBatch& operator=(const FillBatch&) = delete;
 
   /// Fills `rect` with `color`, now or at the next Flush.
-  void Fill(const QRectF& rect, const QColor& color);
+  void Fill(const QRectF& rect, const QColor& color) { Fill(rect, color.rgba()); }
+  /// The same with the colour as 0xAARRGGBB (a frame's many fills convert their colour once).
+  void Fill(const QRectF& rect, QRgb color);
 
   /// Draws what is queued. Call it before drawing anything else with the painter.
   void Flush();
@@ -32,19 +34,25 @@ class FillBatch {
  private:
   /// Prepares writing into the painter's image; false where only the painter may draw.
   bool PrepareDirectWrites();
-  /// Writes `pixel` into the device pixels of `rect` (logical coordinates) inside the clip.
-  void WritePixels(const QRect& rect, QRgb pixel);
+  /// Writes `pixel` into the device pixels of [x1, x2) x [y1, y2) (logical coordinates)
+  /// inside the clip.
+  void WritePixels(int x1, int y1, int x2, int y2, QRgb pixel);
 
   QPainter& painter_;
   bool batchable_ = false;
-  QColor color_;
+  QRgb color_ = 0;
   QVector<QRect> rects_;
   // Direct writes: the image's first byte and bytes per line, the device translation, and the
-  // device pixels that may be written (the clip within the image).
+  // device pixels that may be written (the clip within the image), as [left, right) x [top,
+  // bottom).
   uchar* pixels_ = nullptr;
   qsizetype bytes_per_line_ = 0;
-  QPoint offset_;
-  QRect writable_;
+  int offset_x_ = 0;
+  int offset_y_ = 0;
+  int writable_left_ = 0;
+  int writable_top_ = 0;
+  int writable_right_ = 0;
+  int writable_bottom_ = 0;
 };
 
 }  // namespace napiscope::gui

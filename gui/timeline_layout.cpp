@@ -17,10 +17,6 @@ bool Visible(const TimelineViewState& state, int cpu) {
 
 }  // namespace
 
-double TimeAxis::XOf(TimestampNs ts_ns) const {
-  return left + static_cast<double>(ts_ns - from_ns) * width / static_cast<double>(to_ns - from_ns);
-}
-
 TimestampNs TimeAxis::TimeAt(double x) const {
   return from_ns + static_cast<TimestampNs>(std::llround((x - left) * NsPerPixel()));
 }

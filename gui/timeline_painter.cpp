@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <span>
 
 #include "fill_batch.h"
@@ -324,16 +325,24 @@ void TimelinePainter::PaintSlice(QPainter& painter, const LaneRow& row, Lane lan
   // frame, most one or two pixels wide with nothing over them: their fills are batched per
   // colour (the same pixels), and the batch is drawn before an outline, mark or label.
   FillBatch fills(painter);
+  // Neighbouring intervals mostly share a key: its colour is made once per run.
+  std::optional<uint16_t> fill_key;
+  QColor fill;
+  QRgb fill_rgba = 0;
   for (const TimelineInterval& interval : slice.intervals) {
     const TimelineItem& item = items[interval.item];
     double x0 = std::max<double>(axis_.XOf(interval.start_ns), axis_.left - 1);
     double x1 = std::min<double>(axis_.XOf(interval.end_ns), axis_.left + axis_.width + 1);
     QRectF rect(x0, top, std::max(1.0, x1 - x0), height);
-    QColor fill = palette::KeyColor(lane, item.key);
+    if (fill_key != item.key) {
+      fill = palette::KeyColor(lane, item.key);
+      fill_rgba = fill.rgba();
+      fill_key = item.key;
+    }
     bool outlined = rect.width() >= 4 && height > kWaitBarHeight;
     bool labelled = labels && rect.width() >= 24;
     if (!outlined && !labelled && (item.flags & kItemExhausted) == 0) {
-      fills.Fill(rect, fill);
+      fills.Fill(rect, fill_rgba);
       continue;
     }
     fills.Flush();

@@ -294,8 +294,8 @@ QSize TimelineView::sizeHint() const { return QSize(1200, ContentHeight()); }
 
 void TimelineView::paintEvent(QPaintEvent* /*event*/) {
   QPainter painter(this);
-  painter.fillRect(rect(), palette().window());
   if (!trace_) {
+    painter.fillRect(rect(), palette().window());
     painter.drawText(rect(), Qt::AlignCenter,
                      "Open a trace.dat or ftrace text file: File > Open, or drop it here.");
     return;
@@ -306,12 +306,17 @@ void TimelineView::paintEvent(QPaintEvent* /*event*/) {
   // kept: while only the markers, the focus or a drag band change, the kept frame is shown.
   if (!frame_cache_enabled_ || !FrameCacheValid()) {
     qreal ratio = devicePixelRatioF();
-    frame_cache_ = QImage(size() * ratio, QImage::Format_ARGB32_Premultiplied);
-    frame_cache_.setDevicePixelRatio(ratio);
+    if (frame_cache_.size() != size() * ratio || frame_cache_.devicePixelRatio() != ratio) {
+      // Opaque: shown with a plain copy, not a blend per pixel; reused while the size holds.
+      frame_cache_ = QImage(size() * ratio, QImage::Format_RGB32);
+      frame_cache_.setDevicePixelRatio(ratio);
+    }
     QPainter cache(&frame_cache_);
     cache.setFont(font());
     cache.setPen(palette().color(QPalette::WindowText));
-    cache.fillRect(rect(), palette().window());
+    // The frame covers the layout; beside it (under the scroll bar) is the window's colour.
+    cache.fillRect(QRect(layout.width(), 0, width() - layout.width(), height()),
+                   palette().window());
     frame.PaintContent(cache, QRect());
     frame_state_ = state_;
     frame_trace_ = trace_.get();
@@ -339,7 +344,7 @@ void TimelineView::paintEvent(QPaintEvent* /*event*/) {
 
 void TimelineView::SetFrameCacheEnabled(bool enabled) {
   frame_cache_enabled_ = enabled;
-  frame_cache_ = QImage();
+  frame_trace_ = nullptr;  // the kept frame is stale; its image is drawn over again
   update();
 }
 

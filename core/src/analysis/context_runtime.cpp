@@ -54,6 +54,9 @@ std::vector<SoftirqRuntimeRow> ContextRuntime::SoftirqRows() const {
     row.preempted_runs = state.preempted_runs;
     rows.push_back(row);
   }
+  std::sort(rows.begin(), rows.end(), [](const SoftirqRuntimeRow& a, const SoftirqRuntimeRow& b) {
+    return std::tie(a.cpu, a.vec) < std::tie(b.cpu, b.vec);
+  });
   return rows;
 }
 

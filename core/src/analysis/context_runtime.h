@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
+
+#include <absl/container/flat_hash_map.h>
 
 #include "analysis/duration_recorder.h"
 #include "napiscope/contexts.h"
@@ -46,8 +49,11 @@ class ContextRuntime : public ContextListener {
   void Softirq(const ContextInterval& interval);
 
   AnalysisWindow window_;
-  std::map<std::pair<int, uint32_t>, SoftirqState> softirqs_;                // (cpu, vec)
-  std::map<std::tuple<int, int32_t, StringId>, DurationRecorder> hardirqs_;  // (cpu, irq, name)
+  // Unordered: every softirq and hard IRQ looks its recorder up here, and a hash probe is
+  // cheaper than a tree walk; the rows are sorted when they are made.
+  absl::flat_hash_map<std::pair<int, uint32_t>, SoftirqState> softirqs_;  // (cpu, vec)
+  absl::flat_hash_map<std::tuple<int, int32_t, StringId>, DurationRecorder>
+      hardirqs_;  // (cpu, irq, name)
   // By (task, vec, depth); idle tasks are keyed per CPU as -1 - cpu.
   std::map<std::tuple<int32_t, uint32_t, uint8_t>, Suspended> suspended_;
 };

@@ -30,9 +30,11 @@ void ThreadActivity::OnThreadMigration(const ThreadMigrationFact& migration) {
 
 void ThreadActivity::OnEvent(const Event& event) {
   if (event.kind != EventKind::kIrqHandlerEntry) return;
-  int32_t irq = event.irq.irq;
-  if (window_.Contains(event.ts_ns)) ++hardirq_cpus_[irq][event.cpu];
-  if (event.irq.handler != 0) irq_handlers_[irq] = event.irq.handler;
+  bool in_window = window_.Contains(event.ts_ns);
+  if (!in_window && event.irq.handler == 0) return;
+  HardIrq& hardirq = hardirqs_[event.irq.irq];  // one probe for both
+  if (in_window) ++hardirq.cpus[event.cpu];
+  if (event.irq.handler != 0) hardirq.handler = event.irq.handler;
 }
 
 void ThreadActivity::OnInterval(const ContextInterval& interval) {
@@ -63,12 +65,10 @@ std::vector<ThreadActivityRow> ThreadActivity::Rows(TimestampNs span_ns) const {
     row.comm = context_ ? std::string(context_->strings.Get(thread.comm)) : "";
     row.prio = thread.prio;
     row.irq = thread.irq;
-    if (thread.irq >= 0) {
-      if (auto it = hardirq_cpus_.find(thread.irq); it != hardirq_cpus_.end()) {
-        row.hardirq_cpus = it->second;
-      }
-      if (auto it = irq_handlers_.find(thread.irq); it != irq_handlers_.end() && context_) {
-        row.irq_handler = std::string(context_->strings.Get(it->second));
+    if (auto it = hardirqs_.find(thread.irq); thread.irq >= 0 && it != hardirqs_.end()) {
+      row.hardirq_cpus = it->second.cpus;
+      if (it->second.handler != 0 && context_) {
+        row.irq_handler = std::string(context_->strings.Get(it->second.handler));
       }
     }
     row.cpu_changes_per_s = span_ns > 0 ? row.cpu_changes * 1e9 / span_ns : 0;

@@ -46,8 +46,12 @@ class ThreadActivity : public EventSink, public ContextListener, public FactList
   AnalysisWindow window_;
   const TraceContext* context_ = nullptr;
   absl::flat_hash_map<int32_t, Counts> threads_;
-  absl::flat_hash_map<int32_t, std::map<int, int64_t>> hardirq_cpus_;
-  absl::flat_hash_map<int32_t, StringId> irq_handlers_;
+  // What irq_handler_entry showed of an IRQ: its entries per CPU in the window, its handler.
+  struct HardIrq {
+    std::map<int, int64_t> cpus;
+    StringId handler = 0;  // the last one named, 0 none
+  };
+  absl::flat_hash_map<int32_t, HardIrq> hardirqs_;  // by IRQ
 };
 
 }  // namespace napiscope::internal

@@ -45,11 +45,12 @@ std::vector<ServiceThread> ThreadActivationProducer::Threads() const {
 // a known thread only learns its latest priority.
 ThreadActivationProducer::Thread* ThreadActivationProducer::Track(int32_t pid, StringId comm,
                                                                   int16_t prio) {
+  if (pid <= 0) return nullptr;  // the idle task (half of all switches) is never tracked
   if (Thread* known = FindThread(pid)) {
     if (prio >= 0) known->info.prio = prio;
     return known;
   }
-  if (context_ == nullptr || pid <= 0) return nullptr;
+  if (context_ == nullptr) return nullptr;
   TaskClass task_class = classifier_.Classify(&context_->tasks, pid, comm, context_->strings, prio);
   if (!IsServiceThreadClass(task_class)) return nullptr;
   std::string_view text = context_->strings.Get(comm);
@@ -113,9 +114,11 @@ void ThreadActivationProducer::SwitchIn(Thread& thread, int cpu, TimestampNs ts_
 
 void ThreadActivationProducer::SwitchOut(int cpu) {
   int32_t pid = GrowAt(current_, cpu, -1);
-  if (Thread* thread = FindThread(pid); thread != nullptr && thread->running_cpu == cpu) {
-    thread->running_cpu = -1;
-  }
+  SwitchOut(pid > 0 ? FindThread(pid) : nullptr, cpu);
+}
+
+void ThreadActivationProducer::SwitchOut(Thread* thread, int cpu) {
+  if (thread != nullptr && thread->running_cpu == cpu) thread->running_cpu = -1;
 }
 
 void ThreadActivationProducer::Switched(uint16_t cpu, TimestampNs ts_ns, int32_t prev_pid,
@@ -148,9 +151,7 @@ void ThreadActivationProducer::OnEvent(const Event& event) {
   }
   if (event.kind == EventKind::kSchedSwitch) {
     const SchedSwitchFields& s = event.sched_switch;
-    Track(s.prev_pid, s.prev_comm, s.prev_prio);
-    current = s.prev_pid;
-    SwitchOut(cpu);
+    SwitchOut(Track(s.prev_pid, s.prev_comm, s.prev_prio), cpu);  // prev_pid is the current
     current = s.next_pid;
     Switched(event.cpu, event.ts_ns, s.prev_pid, s.next_pid, true);
     if (Thread* next = Track(s.next_pid, s.next_comm, s.next_prio)) {

@@ -53,6 +53,8 @@ class ThreadActivationProducer {
   void Wakeup(Thread& thread, int cpu, TimestampNs ts_ns, IrqSource source);
   void SwitchIn(Thread& thread, int cpu, TimestampNs ts_ns, bool exact);
   void SwitchOut(int cpu);
+  // `thread` (may be null: not a service thread) leaves `cpu`.
+  void SwitchOut(Thread* thread, int cpu);
   void Switched(uint16_t cpu, TimestampNs ts_ns, int32_t prev_pid, int32_t next_pid, bool exact);
   void HardIrq(const Event& event);
 

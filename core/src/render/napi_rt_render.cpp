@@ -75,10 +75,6 @@ json WakeJson(const WakeLatencyRow& row) {
   return out;
 }
 
-void AddTable(const TextTable& table, std::vector<std::string>& lines) {
-  for (std::string& line : table.Lines()) lines.push_back(std::move(line));
-}
-
 void NapiLines(const Report& report, size_t width, std::vector<std::string>& lines) {
   // An analysis that could not run has no table; "lost and missing events" says why.
   if (!NotAvailableReason(report, "napi").empty()) return;
@@ -94,7 +90,8 @@ void NapiLines(const Report& report, size_t width, std::vector<std::string>& lin
     lines.push_back(std::move(line));
   }
   TextTable table({"<dev", "<napi", "cpu", "<context", "polls", "exhausted", "share", "chain",
-                   "work/poll", "poll p50", "poll max", "skbs"});
+                   "work/poll", "poll p50", "poll max", "skbs"},
+                  3);
   for (const NapiRow& row : report.napi) {
     table.Add({row.dev, fmt::format("{:#x}", row.napi), fmt::format("{}", row.cpu),
                std::string(NapiContextName(row.context)), fmt::format("{}", row.polls),
@@ -106,7 +103,7 @@ void NapiLines(const Report& report, size_t width, std::vector<std::string>& lin
                row.netif_receive_skb < 0 ? std::string("not recorded")
                                          : std::to_string(row.netif_receive_skb)});
   }
-  AddTable(table, lines);
+  table.AppendTo(width, lines);
 }
 
 void WakeLines(const Report& report, const TextReportOptions& options,
@@ -128,8 +125,8 @@ void WakeLines(const Report& report, const TextReportOptions& options,
     if (a->comm != b->comm) return NaturalLess(a->comm, b->comm);
     return a->cpu < b->cpu;
   });
-  TextTable table({"<thread", "pid", "<prio", "cpu", "count", "min", "p50", "p99", "max",
-                   "dropped"});
+  TextTable table(
+      {"<thread", "pid", "<prio", "cpu", "count", "min", "p50", "p99", "max", "dropped"}, 2);
   for (const WakeLatencyRow* row : rows) {
     std::string prio = FormatPriority(row->prio);
     table.Add({row->comm, fmt::format("{}", row->pid), prio.empty() ? "normal" : prio,
@@ -138,7 +135,7 @@ void WakeLines(const Report& report, const TextReportOptions& options,
                FormatDuration(row->latency.p99_ns), FormatDuration(row->latency.max_ns),
                fmt::format("{}", row->dropped)});
   }
-  AddTable(table, lines);
+  table.AppendTo(options.width, lines);
 
   struct Longest {
     const WakeLatencyRow* row;

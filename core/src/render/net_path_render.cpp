@@ -29,6 +29,19 @@ std::string ThreadText(const NetPathThread& thread) {
                                                                          thread.rt_priority));
 }
 
+// `prefix` then `text` on one line when it fits in `width`, else wrapped under the prefix's end
+// (only then: the one-line form keeps its spacing).
+void AddWrapped(const std::string& prefix, const std::string& text, size_t width,
+                std::vector<std::string>& lines) {
+  if (width == 0 || prefix.size() + text.size() <= width) {
+    lines.push_back(prefix + text);
+    return;
+  }
+  for (std::string& line : Wrap(text, width, prefix, std::string(prefix.size() + 2, ' '))) {
+    lines.push_back(std::move(line));
+  }
+}
+
 }  // namespace
 
 void AddNetPathJson(const Report& report, json& out) {
@@ -76,18 +89,18 @@ std::vector<std::string> NetPathText(const Report& report, const TextReportOptio
     for (const NetPathThread& runner : row.runners) {
       runners.push_back(fmt::format("{} in {} x{}", ThreadText(runner), runner.role, runner.runs));
     }
-    lines.push_back(fmt::format("  IRQ {} {} (CPU {}) -> {} -> {}{}{}", row.irq, row.handler,
-                                fmt::join(row.irq_cpus, ","), ThreadText(row.irq_thread),
-                                fmt::join(runners, " / "),
-                                row.same_priority ? "  [same priority]" : "",
-                                row.starved ? "  [starved]" : ""));
+    std::string chain = fmt::format(
+        "IRQ {} {} (CPU {}) -> {} -> {}{}{}", row.irq, row.handler, fmt::join(row.irq_cpus, ","),
+        ThreadText(row.irq_thread), fmt::join(runners, " / "),
+        row.same_priority ? "  [same priority]" : "", row.starved ? "  [starved]" : "");
+    AddWrapped("  ", chain, options.width, lines);
     for (const NetPathRtTask& task : row.rt_tasks) {
-      lines.push_back(fmt::format("    {:<8} {} ({}, {}): ran {}, held the CPU {} while the "
-                                  "work waited",
-                                  task.position, task.comm, task.pid,
-                                  PolicyText(task.prio, task.rt_priority),
-                                  FormatDuration(task.run_ns),
-                                  FormatDuration(task.held_while_waiting_ns)));
+      AddWrapped(
+          fmt::format("    {:<8} ", task.position),
+          fmt::format("{} ({}, {}): ran {}, held the CPU {} while the work waited", task.comm,
+                      task.pid, PolicyText(task.prio, task.rt_priority),
+                      FormatDuration(task.run_ns), FormatDuration(task.held_while_waiting_ns)),
+          options.width, lines);
     }
   }
   return lines;

@@ -32,10 +32,6 @@ bool AnyInexact(const std::vector<Row>& rows, DurationStats Row::*stats) {
   return std::any_of(rows.begin(), rows.end(), [&](const Row& r) { return !(r.*stats).exact; });
 }
 
-void AddTable(const TextTable& table, TextLines& text) {
-  for (std::string& line : table.Lines()) text.push_back(std::move(line));
-}
-
 constexpr std::string_view kInexactLegend =
     "  (rows with more samples than kept exactly show percentiles as the upper bound of a bucket "
     "0.1% wide)";
@@ -50,12 +46,14 @@ void SoftirqLatency(const Report& report, const TextReportOptions& options, Text
             options.width, "")) {
     text.push_back(std::move(line));
   }
-  TextTable full([] {
-    std::vector<std::string> h = WithStatsHeaders({"cpu", "<vec"});
-    h.push_back("dropped");
-    h.push_back("<ran in");
-    return h;
-  }());
+  TextTable full(
+      [] {
+        std::vector<std::string> h = WithStatsHeaders({"cpu", "<vec"});
+        h.push_back("dropped");
+        h.push_back("<ran in");
+        return h;
+      }(),
+      2);
   for (const SoftirqLatencyRow& row : report.softirq_latency) {
     std::vector<std::pair<int64_t, SoftirqSite>> sites;
     for (const auto& [site, count] : row.ran_in) sites.emplace_back(count, site);
@@ -70,7 +68,7 @@ void SoftirqLatency(const Report& report, const TextReportOptions& options, Text
     cells.push_back(fmt::format("{}", fmt::join(where, ", ")));
     full.Add(std::move(cells));
   }
-  AddTable(full, text);
+  full.AppendTo(options.width, text);
   if (AnyInexact(report.softirq_latency, &SoftirqLatencyRow::delay)) {
     text.push_back(std::string(kInexactLegend));
   }
@@ -124,28 +122,28 @@ void Runtimes(const Report& report, const TextReportOptions& options, TextLines&
   }
   std::vector<std::string> headers = WithStatsHeaders({"cpu", "<vec"});
   headers.push_back("preempted");
-  TextTable softirq(headers);
+  TextTable softirq(headers, 2);
   for (const SoftirqRuntimeRow& row : report.softirq_runtime) {
     std::vector<std::string> cells = {fmt::format("{}", row.cpu), VectorLabel(row.vec)};
     for (std::string& cell : StatsCells(row.run)) cells.push_back(std::move(cell));
     cells.push_back(fmt::format("{}", row.preempted_runs));
     softirq.Add(std::move(cells));
   }
-  AddTable(softirq, text);
+  softirq.AppendTo(options.width, text);
   if (AnyInexact(report.softirq_runtime, &SoftirqRuntimeRow::run)) {
     text.push_back(std::string(kInexactLegend));
   }
 
   text.push_back("");
   text.push_back("hard IRQ run time, entry to exit (max at: the entry):");
-  TextTable hardirq(WithStatsHeaders({"cpu", "irq", "<name"}));
+  TextTable hardirq(WithStatsHeaders({"cpu", "irq", "<name"}), 3);
   for (const HardirqRuntimeRow& row : report.hardirq_runtime) {
     std::vector<std::string> cells = {fmt::format("{}", row.cpu), fmt::format("{}", row.irq),
                                       row.name};
     for (std::string& cell : StatsCells(row.run)) cells.push_back(std::move(cell));
     hardirq.Add(std::move(cells));
   }
-  AddTable(hardirq, text);
+  hardirq.AppendTo(options.width, text);
   if (AnyInexact(report.hardirq_runtime, &HardirqRuntimeRow::run)) {
     text.push_back(std::string(kInexactLegend));
   }
@@ -159,7 +157,7 @@ void LatencyAndRuntimeTables(const Report& report, const TextReportOptions& opti
   Runtimes(report, options, text);
 }
 
-void CpuTimeTables(const Report& report, TextLines& text) {
+void CpuTimeTables(const Report& report, size_t width, TextLines& text) {
   if (report.cpu_time.empty() || !NotAvailableReason(report, "contexts").empty()) return;
   text.push_back("");
   text.push_back("CPU time, share of each CPU's traced span (softirq: all vectors, split below):");
@@ -197,7 +195,7 @@ void CpuTimeTables(const Report& report, TextLines& text) {
                share(all.ksoftirqd_ns), share(all.napi_kthread_ns), share(all.rt_task_ns),
                share(all.other_task_ns)});
   }
-  AddTable(table, text);
+  table.AppendTo(width, text);
 
   std::vector<size_t> used;
   for (size_t vec = 0; vec < all.softirq_ns.size(); ++vec) {
@@ -218,7 +216,7 @@ void CpuTimeTables(const Report& report, TextLines& text) {
   };
   for (const CpuTimeRow& row : report.cpu_time) add(fmt::format("{}", row.cpu), row);
   if (report.cpu_time.size() > 1) add("all", all);
-  AddTable(vectors, text);
+  vectors.AppendTo(width, text);
 }
 
 }  // namespace napiscope::internal

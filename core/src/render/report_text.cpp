@@ -97,7 +97,7 @@ std::string ReportToText(const Report& report, const TextReportOptions& options)
     internal::AnalysisSummaries(report, options, text);
   } else {
     internal::LatencyAndRuntimeTables(report, options, text);
-    internal::CpuTimeTables(report, text);
+    internal::CpuTimeTables(report, options.width, text);
     for (std::string& line : internal::SchedulingText(report, options)) {
       text.push_back(std::move(line));
     }

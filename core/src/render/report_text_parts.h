@@ -23,8 +23,9 @@ void AnalysisSummaries(const Report& report, const TextReportOptions& options, T
 void LatencyAndRuntimeTables(const Report& report, const TextReportOptions& options,
                              TextLines& text);
 
-/// CPU time with CPUs as rows: by context, then softirq time by vector.
-void CpuTimeTables(const Report& report, TextLines& text);
+/// CPU time with CPUs as rows: by context, then softirq time by vector; `width` as
+/// TextTable::Lines.
+void CpuTimeTables(const Report& report, size_t width, TextLines& text);
 
 /// "the trace has no irq:softirq_raise" when analysis `id` could not run, else "".
 std::string NotAvailableReason(const Report& report, std::string_view id);

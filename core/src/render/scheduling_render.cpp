@@ -173,7 +173,7 @@ void ThreadLines(std::string_view title, std::string_view* legend, std::string_v
                                       "migrations", "changes/s", "same p50", "cross p50"};
   if (irq) headers.push_back("<IRQ on cpu");
   headers.push_back("<ran on cpu");
-  TextTable table(headers);
+  TextTable table(headers, 2);
   std::vector<const ThreadActivityRow*> sorted;
   for (const ThreadActivityRow& row : rows) sorted.push_back(&row);
   std::stable_sort(sorted.begin(), sorted.end(), [](const auto* a, const auto* b) {
@@ -202,7 +202,7 @@ void ThreadLines(std::string_view title, std::string_view* legend, std::string_v
     cells.push_back(RanOn(*row));
     table.Add(std::move(cells));
   }
-  for (std::string& line : table.Lines()) lines.push_back(std::move(line));
+  table.AppendTo(width, lines);
 }
 
 

@@ -7,7 +7,8 @@
 
 namespace napiscope::internal {
 
-TextTable::TextTable(std::vector<std::string> headers) {
+TextTable::TextTable(std::vector<std::string> headers, size_t key_columns)
+    : key_columns_(std::min(key_columns, headers.size())) {
   for (std::string& header : headers) {
     bool left = header.starts_with('<');
     left_.push_back(left);
@@ -20,26 +21,71 @@ void TextTable::Add(std::vector<std::string> cells) {
   rows_.push_back(std::move(cells));
 }
 
-std::vector<std::string> TextTable::Lines() const {
+void TextTable::Render(const std::vector<size_t>& columns, const std::vector<size_t>& widths,
+                       size_t width, bool wrap_last, std::vector<std::string>& lines) const {
+  auto render = [&](const std::vector<std::string>& cells, bool is_header) {
+    std::string line = " ";
+    for (size_t i : columns) {
+      line += ' ';
+      bool wrapped = wrap_last && !is_header && i == columns.back();
+      if (wrapped) {
+        // The free text starts where its column does and continues under it.
+        for (std::string& part : Wrap(cells[i], width, line, std::string(line.size(), ' '))) {
+          part.erase(part.find_last_not_of(' ') + 1);
+          lines.push_back(std::move(part));
+        }
+        return;
+      }
+      line += left_[i] ? fmt::format("{:<{}}", cells[i], widths[i])
+                       : fmt::format("{:>{}}", cells[i], widths[i]);
+    }
+    line.erase(line.find_last_not_of(' ') + 1);
+    lines.push_back(std::move(line));
+  };
+  render(headers_, true);
+  for (const auto& row : rows_) render(row, false);
+}
+
+std::vector<std::string> TextTable::Lines(size_t width) const {
   std::vector<size_t> widths(headers_.size());
   for (size_t i = 0; i < headers_.size(); ++i) widths[i] = headers_[i].size();
   for (const auto& row : rows_) {
     for (size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
   }
-  auto render = [&](const std::vector<std::string>& cells) {
-    std::string line = " ";
-    for (size_t i = 0; i < cells.size(); ++i) {
-      line += ' ';
-      line += left_[i] ? fmt::format("{:<{}}", cells[i], widths[i])
-                       : fmt::format("{:>{}}", cells[i], widths[i]);
-    }
-    line.erase(line.find_last_not_of(' ') + 1);
-    return line;
+  // A line is a space, then a space and the cell for each column.
+  auto span = [&](const std::vector<size_t>& columns) {
+    size_t total = 1;
+    for (size_t i : columns) total += 1 + widths[i];
+    return total;
   };
+  std::vector<size_t> all(headers_.size());
+  for (size_t i = 0; i < all.size(); ++i) all[i] = i;
   std::vector<std::string> lines;
-  lines.push_back(render(headers_));
-  for (const auto& row : rows_) lines.push_back(render(row));
+  if (width == 0 || all.empty() || span(all) <= width) {
+    Render(all, widths, 0, false, lines);
+    return lines;
+  }
+  // Free text last: wrapped under its column when it keeps room for a few words there.
+  constexpr size_t kFreeTextRoom = 24;
+  size_t last = all.back();
+  if (left_[last] && span(all) - widths[last] + kFreeTextRoom <= width) {
+    Render(all, widths, width, true, lines);
+    return lines;
+  }
+  // Else the columns after the keys in parts as wide as fit (at least one column each).
+  std::vector<size_t> keys(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(key_columns_));
+  for (size_t next = key_columns_; next < all.size();) {
+    std::vector<size_t> part = keys;
+    part.push_back(next++);
+    while (next < all.size() && span(part) + 1 + widths[next] <= width) part.push_back(next++);
+    if (!lines.empty()) lines.push_back("");
+    Render(part, widths, width, left_[part.back()] && part.back() == last, lines);
+  }
   return lines;
+}
+
+void TextTable::AppendTo(size_t width, std::vector<std::string>& lines) const {
+  for (std::string& line : Lines(width)) lines.push_back(std::move(line));
 }
 
 std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix) {

@@ -8,21 +8,33 @@
 namespace napiscope::internal {
 
 /// A table whose columns are as wide as their widest cell; rendered with a two-space indent.
+/// Wider than the terminal, a left-aligned last column of free text wraps under itself, or
+/// else the columns are shown in parts of the table one under the other, each part starting
+/// with the key columns that name a row.
 class TextTable {
  public:
   /// Column headers; a header starting with '<' is left-aligned (the '<' is not shown), others
-  /// right-aligned.
-  explicit TextTable(std::vector<std::string> headers);
+  /// right-aligned. The first `key_columns` columns name a row (repeated in each part).
+  explicit TextTable(std::vector<std::string> headers, size_t key_columns = 1);
   /// Adds a row; missing cells are empty.
   void Add(std::vector<std::string> cells);
   /// True when no row was added.
   bool empty() const { return rows_.empty(); }
-  /// The header line and the rows, trailing spaces removed.
-  std::vector<std::string> Lines() const;
+  /// The header line and the rows, trailing spaces removed, in lines of at most `width`
+  /// columns where the cells allow (0: one line per row).
+  std::vector<std::string> Lines(size_t width) const;
+  /// Appends Lines(width) to `lines`.
+  void AppendTo(size_t width, std::vector<std::string>& lines) const;
 
  private:
+  // The header and rows with only `columns`, the last cell of a row wrapped at `width` when
+  // `wrap_last` is set.
+  void Render(const std::vector<size_t>& columns, const std::vector<size_t>& widths, size_t width,
+              bool wrap_last, std::vector<std::string>& lines) const;
+
   std::vector<std::string> headers_;
   std::vector<bool> left_;
+  size_t key_columns_;
   std::vector<std::vector<std::string>> rows_;
 };
 

@@ -1,4 +1,5 @@
-// The text report's layout at any CPU count: lines under 120 columns, natural order, wrapping.
+// The text report's layout at any CPU count: lines under 120 columns (80 in an 80-column
+// terminal), natural order, wrapping, wide tables folded.
 #include <filesystem>
 
 #include <gmock/gmock.h>
@@ -43,11 +44,38 @@ TEST(ReportTextLayout, NoLineOfTheDefaultReportExceeds120ColumnsAt64Cpus) {
   // Each CPU lost events once: one block says so with CPU ranges, not 64 lines.
   EXPECT_THAT(text, HasSubstr("on CPUs 0-63."));
   EXPECT_EQ(text.find("lost:     cpu"), std::string::npos);
+  // In an 80-column terminal, wide tables fold into parts and free text wraps.
+  std::string narrow = ReportToText(report, {.width = 80});
+  EXPECT_LE(LongestLine(narrow), 80u) << narrow;
+  // The NAPI table's second part starts with the columns that name its rows.
+  EXPECT_THAT(narrow, HasSubstr("\n  dev  napi               cpu poll p50 poll max skbs\n"));
   std::string summary = ReportToText(report, {.summary = true});
   EXPECT_LE(LongestLine(summary), 120u) << summary;
   EXPECT_EQ(summary.find("CPU time, share"), std::string::npos);  // no tables
   EXPECT_THAT(summary, HasSubstr("\n  CPU time: all CPUs: idle "));
   std::filesystem::remove_all(dir);
+}
+
+// A table wider than the terminal: free text last wraps under its column when the other
+// columns leave it room, else the columns after the keys fold into parts.
+TEST(ReportTextLayout, WideTablesWrapTheirFreeTextOrFoldTheirColumns) {
+  internal::TextTable text({"cpu", "<vec", "count", "<ran in"}, 2);
+  text.Add({"0", "NET_RX", "117", "task_bh_enable 76, irq_exit 39, ksoftirqd 2"});
+  EXPECT_EQ(text.Lines(0), (std::vector<std::string>{
+                               "  cpu vec    count ran in",
+                               "    0 NET_RX   117 task_bh_enable 76, irq_exit 39, ksoftirqd 2"}));
+  EXPECT_EQ(text.Lines(45),
+            (std::vector<std::string>{"  cpu vec    count ran in",
+                                      "    0 NET_RX   117 task_bh_enable 76,",
+                                      "                   irq_exit 39, ksoftirqd 2"}));
+  internal::TextTable numbers({"cpu", "span", "idle", "hard IRQ", "softirq"});
+  numbers.Add({"0", "1.13 s", "87.7%", "0.6%", "1.3%"});
+  numbers.Add({"all", "2.26 s", "80.1%", "0.7%", "1.2%"});
+  EXPECT_EQ(numbers.Lines(25),
+            (std::vector<std::string>{"  cpu   span  idle", "    0 1.13 s 87.7%",
+                                      "  all 2.26 s 80.1%", "", "  cpu hard IRQ softirq",
+                                      "    0     0.6%    1.3%", "  all     0.7%    1.2%"}));
+  EXPECT_EQ(numbers.Lines(80).size(), 3u);  // fits: one part
 }
 
 TEST(ReportTextLayout, NaturalOrderWrappingAndCpuRanges) {
@@ -57,8 +85,7 @@ TEST(ReportTextLayout, NaturalOrderWrappingAndCpuRanges) {
   EXPECT_TRUE(internal::NaturalLess("a", "b"));
   EXPECT_FALSE(internal::NaturalLess("x1", "x1"));
   EXPECT_EQ(internal::CpuRanges({7, 0, 1, 2, 5, 8}), "0-2,5,7-8");
-  std::vector<std::string> lines =
-      internal::Wrap("one two three four five", 14, "  error ");
+  std::vector<std::string> lines = internal::Wrap("one two three four five", 14, "  error ");
   EXPECT_EQ(lines, (std::vector<std::string>{"  error one", "        two", "        three",
                                              "        four", "        five"}));
   EXPECT_EQ(internal::Wrap("one two three", 0, "> "), std::vector<std::string>{"> one two three"});

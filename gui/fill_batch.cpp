@@ -16,29 +16,29 @@ FillBatch::FillBatch(QPainter& painter) : painter_(painter) {
   batchable_ = !painter.testRenderHint(QPainter::Antialiasing) &&
                device.type() <= QTransform::TxTranslate && device.dx() >= 0 && device.dy() >= 0 &&
                device.dx() == std::floor(device.dx()) && device.dy() == std::floor(device.dy());
-  if (batchable_ && !PrepareDirectWrites()) pixels_ = nullptr;
+  if (batchable_) PrepareDirectWrites();
 }
 
-bool FillBatch::PrepareDirectWrites() {
+void FillBatch::PrepareDirectWrites() {
   // An opaque fill of a 32-bit image, composed over what is there with full opacity, sets each
   // pixel to the colour: the image's bytes can be written instead of asking the engine.
   QPaintDevice* device = painter_.device();
-  if (device == nullptr || device->devType() != QInternal::Image) return false;
+  if (device == nullptr || device->devType() != QInternal::Image) return;
   auto* image = static_cast<QImage*>(device);
   if (image->format() != QImage::Format_ARGB32_Premultiplied &&
       image->format() != QImage::Format_RGB32 && image->format() != QImage::Format_ARGB32) {
-    return false;
+    return;
   }
   if (painter_.compositionMode() != QPainter::CompositionMode_SourceOver ||
       painter_.opacity() != 1.0) {
-    return false;
+    return;
   }
   QPoint offset(static_cast<int>(painter_.deviceTransform().dx()),
                 static_cast<int>(painter_.deviceTransform().dy()));
   QRect writable = image->rect();
   if (painter_.hasClipping()) {
     QRegion clip = painter_.clipRegion();
-    if (clip.rectCount() > 1) return false;
+    if (clip.rectCount() > 1) return;
     writable &= clip.boundingRect().translated(offset);
   }
   offset_x_ = offset.x();
@@ -51,7 +51,6 @@ bool FillBatch::PrepareDirectWrites() {
   // leave the painter's pixels elsewhere.
   pixels_ = const_cast<uchar*>(std::as_const(*image).constBits());
   bytes_per_line_ = image->bytesPerLine();
-  return true;
 }
 
 void FillBatch::Fill(const QRectF& rect, QRgb color) {

@@ -32,8 +32,8 @@ class FillBatch {
   void Flush();
 
  private:
-  /// Prepares writing into the painter's image; false where only the painter may draw.
-  bool PrepareDirectWrites();
+  /// Prepares writing into the painter's image (sets pixels_) where the painter allows it.
+  void PrepareDirectWrites();
   /// Writes `pixel` into the device pixels of [x1, x2) x [y1, y2) (logical coordinates)
   /// inside the clip.
   void WritePixels(int x1, int y1, int x2, int y2, QRgb pixel);

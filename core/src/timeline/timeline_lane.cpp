@@ -334,9 +334,8 @@ TimelineColumn TimelineLane::Summarize(size_t begin, size_t end,
   return column;
 }
 
-TimelineColumn TimelineLane::SummarizeColumn(size_t begin, size_t end,
-                                             std::span<const LaneItemTraits> traits) const {
-  TimelineColumn column;
+void TimelineLane::SummarizeColumn(size_t begin, size_t end, std::span<const LaneItemTraits> traits,
+                                   TimelineColumn& column) const {
   KeyTally tally;
   auto add_interval = [&](size_t i) {
     TimestampNs duration = DurationOf(i);
@@ -403,7 +402,6 @@ TimelineColumn TimelineLane::SummarizeColumn(size_t begin, size_t end,
     if (hi & 1) add_node(--hi);
   }
   column.dominant_key = tally.Top().first;
-  return column;
 }
 
 LaneSlice TimelineLane::Query(TimestampNs from_ns, TimestampNs to_ns, int columns,
@@ -440,7 +438,7 @@ LaneSlice TimelineLane::Query(TimestampNs from_ns, TimestampNs to_ns, int column
     // reading its intervals one by one: what moves to the next column is at most a block, no
     // more than the column keeps, at most one pixel away. Every interval is still counted once.
     size_t end = c + 1 == columns ? last : ColumnEnd(boundaries[c + 1], begin);
-    if (end > begin) slice.columns[c] = SummarizeColumn(begin, end, traits);
+    if (end > begin) SummarizeColumn(begin, end, traits, slice.columns[c]);
     begin = end;
   }
   // Wide intervals are drawn on their own: take them out of the column that summed them.

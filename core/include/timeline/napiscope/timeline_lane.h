@@ -130,8 +130,10 @@ class TimelineLane {
   size_t ColumnEnd(TimestampNs ts_ns, size_t begin) const;
   // Summarize(begin, end, traits), the same value, with the parts of a block whose intervals
   // share one key summed without a tally step per interval.
-  TimelineColumn SummarizeColumn(size_t begin, size_t end,
-                                 std::span<const LaneItemTraits> traits) const;
+  // Adds to `column` (an empty one, the query's own: written in place, not returned, so the
+  // query does not read back a struct just stored field by field).
+  void SummarizeColumn(size_t begin, size_t end, std::span<const LaneItemTraits> traits,
+                       TimelineColumn& column) const;
   void Visit(size_t level, size_t node, size_t end_index, TimestampNs after_ns,
              TimestampNs min_duration_ns, std::vector<TimelineInterval>* out) const;
   LaneSlice ScanFiltered(TimestampNs from_ns, TimestampNs to_ns, int columns,

@@ -196,12 +196,12 @@ QFont TimelinePainter::FrameFont(const QFont& widget_font) {
   return small;
 }
 
-void TimelinePainter::Paint(QPainter& painter, const QRect& exposed) {
-  PaintContent(painter, exposed);
+void TimelinePainter::Paint(QPainter& painter) {
+  PaintContent(painter);
   PaintMarkers(painter);
 }
 
-void TimelinePainter::PaintContent(QPainter& painter, const QRect& exposed) {
+void TimelinePainter::PaintContent(QPainter& painter) {
   painter.fillRect(QRect(0, 0, layout_.width(), layout_.height()), palette::LaneBackground());
   painter.setFont(FrameFont(painter.font()));
   QRect rows_area(0, layout_.rows_top(), layout_.width(), layout_.height() - layout_.rows_top());
@@ -209,9 +209,6 @@ void TimelinePainter::PaintContent(QPainter& painter, const QRect& exposed) {
   painter.setClipRect(rows_area);
   for (const LaneRow& row : layout_.rows()) {
     if (row.bottom() < rows_area.top() || row.top > rows_area.bottom()) continue;
-    if (!exposed.isEmpty() && (row.bottom() < exposed.top() || row.top > exposed.bottom())) {
-      continue;
-    }
     PaintRow(painter, row);
     PaintLabels(painter, row);
   }

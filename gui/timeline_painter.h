@@ -24,11 +24,11 @@ class TimelinePainter {
   TimelinePainter(const LoadedTrace& trace, const TimelineViewState& state,
                   const TimelineLayout& layout, const ThreadLanes* threads = nullptr);
 
-  /// Paints rows intersecting `exposed` (all when it is empty or covers everything).
-  void Paint(QPainter& painter, const QRect& exposed);
+  /// Paints the whole frame, markers included.
+  void Paint(QPainter& painter);
 
   /// Paint without the markers: everything that stays when only a marker moves.
-  void PaintContent(QPainter& painter, const QRect& exposed);
+  void PaintContent(QPainter& painter);
 
   /// The markers A and B over a frame PaintContent drew (with the painter's font as
   /// PaintContent leaves it: FrameFont of the widget's).

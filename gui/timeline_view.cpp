@@ -317,7 +317,7 @@ void TimelineView::paintEvent(QPaintEvent* /*event*/) {
     // The frame covers the layout; beside it (under the scroll bar) is the window's colour.
     cache.fillRect(QRect(layout.width(), 0, width() - layout.width(), height()),
                    palette().window());
-    frame.PaintContent(cache, QRect());
+    frame.PaintContent(cache);
     frame_state_ = state_;
     frame_trace_ = trace_.get();
     frame_font_ = font();

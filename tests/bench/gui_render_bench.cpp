@@ -54,7 +54,7 @@ FrameTimes PaintFrames(const napiscope::gui::LoadedTrace& trace,
     Clock::time_point start = Clock::now();
     double cpu_start = ThreadCpuMillis();
     QPainter painter(&image);
-    napiscope::gui::TimelinePainter(trace, state, layout).Paint(painter, QRect());
+    napiscope::gui::TimelinePainter(trace, state, layout).Paint(painter);
     painter.end();
     times.cpu_ms.push_back(ThreadCpuMillis() - cpu_start);
     times.wall_ms.push_back(Millis(Clock::now() - start));

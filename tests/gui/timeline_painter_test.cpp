@@ -145,7 +145,7 @@ TEST(TimelinePainter, FramesWrittenIntoTheImageAreTheFramesThePainterDraws) {
         QPixmap painted(1300, layout.height());
         for (QPaintDevice* device : std::initializer_list<QPaintDevice*>{&direct, &painted}) {
           QPainter painter(device);
-          TimelinePainter(*trace, state, layout).Paint(painter, QRect());
+          TimelinePainter(*trace, state, layout).Paint(painter);
         }
         std::string where = std::string(file) + (expanded ? " expanded" : " compact") + " zoom " +
                             std::to_string(zoom);

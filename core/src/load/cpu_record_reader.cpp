@@ -31,7 +31,11 @@ bool TracecmdCpuReader::Next(RawRecord* record) {
 }
 
 PageCpuReader::PageCpuReader(int fd, const PageLayout& layout, const CpuDataExtent& extent)
-    : fd_(fd), layout_(layout), extent_(extent), page_offset_(layout.zstd ? 0 : extent.offset) {
+    : fd_(fd),
+      layout_(layout),
+      extent_(extent),
+      walked_(!layout.big_endian),
+      page_offset_(layout.zstd ? 0 : extent.offset) {
   // Buffers are allocated on the first read: a CPU without data costs no memory, however
   // many of them a header claims.
   done_ = extent.size == 0 || layout.page_size <= 0;
@@ -43,9 +47,12 @@ uint64_t PageCpuReader::BlockBytes(int page_size) {
 }
 
 bool PageCpuReader::Allocate() {
-  kbuf_ = kbuffer_alloc(layout_.header_long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
-                        layout_.big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-  if (kbuf_ == nullptr) return Fail("out of memory");
+  allocated_ = true;
+  if (!walked_) {
+    kbuf_ = kbuffer_alloc(layout_.header_long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
+                          KBUFFER_ENDIAN_BIG);
+    if (kbuf_ == nullptr) return Fail("out of memory");
+  }
   if (layout_.zstd) {
     zstd_ = ZSTD_createDCtx();
     if (zstd_ == nullptr) return Fail("out of memory");
@@ -189,6 +196,15 @@ bool PageCpuReader::LoadPage(uint64_t offset) {
                              " bytes of data, more than a ", layout_.page_size,
                              "-byte page holds (corrupt page)"));
   }
+  if (walked_) {
+    BadRecord bad;
+    next_record_ = 0;
+    if (WalkRingBufferPage(page, layout_.page_size, layout_.header_long_size, &page_records_,
+                           &bad)) {
+      return true;
+    }
+    return FailBadRecord(offset, bad.page_offset, bad.runs_past);
+  }
   if (!CheckRecordsAdvance(page, data_bytes, offset)) return false;
   return kbuffer_load_subbuffer(kbuf_, page) >= 0;
 }
@@ -209,16 +225,20 @@ bool PageCpuReader::CheckRecordsAdvance(uint8_t* page, uint64_t data_bytes, uint
     const uintptr_t next = reinterpret_cast<uintptr_t>(info.next);
     const bool data = info.type < KBUFFER_TYPE_PADDING;
     if (next > record && (!data || next <= end)) continue;
-    return Fail(absl::StrCat("the page at byte ", layout_.zstd ? chunk_file_offset_ : offset,
-                             layout_.zstd ? " (compressed chunk)" : "", " has a record (page byte ",
-                             record - start, ") whose length ",
-                             next > record ? "runs past the page's data" : "points backwards",
-                             " (corrupt page)"));
+    return FailBadRecord(offset, record - start, next > record);
   }
 }
 
+bool PageCpuReader::FailBadRecord(uint64_t offset, uint64_t page_byte, bool runs_past) {
+  return Fail(absl::StrCat("the page at byte ", layout_.zstd ? chunk_file_offset_ : offset,
+                           layout_.zstd ? " (compressed chunk)" : "", " has a record (page byte ",
+                           page_byte, ") whose length ",
+                           runs_past ? "runs past the page's data" : "points backwards",
+                           " (corrupt page)"));
+}
+
 bool PageCpuReader::Next(RawRecord* record) {
-  if (!done_ && kbuf_ == nullptr && !Allocate()) done_ = true;
+  if (!done_ && !allocated_ && !Allocate()) done_ = true;
   while (!done_) {
     if (!loaded_) {
       loaded_ = LoadPage(page_offset_);
@@ -227,30 +247,47 @@ bool PageCpuReader::Next(RawRecord* record) {
         break;
       }
     }
-    unsigned long long ts = 0;
-    void* data = kbuffer_read_event(kbuf_, &ts);
-    if (data == nullptr) {
-      // The next page, as long as more than one page is left (libtracecmd's rule).
-      if (DataEnd() - page_offset_ <= static_cast<uint64_t>(layout_.page_size)) {
-        CheckAllChunksRead();
-        break;
-      }
-      page_offset_ += static_cast<uint64_t>(layout_.page_size);
-      loaded_ = false;
-      continue;
+    if (walked_ ? NextOfWalk(record) : NextOfKbuffer(record)) {
+      if (!layout_.time.identity()) record->ts_ns = ConvertTimestamp(layout_.time, record->ts_ns);
+      if (layout_.zstd) record->offset = chunk_file_offset_;
+      return true;
     }
-    record->data = data;
-    record->size = kbuffer_event_size(kbuf_);
-    record->ts_ns = layout_.time.identity() ? ts : ConvertTimestamp(layout_.time, ts);
-    record->offset = layout_.zstd
-                         ? chunk_file_offset_
-                         : page_offset_ + static_cast<uint64_t>(kbuffer_curr_offset(kbuf_));
-    record->missed_events = kbuffer_missed_events(kbuf_);
-    kbuffer_next_event(kbuf_, nullptr);
-    return true;
+    // The next page, as long as more than one page is left (libtracecmd's rule).
+    if (DataEnd() - page_offset_ <= static_cast<uint64_t>(layout_.page_size)) {
+      CheckAllChunksRead();
+      break;
+    }
+    page_offset_ += static_cast<uint64_t>(layout_.page_size);
+    loaded_ = false;
   }
   done_ = true;
   return false;
+}
+
+// The walked page's next record, raw; false at the page's end.
+bool PageCpuReader::NextOfWalk(RawRecord* record) {
+  if (next_record_ == page_records_.size()) return false;
+  const PageRecord& walked = page_records_[next_record_++];
+  record->data = block_.data() + (page_offset_ - block_offset_) + walked.data_offset;
+  record->size = walked.size;
+  record->ts_ns = walked.ts;
+  record->offset = page_offset_ + walked.header_offset;
+  record->missed_events = walked.missed_events;
+  return true;
+}
+
+// The kbuffer's next record of the page in hand, raw; false at the page's end.
+bool PageCpuReader::NextOfKbuffer(RawRecord* record) {
+  unsigned long long ts = 0;
+  void* data = kbuffer_read_event(kbuf_, &ts);
+  if (data == nullptr) return false;
+  record->data = data;
+  record->size = kbuffer_event_size(kbuf_);
+  record->ts_ns = ts;
+  record->offset = page_offset_ + static_cast<uint64_t>(kbuffer_curr_offset(kbuf_));
+  record->missed_events = kbuffer_missed_events(kbuf_);
+  kbuffer_next_event(kbuf_, nullptr);
+  return true;
 }
 
 }  // namespace napiscope::internal

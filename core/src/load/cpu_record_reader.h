@@ -8,6 +8,7 @@
 
 #include <absl/status/status.h>
 
+#include "load/ring_buffer_page.h"
 #include "load/tracedat_header.h"
 
 struct kbuffer;
@@ -61,11 +62,12 @@ struct PageLayout {
   TimestampConversion time;  ///< DATE, OFFSET and TSC2NSEC options, applied to every record
 };
 
-/// Reads a CPU extent page by page with pread and libtraceevent's kbuffer, the way
-/// libtracecmd does, but without its per-record allocations; several instances may run in
-/// parallel threads. Compressed data (v7: a chunk count, then chunks of whole pages, each a
-/// compressed size, an uncompressed size and zstd bytes) is decompressed a chunk at a time.
-/// Timestamps are converted as trace-cmd converts them (layout.time).
+/// Reads a CPU extent page by page with pread, the way libtracecmd does, but without its
+/// per-record allocations: little-endian pages with WalkRingBufferPage, big-endian ones with
+/// libtraceevent's kbuffer; several instances may run in parallel threads. Compressed data (v7: a
+/// chunk count, then chunks of whole pages, each a compressed size, an uncompressed size and zstd
+/// bytes) is decompressed a chunk at a time. Timestamps are converted as trace-cmd converts them
+/// (layout.time).
 class PageCpuReader : public CpuRecordReader {
  public:
   /// `fd` must stay open while the reader is used; it is only read with pread.
@@ -79,6 +81,9 @@ class PageCpuReader : public CpuRecordReader {
   void CheckAllChunksRead();
   bool LoadPage(uint64_t offset);
   bool CheckRecordsAdvance(uint8_t* page, uint64_t data_bytes, uint64_t offset);
+  bool FailBadRecord(uint64_t offset, uint64_t page_byte, bool runs_past);
+  bool NextOfWalk(RawRecord* record);
+  bool NextOfKbuffer(RawRecord* record);
   bool ReadBlock(uint64_t offset);
   bool ReadChunk(uint64_t offset);
   bool ReadFile(uint64_t offset, size_t length, uint8_t* into, size_t* got);
@@ -95,6 +100,11 @@ class PageCpuReader : public CpuRecordReader {
   PageLayout layout_;
   CpuDataExtent extent_;
   kbuffer* kbuf_ = nullptr;
+  // Little-endian pages: the records of the page in hand, as WalkRingBufferPage read them,
+  // and the next to return; big-endian ones are read with kbuf_.
+  bool walked_ = false;
+  std::vector<PageRecord> page_records_;
+  size_t next_record_ = 0;
   std::vector<uint8_t> block_;  // a block of pages, or one decompressed chunk
   uint64_t block_offset_ = 0;   // of block_ in the CPU's (uncompressed) data
   uint64_t block_bytes_ = 0;    // 0: nothing read yet
@@ -107,6 +117,7 @@ class PageCpuReader : public CpuRecordReader {
   std::vector<uint8_t> compressed_;
   ZSTD_DCtx_s* zstd_ = nullptr;
   uint64_t page_offset_ = 0;
+  bool allocated_ = false;
   bool loaded_ = false;
   bool done_ = false;
   absl::Status status_;

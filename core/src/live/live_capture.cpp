@@ -123,19 +123,19 @@ void LiveCapture::State::Feed(size_t index) {
 
 // Feeds every decoded event up to `horizon_ns`, merged across CPUs by time.
 void LiveCapture::State::FeedUpTo(TimestampNs horizon_ns) {
-  internal::StreamHeap heap;
+  internal::StreamTournament heads;
   for (size_t i = 0; i < pending.size(); ++i) {
-    if (!pending[i].empty()) heap.Push(pending[i].front().event.ts_ns, static_cast<int>(i));
+    if (!pending[i].empty()) heads.Push(pending[i].front().event.ts_ns, static_cast<int>(i));
   }
-  heap.Build();
-  while (!heap.empty() && heap.top_ts() <= horizon_ns) {
-    size_t index = static_cast<size_t>(heap.top_stream());
+  heads.Build();
+  while (!heads.empty() && heads.top_ts() <= horizon_ns) {
+    size_t index = static_cast<size_t>(heads.top_stream());
     Feed(index);
     pending[index].pop_front();
     if (pending[index].empty()) {
-      heap.PopTop();
+      heads.PopTop();
     } else {
-      heap.ReplaceTop(pending[index].front().event.ts_ns);
+      heads.ReplaceTop(pending[index].front().event.ts_ns);
     }
   }
 }

@@ -22,7 +22,7 @@ bool ChunkMerge::Advance(int stream) {
 void ChunkMerge::PushHead(int stream) {
   const Event& head = cursors_[stream].chunk->events[cursors_[stream].index];
   stream_of_cpu_[head.cpu] = stream;
-  heap_.Push(head.ts_ns, head.cpu);
+  heads_.Push(head.ts_ns, head.cpu);
 }
 
 void ChunkMerge::ReplaceTopWithHead(int stream) {
@@ -31,16 +31,16 @@ void ChunkMerge::ReplaceTopWithHead(int stream) {
   // are in cache when this stream comes first again.
   __builtin_prefetch(head + kPrefetchEvents);
   stream_of_cpu_[head->cpu] = stream;
-  heap_.ReplaceTop(head->ts_ns, head->cpu);
+  heads_.ReplaceTop(head->ts_ns, head->cpu);
 }
 
-bool ChunkMerge::NextFromHeap() {
+bool ChunkMerge::NextFromTournament() {
   if (done_) return false;
   if (current_ < 0) {
     for (int stream = 0; stream < static_cast<int>(cursors_.size()); ++stream) {
       if (Advance(stream)) PushHead(stream);
     }
-    heap_.Build();
+    heads_.Build();
   } else {
     Cursor& cursor = cursors_[current_];
     if (cursor.chunk->events[cursor.index].kind == EventKind::kMissedEvents) ++cursor.missed;
@@ -48,14 +48,14 @@ bool ChunkMerge::NextFromHeap() {
     if (Advance(current_)) {
       ReplaceTopWithHead(current_);
     } else {
-      heap_.PopTop();
+      heads_.PopTop();
     }
   }
-  if (heap_.empty()) {
+  if (heads_.empty()) {
     done_ = true;
     return false;
   }
-  current_ = stream_of_cpu_[heap_.top_stream()];
+  current_ = stream_of_cpu_[heads_.top_stream()];
   return true;
 }
 

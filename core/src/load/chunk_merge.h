@@ -42,9 +42,9 @@ class ChunkMerge {
 
   /// Moves to the next event; false when every stream is done (and on every call after).
   bool Next() {
-    // The last stream left walks its chunk without the heap (the merging thread's case when
+    // The last stream left walks its chunk without the tournament (the merging thread's case when
     // one worker merges every CPU).
-    if (current_ >= 0 && heap_.size() == 1) {
+    if (current_ >= 0 && heads_.size() == 1) {
       Cursor& cursor = cursors_[current_];
       if (cursor.index + 1 < cursor.chunk->events.size()) {
         if (cursor.chunk->events[cursor.index].kind == EventKind::kMissedEvents) ++cursor.missed;
@@ -52,7 +52,7 @@ class ChunkMerge {
         return true;
       }
     }
-    return NextFromHeap();
+    return NextFromTournament();
   }
   /// The event Next moved to (string ids local to strings()).
   const Event& event() const { return Current().chunk->events[Current().index]; }
@@ -72,11 +72,11 @@ class ChunkMerge {
   };
 
   const Cursor& Current() const { return cursors_[current_]; }
-  // Next() when the event comes from the heap.
-  bool NextFromHeap();
+  // Next() when the event comes from the tournament.
+  bool NextFromTournament();
   // Moves the cursor of `stream` to an event; false when the stream has no more.
   bool Advance(int stream);
-  // Puts the head of `stream` (Advance returned true) on the heap, or in place of its top.
+  // Puts the head of `stream` (Advance returned true) in the tournament, or in place of its top.
   void PushHead(int stream);
   void ReplaceTopWithHead(int stream);
 
@@ -85,7 +85,7 @@ class ChunkMerge {
   ChunkSource& source_;
   std::vector<Cursor> cursors_;
   std::vector<int> stream_of_cpu_;  // by the CPU of each stream's head
-  StreamHeap heap_;                 // (head time, head CPU)
+  StreamTournament heads_;          // (head time, head CPU)
   int current_ = -1;                // stream of the event handed out; -1 before the first
   bool done_ = false;
   ReadTotals totals_;

@@ -1,44 +1,47 @@
 #include "load/event_ingest.h"
 
 #include <algorithm>
-#include <functional>
+#include <bit>
 
 #include <traceevent/event-parse.h>
 
 namespace napiscope::internal {
 
-void StreamHeap::Build() { std::make_heap(heap_.begin(), heap_.end(), std::greater<>()); }
+namespace {
+// A leaf whose stream is done: after every real head.
+constexpr TimestampNs kDoneTs = std::numeric_limits<TimestampNs>::max();
+constexpr int kDoneStream = std::numeric_limits<int>::max();
+}  // namespace
 
-void StreamHeap::ReplaceTop(TimestampNs ts_ns) {
-  heap_.front().first = ts_ns;
-  SiftDown();
-}
-
-void StreamHeap::ReplaceTop(TimestampNs ts_ns, int stream) {
-  heap_.front() = {ts_ns, stream};
-  SiftDown();
-}
-
-void StreamHeap::PopTop() {
-  heap_.front() = heap_.back();
-  heap_.pop_back();
-  SiftDown();
-}
-
-void StreamHeap::SiftDown() {
-  size_t size = heap_.size();
-  if (size < 2) return;
-  size_t at = 0;
-  std::pair<TimestampNs, int> moving = heap_[0];
-  for (;;) {
-    size_t child = 2 * at + 1;
-    if (child >= size) break;
-    if (child + 1 < size && heap_[child + 1] < heap_[child]) ++child;
-    if (!(heap_[child] < moving)) break;
-    heap_[at] = heap_[child];
-    at = child;
+void StreamTournament::Build() {
+  live_ = leaves_.size();
+  const size_t width = std::bit_ceil(std::max<size_t>(live_, 1));
+  leaves_.resize(width, {kDoneTs, kDoneStream});
+  losers_.assign(width, 0);
+  // Winners of every node, leaves at [width, 2 * width); the losers stay in losers_.
+  std::vector<uint32_t> winners(2 * width);
+  for (size_t leaf = 0; leaf < width; ++leaf) winners[width + leaf] = static_cast<uint32_t>(leaf);
+  for (size_t node = width - 1; node > 0; --node) {
+    const uint32_t left = winners[2 * node];
+    const uint32_t right = winners[2 * node + 1];
+    const bool right_first = Before(leaves_[right], leaves_[left]);
+    winners[node] = right_first ? right : left;
+    losers_[node] = right_first ? left : right;
   }
-  heap_[at] = moving;
+  winner_ = winners[1];
+}
+
+void StreamTournament::PopTop() {
+  leaves_[winner_] = {kDoneTs, kDoneStream};
+  --live_;
+  Replay();
+}
+
+void StreamTournament::Clear() {
+  leaves_.clear();
+  losers_.clear();
+  winner_ = 0;
+  live_ = 0;
 }
 
 EventIngest::EventIngest(TraceContext& context, EventSink& sink, tep_handle* saved_comms)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -15,39 +16,68 @@ struct tep_handle;
 
 namespace napiscope::internal {
 
-/// Min-heap of stream heads ordered by (time, stream index): the merge of every loader. The
-/// top is replaced in place, so a stream whose next event still comes first costs two
-/// comparisons.
-class StreamHeap {
+/// The stream heads of a merge, ordered by (time, stream id): the merge of every loader. A
+/// tournament (loser) tree over the streams, padded to a power of two, whose comparisons take no
+/// branches: every change of the top costs log2(streams) comparisons, none of them mispredicted
+/// however the streams interleave. Ids must be unique among the streams.
+class StreamTournament {
  public:
   /// Adds stream `stream` whose head is at `ts_ns`; call Build after the last Push.
-  void Push(TimestampNs ts_ns, int stream) { heap_.push_back({ts_ns, stream}); }
+  void Push(TimestampNs ts_ns, int stream) { leaves_.push_back({ts_ns, stream}); }
   /// Orders the pushed heads.
   void Build();
   /// True when no stream is left.
-  bool empty() const { return heap_.empty(); }
+  bool empty() const { return live_ == 0; }
   /// Streams left.
-  size_t size() const { return heap_.size(); }
+  size_t size() const { return live_; }
   /// The stream whose head comes first.
-  int top_stream() const { return heap_.front().second; }
+  int top_stream() const { return leaves_[winner_].stream; }
   /// The time of the first head.
-  TimestampNs top_ts() const { return heap_.front().first; }
+  TimestampNs top_ts() const { return leaves_[winner_].ts_ns; }
   /// The top stream moved on to a head at `ts_ns`.
-  void ReplaceTop(TimestampNs ts_ns);
+  void ReplaceTop(TimestampNs ts_ns) {
+    leaves_[winner_].ts_ns = ts_ns;
+    Replay();
+  }
   /// The top entry is replaced by stream `stream` at `ts_ns` (a merged stream whose head's
   /// CPU, the tie-breaker, changed).
-  void ReplaceTop(TimestampNs ts_ns, int stream);
+  void ReplaceTop(TimestampNs ts_ns, int stream) {
+    leaves_[winner_] = {ts_ns, stream};
+    Replay();
+  }
   /// The top stream has nothing more.
   void PopTop();
   /// Drops every stream.
-  void Clear() { heap_.clear(); }
+  void Clear();
 
  private:
-  void SiftDown();
-  std::vector<std::pair<TimestampNs, int>> heap_;
+  struct Head {
+    TimestampNs ts_ns;
+    int stream;
+  };
+  // (time, stream) order, computed without a branch.
+  static bool Before(const Head& a, const Head& b) {
+    return (a.ts_ns < b.ts_ns) | ((a.ts_ns == b.ts_ns) & (a.stream < b.stream));
+  }
+  // Plays the changed top leaf's matches up to the root.
+  void Replay() {
+    uint32_t winner = winner_;
+    for (size_t node = (winner + losers_.size()) >> 1; node > 0; node >>= 1) {
+      const uint32_t loser = losers_[node];
+      const bool swap = Before(leaves_[loser], leaves_[winner]);
+      losers_[node] = swap ? winner : loser;
+      winner = swap ? loser : winner;
+    }
+    winner_ = winner;
+  }
+
+  std::vector<Head> leaves_;      // one per stream, then done leaves up to a power of two
+  std::vector<uint32_t> losers_;  // [1, leaves): the loser of each inner node's match
+  uint32_t winner_ = 0;           // the leaf that comes first
+  size_t live_ = 0;
 };
 
-/// Applies the stream bookkeeping to events taken from a StreamHeap merge, in that order, and
+/// Applies the stream bookkeeping to events taken from a StreamTournament merge, in that order, and
 /// hands them to the sink.
 class EventIngest {
  public:

@@ -64,7 +64,7 @@ class TextTraceLoader {
     context_.meta.format = scan_.evidence.Decide();
     context_.meta.cpus = std::max(scan_.header_cpus, scan_.max_cpu + 1);
     const size_t count = scan_.runs.size();
-    StreamHeap heap;
+    StreamTournament heads;
     for (size_t i = 0; i < count; ++i) {
       Run& run = *runs_.emplace_back(std::make_unique<Run>());
       status = run.reader.Open(path, count > 1 ? kRunReaderBytes : (1u << 20));
@@ -73,18 +73,18 @@ class TextTraceLoader {
       if (i + 1 < count) run.end_offset = scan_.runs[i + 1].offset;
       run.html = HtmlTraceData(scan_.html, scan_.runs[i].in_html_data);
       run.line_number = scan_.runs[i].first_line - 1;
-      if (Advance(run)) heap.Push(run.head.ts_ns, static_cast<int>(i));
+      if (Advance(run)) heads.Push(run.head.ts_ns, static_cast<int>(i));
     }
     context_.meta.compression = std::string(CompressionName(runs_[0]->reader.compression()));
-    heap.Build();
+    heads.Build();
     int64_t taken = 0;
-    while (!heap.empty()) {
-      Run& run = *runs_[heap.top_stream()];
+    while (!heads.empty()) {
+      Run& run = *runs_[heads.top_stream()];
       Take(run);
       if (Advance(run)) {
-        heap.ReplaceTop(run.head.ts_ns);
+        heads.ReplaceTop(run.head.ts_ns);
       } else {
-        heap.PopTop();
+        heads.PopTop();
       }
       if (++taken % kProgressEveryEvents == 0) {
         if (options_.cancel != nullptr && options_.cancel->load()) {

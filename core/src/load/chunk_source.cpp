@@ -225,19 +225,30 @@ void ThreadedChunkSource::Run(Worker& worker) {
         }
         if (!any_left) return;
         if (output != nullptr) break;
-        slot_free_.wait(lock);
+        // Every stream is full: sleep until the merging thread has taken half of one, not
+        // wake on every chunk it takes (a wake-up costs about as much as merging a chunk).
+        slot_free_.wait(lock, [&] { return stop_ || HalfTaken(worker); });
       }
       slot = &output->slots[static_cast<size_t>(output->produced) % output->slots.size()];
     }
     // The slot is not visible to the merging thread until `produced` moves past it.
     bool more = Fill(*output, worker.decoder, slot);
+    bool wake = false;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++output->produced;
       output->done = !more;
+      wake = output->done || output->produced - output->released == output->half();
     }
-    chunk_ready_.notify_one();
+    if (wake) chunk_ready_.notify_all();
   }
+}
+
+bool ThreadedChunkSource::HalfTaken(const Worker& worker) {
+  for (const Output* output : worker.outputs) {
+    if (!output->done && output->produced - output->released <= output->half()) return true;
+  }
+  return false;
 }
 
 const DecodedChunk* ThreadedChunkSource::NextChunk(int stream) {
@@ -246,10 +257,15 @@ const DecodedChunk* ThreadedChunkSource::NextChunk(int stream) {
   if (output.holding) {
     ++output.released;
     output.holding = false;
-    slot_free_.notify_all();
+    if (output.produced - output.released == output.half()) slot_free_.notify_all();
   }
-  chunk_ready_.wait(lock,
-                    [&] { return output.produced > output.released || output.done || stop_; });
+  // An empty stream: sleep until its worker has filled half of it (or ended it), not wake on
+  // every chunk. Its worker is not asleep: it sleeps only while all its streams are full.
+  if (output.produced == output.released) {
+    chunk_ready_.wait(lock, [&] {
+      return output.produced - output.released >= output.half() || output.done || stop_;
+    });
+  }
   if (output.produced == output.released) return nullptr;
   output.holding = true;
   return &output.slots[static_cast<size_t>(output.released) % output.slots.size()];

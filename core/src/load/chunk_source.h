@@ -101,7 +101,8 @@ class InlineChunkSource : public CpuDataSource {
 /// (`merge_per_worker`: the merging thread only merges the workers' streams) or hands each CPU
 /// over as a stream of its own. A worker always fills the stream of its own with the fewest
 /// ready chunks, so the merging thread, which holds one chunk of every stream, never waits on
-/// a worker that waits on it. Memory stays at a few chunks per stream whatever the trace length.
+/// a worker that waits on it; either side, once asleep, wakes only when half a ring is
+/// free or filled. Memory stays at a few chunks per stream whatever the trace length.
 class ThreadedChunkSource : public CpuDataSource {
  public:
   /// Starts up to `workers` threads over `streams` (CPUs balanced by `bytes`); `observer`
@@ -130,6 +131,10 @@ class ThreadedChunkSource : public CpuDataSource {
     int64_t released = 0;  // chunks the merging thread is done with
     bool holding = false;  // the merging thread reads slot `released`
     bool done = false;     // the last chunk is written
+    // Ready chunks at which a sleeping side wakes: the worker of a full ring once the
+    // merging thread has taken this many, the merging thread at an empty one once this many
+    // are ready.
+    int64_t half() const { return static_cast<int64_t>(slots.size() / 2); }
   };
   struct Worker {
     explicit Worker(const TraceFormats& formats) : decoder(formats) {}
@@ -139,6 +144,8 @@ class ThreadedChunkSource : public CpuDataSource {
   };
 
   void Run(Worker& worker);
+  // True when one of the worker's streams not ended has half its ring free (mutex_ held).
+  static bool HalfTaken(const Worker& worker);
   // Fills `chunk` with the output's next events; false when they were its last.
   static bool Fill(Output& output, ChunkDecoder& decoder, DecodedChunk* chunk);
 

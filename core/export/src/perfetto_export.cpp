@@ -100,7 +100,6 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
                   track_thread ? &*track_thread : nullptr);
   LoadOptions load = options.load;
   load.decoded_records = &decoded;
-  load.decoding_threads_merge = false;  // they encode every event besides
 
   TraceContext context;
   absl::Status status = LoadTrace(trace_path, context, sink, load);

@@ -43,6 +43,8 @@ void BlockQueue::Put(ProtoWriter block) {
   // The writer is woken once a writev's worth is queued, not for every block.
   if (!EnoughToWrite()) return;
   if (threaded_) {
+    // Woken after the unlock, the writer does not block at once on the mutex held here.
+    lock.unlock();
     work_.notify_one();
   } else {
     Write(&queued_);
@@ -75,8 +77,8 @@ void BlockQueue::Run() {
     if (queued_.empty()) return;  // finishing, and everything is written
     writing.swap(queued_);
     queued_bytes_ = 0;
-    room_.notify_all();
     lock.unlock();
+    room_.notify_all();
     Write(&writing);
     lock.lock();
     Recycle(&writing);

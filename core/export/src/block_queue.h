@@ -21,7 +21,7 @@ namespace napiscope::perfetto_export {
 class BlockQueue {
  public:
   /// With `threaded`, a thread writes the blocks; else the thread that puts them does, a
-  /// megabyte or so at a time. The file starts with the packet that opens the sequence.
+  /// few megabytes at a time. The file starts with the packet that opens the sequence.
   BlockQueue(PacketWriter* out, bool threaded);
   ~BlockQueue();
   BlockQueue(const BlockQueue&) = delete;
@@ -44,7 +44,7 @@ class BlockQueue {
   static constexpr size_t kMaxQueued = 64;         // blocks waiting to be written
   static constexpr size_t kMaxFree = 64;           // written blocks kept for reuse
   static constexpr size_t kWriteBlocks = 32;       // blocks gathered per writev, at most
-  static constexpr size_t kWriteBytes = 1 << 20;   // bytes gathered per writev, about
+  static constexpr size_t kWriteBytes = 4 << 20;   // bytes gathered per writev, about
   bool EnoughToWrite() const {  // caller holds mutex_
     return queued_bytes_ >= kWriteBytes || queued_.size() >= kWriteBlocks;
   }

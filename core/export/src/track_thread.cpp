@@ -99,7 +99,11 @@ void TrackThread::NeedComm(int32_t pid) {
 
 void TrackThread::HandOver() {
   std::unique_lock lock(mutex_);
-  room_.wait(lock, [this] { return queued_.size() < kMaxQueued; });
+  // Either side, once asleep, wakes at half a queue, not on every batch: a wake-up costs
+  // about what writing a batch does.
+  if (queued_.size() >= kMaxQueued) {
+    room_.wait(lock, [this] { return queued_.size() <= kMaxQueued / 2; });
+  }
   queued_.push_back(std::move(batch_));
   if (!free_.empty()) {
     batch_ = std::move(free_.back());
@@ -108,19 +112,23 @@ void TrackThread::HandOver() {
     batch_ = Batch{};
     batch_.records.reserve(kBatchRecords);
   }
+  const bool wake = queued_.size() == kMaxQueued / 2;
   lock.unlock();
-  work_.notify_one();
+  if (wake) work_.notify_one();
 }
 
 void TrackThread::Run() {
   std::unique_lock lock(mutex_);
   while (true) {
-    work_.wait(lock, [this] { return !queued_.empty() || finishing_; });
+    if (queued_.empty()) {
+      work_.wait(lock, [this] { return queued_.size() >= kMaxQueued / 2 || finishing_; });
+    }
     if (queued_.empty()) return;  // finishing, and everything written
     Batch batch = std::move(queued_.front());
     queued_.pop_front();
+    const bool wake = queued_.size() == kMaxQueued / 2;
     lock.unlock();
-    room_.notify_one();
+    if (wake) room_.notify_one();
     Write(batch);
     batch.records.clear();
     batch.strings.clear();
@@ -170,7 +178,9 @@ void TrackThread::Finish() {
   Start();  // a load that failed before it started: the thread ends at once
   {
     std::unique_lock lock(mutex_);
-    room_.wait(lock, [this] { return queued_.size() < kMaxQueued; });
+    if (queued_.size() >= kMaxQueued) {
+      room_.wait(lock, [this] { return queued_.size() <= kMaxQueued / 2; });
+    }
     if (!batch_.records.empty()) queued_.push_back(std::move(batch_));
     finishing_ = true;
   }

@@ -47,11 +47,17 @@ void DurationRecorder::Add(int64_t duration_ns, TimestampNs start_ns) {
     return;
   }
   if (!exact_.empty()) Fold();
-  ++buckets_[BucketOf(static_cast<uint64_t>(duration_ns))];
+  Count(duration_ns);
+}
+
+void DurationRecorder::Count(int64_t duration_ns) {
+  const uint64_t key = BucketOf(static_cast<uint64_t>(duration_ns));
+  if (key >= buckets_.size()) buckets_.resize(key + 1, 0);
+  ++buckets_[key];
 }
 
 void DurationRecorder::Fold() {
-  for (int64_t value : exact_) ++buckets_[BucketOf(static_cast<uint64_t>(value))];
+  for (int64_t value : exact_) Count(value);
   exact_.clear();
   exact_.shrink_to_fit();
 }
@@ -72,15 +78,13 @@ DurationStats DurationRecorder::Stats() const {
     return stats;
   }
   stats.exact = false;
-  for (size_t i = 0; i < 4; ++i) {
-    int64_t rank = NearestRank(kPerMille[i], count_);
-    int64_t seen = 0;
-    for (const auto& [key, samples] : buckets_) {
-      seen += samples;
-      if (seen >= rank) {
-        *outputs[i] = std::min<int64_t>(static_cast<int64_t>(BucketUpper(key)), max_ns_);
-        break;
-      }
+  // One walk up the buckets: each percentile is the first bucket its rank falls in.
+  size_t next = 0;
+  int64_t seen = 0;
+  for (size_t key = 0; key < buckets_.size() && next < 4; ++key) {
+    seen += buckets_[key];
+    for (; next < 4 && seen >= NearestRank(kPerMille[next], count_); ++next) {
+      *outputs[next] = std::min<int64_t>(static_cast<int64_t>(BucketUpper(key)), max_ns_);
     }
   }
   return stats;

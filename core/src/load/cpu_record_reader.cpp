@@ -9,9 +9,6 @@
 #include <absl/strings/str_cat.h>
 #include <zstd.h>
 #include "load/tracecmd_cxx.h"
-extern "C" {  // kbuffer.h has no C++ guard
-#include <traceevent/kbuffer.h>
-}
 
 namespace napiscope::internal {
 
@@ -31,11 +28,7 @@ bool TracecmdCpuReader::Next(RawRecord* record) {
 }
 
 PageCpuReader::PageCpuReader(int fd, const PageLayout& layout, const CpuDataExtent& extent)
-    : fd_(fd),
-      layout_(layout),
-      extent_(extent),
-      walked_(!layout.big_endian),
-      page_offset_(layout.zstd ? 0 : extent.offset) {
+    : fd_(fd), layout_(layout), extent_(extent), page_offset_(layout.zstd ? 0 : extent.offset) {
   // Buffers are allocated on the first read: a CPU without data costs no memory, however
   // many of them a header claims.
   done_ = extent.size == 0 || layout.page_size <= 0;
@@ -48,11 +41,6 @@ uint64_t PageCpuReader::BlockBytes(int page_size) {
 
 bool PageCpuReader::Allocate() {
   allocated_ = true;
-  if (!walked_) {
-    kbuf_ = kbuffer_alloc(layout_.header_long_size == 4 ? KBUFFER_LSIZE_4 : KBUFFER_LSIZE_8,
-                          KBUFFER_ENDIAN_BIG);
-    if (kbuf_ == nullptr) return Fail("out of memory");
-  }
   if (layout_.zstd) {
     zstd_ = ZSTD_createDCtx();
     if (zstd_ == nullptr) return Fail("out of memory");
@@ -66,10 +54,7 @@ bool PageCpuReader::Allocate() {
   return true;
 }
 
-PageCpuReader::~PageCpuReader() {
-  if (kbuf_ != nullptr) kbuffer_free(kbuf_);
-  ZSTD_freeDCtx(zstd_);
-}
+PageCpuReader::~PageCpuReader() { ZSTD_freeDCtx(zstd_); }
 
 bool PageCpuReader::Fail(const std::string& what) {
   status_ = absl::DataLossError(absl::StrCat("CPU ", extent_.cpu, ": ", what));
@@ -103,8 +88,8 @@ bool PageCpuReader::ReadBlock(uint64_t offset) {
   if (layout_.zstd) return ReadChunk(offset);
   const uint64_t page_size = static_cast<uint64_t>(layout_.page_size);
   const uint64_t end = extent_.offset + extent_.size;
-  uint64_t pages = std::min<uint64_t>(block_.size() / page_size,
-                                      (end - offset + page_size - 1) / page_size);
+  uint64_t pages =
+      std::min<uint64_t>(block_.size() / page_size, (end - offset + page_size - 1) / page_size);
   size_t wanted = static_cast<size_t>(pages * page_size);
   size_t filled = 0;
   if (!ReadFile(offset, wanted, block_.data(), &filled)) return false;
@@ -131,8 +116,7 @@ bool PageCpuReader::ReadChunk(uint64_t offset) {
   }
   if (chunks_left_ == 0 && block_bytes_ == 0) return false;  // a CPU without data
   if (chunks_left_ == 0 || offset != block_offset_ + block_bytes_) {
-    return Fail(
-        absl::StrCat("compressed data ends before the page at uncompressed byte ", offset));
+    return Fail(absl::StrCat("compressed data ends before the page at uncompressed byte ", offset));
   }
   if (next_chunk_ > end || end - next_chunk_ < 8) {
     return Fail(absl::StrCat("compressed chunk header at byte ", next_chunk_,
@@ -146,8 +130,7 @@ bool PageCpuReader::ReadChunk(uint64_t offset) {
                              " uncompressed bytes (corrupt chunk)"));
   }
   if (compressed_bytes > end - next_chunk_ - 8) {
-    return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_, " claims ",
-                             compressed_bytes,
+    return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_, " claims ", compressed_bytes,
                              " bytes, past the end of the CPU's data (corrupt chunk)"));
   }
   compressed_.resize(compressed_bytes);
@@ -188,7 +171,8 @@ bool PageCpuReader::LoadPage(uint64_t offset) {
                              " ends inside a page (corrupt chunk)"));
   }
   uint8_t* page = block_.data() + (offset - block_offset_);
-  // kbuffer trusts the commit field and would read past the page: check it first.
+  // The walk reads up to the commit field's size (kbuffer would trust it and read past the
+  // page): check it first.
   uint64_t data_bytes = PageDataBytes(page, layout_.header_long_size, layout_.big_endian);
   if (data_bytes > page_size - 8 - layout_.header_long_size) {
     return Fail(absl::StrCat("the page at byte ", layout_.zstd ? chunk_file_offset_ : offset,
@@ -196,44 +180,18 @@ bool PageCpuReader::LoadPage(uint64_t offset) {
                              " bytes of data, more than a ", layout_.page_size,
                              "-byte page holds (corrupt page)"));
   }
-  if (walked_) {
-    BadRecord bad;
-    next_record_ = 0;
-    if (WalkRingBufferPage(page, layout_.page_size, layout_.header_long_size, &page_records_,
-                           &bad)) {
-      return true;
-    }
-    return FailBadRecord(offset, bad.page_offset, bad.runs_past);
+  BadRecord bad;
+  next_record_ = 0;
+  if (WalkRingBufferPage(page, layout_.page_size, layout_.header_long_size, layout_.big_endian,
+                         &page_records_, &bad)) {
+    return true;
   }
-  if (!CheckRecordsAdvance(page, data_bytes, offset)) return false;
-  return kbuffer_load_subbuffer(kbuf_, page) >= 0;
-}
-
-// kbuffer follows each record's length unchecked: a negative padding or data length sends it
-// back to an earlier record (an endless loop, in libtracecmd's reader too), and a data record
-// longer than the page's data has it read past the page. So walk the records first, the way
-// kbuffer will (kbuffer_raw_get steps with its rules).
-bool PageCpuReader::CheckRecordsAdvance(uint8_t* page, uint64_t data_bytes, uint64_t offset) {
-  const uint64_t page_header = 8 + layout_.header_long_size;  // timestamp, then commit
-  const uintptr_t start = reinterpret_cast<uintptr_t>(page);
-  const uintptr_t end = start + page_header + data_bytes;
-  kbuffer_raw_info info{};
-  info.next = page + page_header;
-  for (;;) {
-    const uintptr_t record = reinterpret_cast<uintptr_t>(info.next);
-    if (record >= end || kbuffer_raw_get(kbuf_, page, &info) == nullptr) return true;
-    const uintptr_t next = reinterpret_cast<uintptr_t>(info.next);
-    const bool data = info.type < KBUFFER_TYPE_PADDING;
-    if (next > record && (!data || next <= end)) continue;
-    return FailBadRecord(offset, record - start, next > record);
-  }
-}
-
-bool PageCpuReader::FailBadRecord(uint64_t offset, uint64_t page_byte, bool runs_past) {
+  // kbuffer (and libtracecmd) would follow such a length: back to an earlier record forever,
+  // or past the page.
   return Fail(absl::StrCat("the page at byte ", layout_.zstd ? chunk_file_offset_ : offset,
                            layout_.zstd ? " (compressed chunk)" : "", " has a record (page byte ",
-                           page_byte, ") whose length ",
-                           runs_past ? "runs past the page's data" : "points backwards",
+                           bad.page_offset, ") whose length ",
+                           bad.runs_past ? "runs past the page's data" : "points backwards",
                            " (corrupt page)"));
 }
 
@@ -247,7 +205,7 @@ bool PageCpuReader::Next(RawRecord* record) {
         break;
       }
     }
-    if (walked_ ? NextOfWalk(record) : NextOfKbuffer(record)) {
+    if (NextOfPage(record)) {
       if (!layout_.time.identity()) record->ts_ns = ConvertTimestamp(layout_.time, record->ts_ns);
       if (layout_.zstd) record->offset = chunk_file_offset_;
       return true;
@@ -264,8 +222,8 @@ bool PageCpuReader::Next(RawRecord* record) {
   return false;
 }
 
-// The walked page's next record, raw; false at the page's end.
-bool PageCpuReader::NextOfWalk(RawRecord* record) {
+// The next record of the page in hand, raw; false at the page's end.
+bool PageCpuReader::NextOfPage(RawRecord* record) {
   if (next_record_ == page_records_.size()) return false;
   const PageRecord& walked = page_records_[next_record_++];
   record->data = block_.data() + (page_offset_ - block_offset_) + walked.data_offset;
@@ -273,20 +231,6 @@ bool PageCpuReader::NextOfWalk(RawRecord* record) {
   record->ts_ns = walked.ts;
   record->offset = page_offset_ + walked.header_offset;
   record->missed_events = walked.missed_events;
-  return true;
-}
-
-// The kbuffer's next record of the page in hand, raw; false at the page's end.
-bool PageCpuReader::NextOfKbuffer(RawRecord* record) {
-  unsigned long long ts = 0;
-  void* data = kbuffer_read_event(kbuf_, &ts);
-  if (data == nullptr) return false;
-  record->data = data;
-  record->size = kbuffer_event_size(kbuf_);
-  record->ts_ns = ts;
-  record->offset = page_offset_ + static_cast<uint64_t>(kbuffer_curr_offset(kbuf_));
-  record->missed_events = kbuffer_missed_events(kbuf_);
-  kbuffer_next_event(kbuf_, nullptr);
   return true;
 }
 

@@ -11,7 +11,6 @@
 #include "load/ring_buffer_page.h"
 #include "load/tracedat_header.h"
 
-struct kbuffer;
 struct tracecmd_input;
 struct tep_record;
 struct ZSTD_DCtx_s;
@@ -63,8 +62,8 @@ struct PageLayout {
 };
 
 /// Reads a CPU extent page by page with pread, the way libtracecmd does, but without its
-/// per-record allocations: little-endian pages with WalkRingBufferPage, big-endian ones with
-/// libtraceevent's kbuffer; several instances may run in parallel threads. Compressed data (v7: a
+/// per-record allocations, each page walked by WalkRingBufferPage (kbuffer's rules); several
+/// instances may run in parallel threads. Compressed data (v7: a
 /// chunk count, then chunks of whole pages, each a compressed size, an uncompressed size and zstd
 /// bytes) is decompressed a chunk at a time. Timestamps are converted as trace-cmd converts them
 /// (layout.time).
@@ -80,10 +79,7 @@ class PageCpuReader : public CpuRecordReader {
   bool Allocate();
   void CheckAllChunksRead();
   bool LoadPage(uint64_t offset);
-  bool CheckRecordsAdvance(uint8_t* page, uint64_t data_bytes, uint64_t offset);
-  bool FailBadRecord(uint64_t offset, uint64_t page_byte, bool runs_past);
-  bool NextOfWalk(RawRecord* record);
-  bool NextOfKbuffer(RawRecord* record);
+  bool NextOfPage(RawRecord* record);
   bool ReadBlock(uint64_t offset);
   bool ReadChunk(uint64_t offset);
   bool ReadFile(uint64_t offset, size_t length, uint8_t* into, size_t* got);
@@ -99,10 +95,7 @@ class PageCpuReader : public CpuRecordReader {
   int fd_;
   PageLayout layout_;
   CpuDataExtent extent_;
-  kbuffer* kbuf_ = nullptr;
-  // Little-endian pages: the records of the page in hand, as WalkRingBufferPage read them,
-  // and the next to return; big-endian ones are read with kbuf_.
-  bool walked_ = false;
+  // The records of the page in hand, as WalkRingBufferPage read them, and the next to return.
   std::vector<PageRecord> page_records_;
   size_t next_record_ = 0;
   std::vector<uint8_t> block_;  // a block of pages, or one decompressed chunk
@@ -111,7 +104,7 @@ class PageCpuReader : public CpuRecordReader {
   // Compressed data: where the next chunk header is, how many are left, the file offset of
   // the chunk in block_ (for progress), the compressed bytes and the decompression context.
   uint64_t next_chunk_ = 0;
-  int64_t chunks_left_ = -1;    // -1: the chunk count is not read yet
+  int64_t chunks_left_ = -1;  // -1: the chunk count is not read yet
   int64_t chunks_read_ = 0;
   uint64_t chunk_file_offset_ = 0;
   std::vector<uint8_t> compressed_;

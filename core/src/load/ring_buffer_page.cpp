@@ -18,17 +18,20 @@ constexpr uint64_t kCommitSizeMask = (uint64_t{1} << 27) - 1;
 constexpr uint64_t kMissedEvents = uint64_t{1} << 31;
 constexpr uint64_t kMissedStored = uint64_t{1} << 30;
 
-uint64_t ReadLe(const uint8_t* at, int bytes) {
+// A `bytes`-byte word of the file's byte order.
+template <bool kBigEndian>
+uint64_t ReadWord(const uint8_t* at, int bytes) {
+  static_assert(std::endian::native == std::endian::little);
   uint64_t value = 0;
-  std::memcpy(&value, at, static_cast<size_t>(bytes));  // little-endian host and file
+  std::memcpy(&value, at, static_cast<size_t>(bytes));
+  if constexpr (kBigEndian) value = __builtin_bswap64(value) >> (64 - 8 * bytes);
   return value;
 }
 
-}  // namespace
-
-bool WalkRingBufferPage(const uint8_t* page, int page_size, int long_size,
-                        std::vector<PageRecord>* records, BadRecord* bad) {
-  static_assert(std::endian::native == std::endian::little);
+template <bool kBigEndian>
+bool Walk(const uint8_t* page, int page_size, int long_size, std::vector<PageRecord>* records,
+          BadRecord* bad) {
+  auto read = [](const uint8_t* at, int bytes) { return ReadWord<kBigEndian>(at, bytes); };
   records->clear();
   const uint32_t start = 8 + static_cast<uint32_t>(long_size);  // timestamp, then commit
   const uint8_t* data = page + start;
@@ -36,12 +39,12 @@ bool WalkRingBufferPage(const uint8_t* page, int page_size, int long_size,
   // header's second word past the page, read as zeros (kbuffer would read the next page).
   const uint32_t readable = static_cast<uint32_t>(page_size) - start;
   auto read4 = [&](uint32_t at) -> uint32_t {
-    if (at + 4 <= readable) return static_cast<uint32_t>(ReadLe(data + at, 4));
+    if (at + 4 <= readable) return static_cast<uint32_t>(read(data + at, 4));
     uint8_t padded[4] = {};
     if (at < readable) std::memcpy(padded, data + at, readable - at);
-    return static_cast<uint32_t>(ReadLe(padded, 4));
+    return static_cast<uint32_t>(read(padded, 4));
   };
-  const uint64_t flags = ReadLe(page + 8, long_size);
+  const uint64_t flags = read(page + 8, long_size);
   const uint32_t size = static_cast<uint32_t>(flags & kCommitSizeMask);
   int64_t lost = 0;
   if ((flags & kMissedEvents) != 0) {
@@ -49,15 +52,17 @@ bool WalkRingBufferPage(const uint8_t* page, int page_size, int long_size,
     const bool stored =
         (flags & kMissedStored) != 0 && size + static_cast<uint32_t>(long_size) <= readable;
     // kbuffer_missed_events returns an int.
-    lost = stored ? static_cast<int>(ReadLe(data + size, long_size)) : -1;
+    lost = stored ? static_cast<int>(read(data + size, long_size)) : -1;
   }
-  uint64_t ts = ReadLe(page, 8);
+  uint64_t ts = read(page, 8);
   uint32_t next = 0;
   while (next < size) {
     const uint32_t header = next;
     const uint32_t word = read4(header);
-    const uint32_t type = word & 31;
-    uint64_t delta = word >> 5;
+    // The 5-bit type and 27-bit delta are a bitfield: the type in the low bits of a
+    // little-endian word, in the high bits of a big-endian one.
+    const uint32_t type = kBigEndian ? word >> 27 : word & 31;
+    uint64_t delta = kBigEndian ? word & ((1u << 27) - 1) : word >> 5;
     uint32_t payload = header + 4;
     int32_t length = 0;
     switch (type) {
@@ -85,11 +90,20 @@ bool WalkRingBufferPage(const uint8_t* page, int page_size, int long_size,
       *bad = {start + header, after > header};
       return false;
     }
-    if (is_data)
+    if (is_data) {
       records->push_back({start + header, start + payload, length, ts, header == 0 ? lost : 0});
+    }
     next = static_cast<uint32_t>(after);
   }
   return true;
+}
+
+}  // namespace
+
+bool WalkRingBufferPage(const uint8_t* page, int page_size, int long_size, bool big_endian,
+                        std::vector<PageRecord>* records, BadRecord* bad) {
+  return big_endian ? Walk<true>(page, page_size, long_size, records, bad)
+                    : Walk<false>(page, page_size, long_size, records, bad);
 }
 
 }  // namespace napiscope::internal

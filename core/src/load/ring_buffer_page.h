@@ -1,5 +1,5 @@
-// Walking the records of one little-endian ring-buffer page (a sub-buffer of trace.dat's CPU
-// data) in one pass, with libtraceevent's kbuffer rules but without its calls per record.
+// Walking the records of one ring-buffer page (a sub-buffer of trace.dat's CPU data) in one
+// pass, with libtraceevent's kbuffer rules but without its calls per record.
 #pragma once
 
 #include <cstdint>
@@ -23,11 +23,12 @@ struct BadRecord {
 };
 
 /// Reads the data records of `page` (`page_size` bytes, its commit field `long_size` bytes,
-/// little-endian, already checked to claim no more than the page holds) into `records`
-/// (cleared first), as kbuffer_read_event/kbuffer_next_event return them, and checks every
-/// record's length, which kbuffer trusts: false, with the first bad record, if one does not
-/// advance (kbuffer would loop forever) or is a data record that runs past the page's data.
-bool WalkRingBufferPage(const uint8_t* page, int page_size, int long_size,
+/// words in the file's byte order, the commit already checked to claim no more than the page
+/// holds) into `records` (cleared first), as kbuffer_read_event/kbuffer_next_event return them, and
+/// checks every record's length, which kbuffer trusts: false, with the first bad record, if one
+/// does not advance (kbuffer would loop forever) or is a data record that runs past the page's
+/// data.
+bool WalkRingBufferPage(const uint8_t* page, int page_size, int long_size, bool big_endian,
                         std::vector<PageRecord>* records, BadRecord* bad);
 
 }  // namespace napiscope::internal

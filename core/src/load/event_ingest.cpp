@@ -37,13 +37,6 @@ void StreamTournament::PopTop() {
   Replay();
 }
 
-void StreamTournament::Clear() {
-  leaves_.clear();
-  losers_.clear();
-  winner_ = 0;
-  live_ = 0;
-}
-
 EventIngest::EventIngest(TraceContext& context, EventSink& sink, tep_handle* saved_comms)
     : context_(context), sink_(sink), saved_comms_(saved_comms) {}
 

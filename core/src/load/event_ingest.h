@@ -47,8 +47,6 @@ class StreamTournament {
   }
   /// The top stream has nothing more.
   void PopTop();
-  /// Drops every stream.
-  void Clear();
 
  private:
   struct Head {

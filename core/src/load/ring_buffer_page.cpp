@@ -6,8 +6,8 @@
 namespace napiscope::internal {
 namespace {
 
-// Record types of a header's low 5 bits (above them, 27 bits of time delta); 1 to 28 are data
-// records of that many 4-byte words, 0 a data record whose length follows the header.
+// Record types of a header's 5-bit type field (beside it, 27 bits of time delta); 1 to 28 are
+// data records of that many 4-byte words, 0 a data record whose length follows the header.
 constexpr uint32_t kPadding = 29;
 constexpr uint32_t kTimeExtend = 30;
 constexpr uint32_t kTimeStamp = 31;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 
 namespace napiscope::internal {
 namespace {
@@ -42,11 +43,15 @@ void DurationRecorder::Add(int64_t duration_ns, TimestampNs start_ns) {
     max_at_ns_ = start_ns;
   }
   ++count_;
-  if (buckets_.empty() && exact_.size() < exact_limit_) {
-    exact_.push_back(duration_ns);
+  if (buckets_.empty() && exact_.size() + exact_long_.size() < exact_limit_) {
+    if (duration_ns <= std::numeric_limits<uint32_t>::max()) {
+      exact_.push_back(static_cast<uint32_t>(duration_ns));
+    } else {
+      exact_long_.push_back(duration_ns);
+    }
     return;
   }
-  if (!exact_.empty()) Fold();
+  if (!exact_.empty() || !exact_long_.empty()) Fold();
   Count(duration_ns);
 }
 
@@ -57,9 +62,10 @@ void DurationRecorder::Count(int64_t duration_ns) {
 }
 
 void DurationRecorder::Fold() {
-  for (int64_t value : exact_) Count(value);
-  exact_.clear();
-  exact_.shrink_to_fit();
+  for (uint32_t value : exact_) Count(value);
+  for (int64_t value : exact_long_) Count(value);
+  exact_ = {};
+  exact_long_ = {};
 }
 
 DurationStats DurationRecorder::Stats() const {
@@ -72,7 +78,8 @@ DurationStats DurationRecorder::Stats() const {
   constexpr int64_t kPerMille[] = {500, 900, 990, 999};
   int64_t* outputs[] = {&stats.p50_ns, &stats.p90_ns, &stats.p99_ns, &stats.p999_ns};
   if (buckets_.empty()) {
-    std::vector<int64_t> sorted = exact_;
+    std::vector<int64_t> sorted(exact_.begin(), exact_.end());
+    sorted.insert(sorted.end(), exact_long_.begin(), exact_long_.end());
     std::sort(sorted.begin(), sorted.end());
     for (size_t i = 0; i < 4; ++i) *outputs[i] = sorted[NearestRank(kPerMille[i], count_) - 1];
     return stats;

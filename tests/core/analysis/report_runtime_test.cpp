@@ -64,6 +64,28 @@ TEST(DurationRecorder, SmallValuesStayExactWhenFolded) {
   EXPECT_EQ(stats.p90_ns, 2000);  // rank 7
 }
 
+TEST(DurationRecorder, SamplesPastFourSecondsKeepTheirValue) {
+  // 2^32 ns and above are kept apart from the 4-byte samples; both count toward the limit.
+  const int64_t kLong = (int64_t{1} << 32) + 5;
+  internal::DurationRecorder exact;
+  for (int64_t v : {kLong + 100, int64_t{10}, kLong, int64_t{4294967295}, int64_t{20}}) {
+    exact.Add(v, v);
+  }
+  DurationStats stats = exact.Stats();
+  EXPECT_TRUE(stats.exact);
+  EXPECT_EQ(stats.p50_ns, 4294967295);  // rank 3 of 10 20 2^32-1 kLong kLong+100
+  EXPECT_EQ(stats.p90_ns, kLong + 100);
+  EXPECT_EQ(stats.min_ns, 10);
+
+  internal::DurationRecorder folded(3);
+  for (int64_t v : {kLong, int64_t{7}, kLong, int64_t{9}}) folded.Add(v, 0);
+  stats = folded.Stats();
+  EXPECT_FALSE(stats.exact);
+  EXPECT_EQ(stats.count, 4);
+  EXPECT_EQ(stats.p50_ns, 9);      // rank 2 of 7 9 kLong kLong, 9 in an exact bucket
+  EXPECT_EQ(stats.p90_ns, kLong);  // the bucket's upper end, capped at the maximum
+}
+
 TEST(ContextRuntime, SoftirqPreemptedOnRtIsOneRunOfItsPiecesOnCpu) {
   EventBuilder b(1);
   b.Task(kIperf, "iperf3").Task(kCyclictest, "cyclictest", 1);

@@ -63,4 +63,34 @@ void ChunkDecoder::DecodeChunk(CpuStream& stream, uint16_t cpu, DecodedChunk* ch
   if (strings_->table.size() != strings_before) Publish();
 }
 
+void ChunkDecoder::MapKnownStrings(DecodedChunk* chunk) {
+  DecoderStrings& strings = *strings_;
+  std::vector<StringId>& known = strings.known_global_plus_one;
+  {
+    std::lock_guard<std::mutex> lock(strings.mutex);
+    for (; strings.learned_taken < strings.learned.size(); ++strings.learned_taken) {
+      auto [local, global] = strings.learned[strings.learned_taken];
+      if (local >= known.size()) known.resize(local + 1, 0);
+      known[local] = global + 1;
+    }
+  }
+  auto is_known = [&](StringId local) {
+    return local == 0 || (local < known.size() && known[local] != 0);
+  };
+  auto to_global = [&](StringId& id) {
+    if (id != 0) id = known[id] - 1;
+  };
+  for (Event& event : chunk->events) {
+    if (event.kind == kSkippedRecord || event.kind == EventKind::kMissedEvents) continue;
+    bool all_known = is_known(event.name);
+    ForEachPayloadString(event, [&](StringId id) { all_known = all_known && is_known(id); });
+    if (!all_known) {
+      event.name |= kLocalStringIds;
+      continue;
+    }
+    to_global(event.name);
+    ForEachPayloadString(event, to_global);
+  }
+}
+
 }  // namespace napiscope::internal

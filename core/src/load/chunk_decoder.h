@@ -5,6 +5,7 @@
 #include <memory>
 #include <mutex>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "load/cpu_record_reader.h"
@@ -25,7 +26,62 @@ struct DecoderStrings {
   std::vector<std::string_view> published;  ///< by local id; views into `table`
   /// Merging thread only: global id + 1 of each local id, 0 when not yet interned.
   std::vector<StringId> global_plus_one;
+  /// (local id, global id) of each string the merging thread interned, in order; under the
+  /// mutex. The decoder takes them over to map the ids of the events it decodes after.
+  std::vector<std::pair<StringId, StringId>> learned;
+  /// Decoder thread only: global id + 1 of the local ids it has taken over from `learned`.
+  std::vector<StringId> known_global_plus_one;
+  size_t learned_taken = 0;  ///< decoder thread only: entries of `learned` taken over
 };
+
+/// Set in an event's `name` when its string ids are still local to the chunk's strings
+/// (some string of it had no global id yet when it was decoded); clear when every string id of
+/// the event is already the trace's. A decoder never holds 2^31 strings.
+constexpr StringId kLocalStringIds = StringId{1} << 31;
+
+/// Calls `visit(StringId&)` on each string id field of `event` besides its name.
+template <typename Visit>
+void ForEachPayloadString(Event& event, Visit&& visit) {
+  switch (event.kind) {
+    case EventKind::kSchedSwitch:
+      visit(event.sched_switch.prev_comm);
+      visit(event.sched_switch.next_comm);
+      break;
+    case EventKind::kSchedWaking:
+    case EventKind::kSchedWakeup:
+    case EventKind::kSchedWakeupNew:
+      visit(event.wake.comm);
+      break;
+    case EventKind::kSchedMigrateTask:
+      visit(event.migrate.comm);
+      break;
+    case EventKind::kSchedPiSetprio:
+      visit(event.pi.comm);
+      break;
+    case EventKind::kSchedProcessFork:
+      visit(event.fork.child_comm);
+      break;
+    case EventKind::kSchedProcessExit:
+      visit(event.exit.comm);
+      break;
+    case EventKind::kIrqHandlerEntry:
+    case EventKind::kIrqHandlerExit:
+    case EventKind::kIrqVectorEntry:
+    case EventKind::kIrqVectorExit:
+      visit(event.irq.handler);
+      break;
+    case EventKind::kNapiPoll:
+      visit(event.napi.dev);
+      break;
+    case EventKind::kNetifReceiveSkb:
+    case EventKind::kNetifRx:
+    case EventKind::kNetDevXmit:
+      visit(event.net.dev);
+      break;
+    default:
+      break;
+  }
+}
 
 /// Up to a fixed number of consecutive records of one CPU, decoded.
 struct DecodedChunk {
@@ -61,6 +117,11 @@ class ChunkDecoder {
 
   /// The strings this decoder interned.
   DecoderStrings& strings() { return *strings_; }
+
+  /// Gives the events of `chunk` whose strings all have a global id (learned from the merging
+  /// thread) those ids, and marks the others kLocalStringIds for the merging thread to map;
+  /// done on the decoding thread, so the merging thread maps only strings' first uses.
+  void MapKnownStrings(DecodedChunk* chunk);
 
  private:
   void Publish();

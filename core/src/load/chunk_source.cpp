@@ -64,6 +64,7 @@ bool CpuChunkReader::DecodeNext(int stream, DecodedChunk* chunk) {
   if (observer_ != nullptr && !chunk->events.empty()) {
     observer_->OnDecoded(static_cast<uint16_t>(cpu), chunk->events, chunk->strings->table);
   }
+  decoder_.MapKnownStrings(chunk);
   return true;
 }
 

@@ -20,57 +20,17 @@ class StringRemap {
     if (local >= strings.global_plus_one.size()) strings.global_plus_one.resize(local + 1, 0);
     StringId& slot = strings.global_plus_one[local];
     if (slot == 0) {
-      std::string_view text;
-      {
-        std::lock_guard<std::mutex> lock(strings.mutex);
-        text = strings.published[local];
-      }
-      slot = context_.strings.Intern(text) + 1;
+      std::lock_guard<std::mutex> lock(strings.mutex);
+      slot = context_.strings.Intern(strings.published[local]) + 1;
+      strings.learned.emplace_back(local, slot - 1);  // for the decoder's later chunks
     }
     return slot - 1;
   }
 
+  // Maps an event the decoder marked kLocalStringIds.
   void Remap(DecoderStrings& strings, Event* event) {
-    event->name = Global(strings, event->name);
-    switch (event->kind) {
-      case EventKind::kSchedSwitch:
-        event->sched_switch.prev_comm = Global(strings, event->sched_switch.prev_comm);
-        event->sched_switch.next_comm = Global(strings, event->sched_switch.next_comm);
-        break;
-      case EventKind::kSchedWaking:
-      case EventKind::kSchedWakeup:
-      case EventKind::kSchedWakeupNew:
-        event->wake.comm = Global(strings, event->wake.comm);
-        break;
-      case EventKind::kSchedMigrateTask:
-        event->migrate.comm = Global(strings, event->migrate.comm);
-        break;
-      case EventKind::kSchedPiSetprio:
-        event->pi.comm = Global(strings, event->pi.comm);
-        break;
-      case EventKind::kSchedProcessFork:
-        event->fork.child_comm = Global(strings, event->fork.child_comm);
-        break;
-      case EventKind::kSchedProcessExit:
-        event->exit.comm = Global(strings, event->exit.comm);
-        break;
-      case EventKind::kIrqHandlerEntry:
-      case EventKind::kIrqHandlerExit:
-      case EventKind::kIrqVectorEntry:
-      case EventKind::kIrqVectorExit:
-        event->irq.handler = Global(strings, event->irq.handler);
-        break;
-      case EventKind::kNapiPoll:
-        event->napi.dev = Global(strings, event->napi.dev);
-        break;
-      case EventKind::kNetifReceiveSkb:
-      case EventKind::kNetifRx:
-      case EventKind::kNetDevXmit:
-        event->net.dev = Global(strings, event->net.dev);
-        break;
-      default:
-        break;
-    }
+    event->name = Global(strings, event->name & ~kLocalStringIds);
+    ForEachPayloadString(*event, [&](StringId& id) { id = Global(strings, id); });
   }
 
  private:
@@ -95,7 +55,7 @@ absl::Status MergeChunks(CpuDataSource& source, int cpus, tep_handle* tep,
     } else if (event.kind == EventKind::kMissedEvents) {
       ingest.DeliverMissed(event, merge.missed_mark().last_before_ns);
     } else {
-      strings.Remap(merge.strings(), &event);
+      if ((event.name & kLocalStringIds) != 0) strings.Remap(merge.strings(), &event);
       ingest.Deliver(event);
     }
     if (++taken % kProgressEvery == 0) {

@@ -5,8 +5,8 @@
 namespace napiscope {
 
 void TraceSummaryBuilder::OnBegin(const TraceContext& context) {
-  stride_ = std::max(1, context.meta.cpus);
-  counts_.clear();
+  cpus_ = context.meta.cpus;
+  per_cpu_.assign(cpus_, 0);
 }
 
 void TraceSummaryBuilder::OnEvent(const Event& event) {
@@ -14,26 +14,12 @@ void TraceSummaryBuilder::OnEvent(const Event& event) {
   if (events_ == 0) first_ts_ns_ = event.ts_ns;
   last_ts_ns_ = std::max(last_ts_ns_, event.ts_ns);
   ++events_;
-  size_t index = event.name * stride_ + event.cpu;
-  if (event.cpu >= stride_ || index >= counts_.size()) {
-    Grow(event.name, event.cpu);
-    index = event.name * stride_ + event.cpu;
-  }
-  ++counts_[index];
-}
-
-void TraceSummaryBuilder::Grow(StringId name, uint16_t cpu) {
-  size_t names = std::max<size_t>(counts_.size() / stride_, name + size_t{1});
-  size_t stride = std::max<size_t>(stride_, cpu + size_t{1});
-  if (stride != stride_) {
-    std::vector<int64_t> wider(names * stride, 0);
-    for (size_t i = 0; i < counts_.size(); ++i) {
-      wider[i / stride_ * stride + i % stride_] = counts_[i];
-    }
-    counts_ = std::move(wider);
-    stride_ = stride;
-  }
-  counts_.resize(names * stride_, 0);
+  if (event.cpu >= per_cpu_.size()) per_cpu_.resize(event.cpu + 1, 0);
+  ++per_cpu_[event.cpu];
+  if (event.name >= per_name_cpu_.size()) per_name_cpu_.resize(event.name + 1);
+  std::vector<int64_t>& cpus = per_name_cpu_[event.name];
+  if (cpus.size() < per_cpu_.size()) cpus.resize(per_cpu_.size(), 0);
+  ++cpus[event.cpu];
 }
 
 TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {
@@ -42,20 +28,18 @@ TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {
   summary.events = events_;
   summary.first_ts_ns = first_ts_ns_;
   summary.last_ts_ns = last_ts_ns_;
-  size_t cpus = std::max<size_t>(stride_, static_cast<size_t>(context.meta.cpus));
-  summary.events_per_cpu.assign(cpus, 0);
-  for (size_t name = 0; name < counts_.size() / stride_; ++name) {
+  summary.events_per_cpu = per_cpu_;
+  size_t cpus = std::max<size_t>(per_cpu_.size(), static_cast<size_t>(context.meta.cpus));
+  summary.events_per_cpu.resize(cpus, 0);
+  for (size_t name = 0; name < per_name_cpu_.size(); ++name) {
+    const std::vector<int64_t>& per_cpu = per_name_cpu_[name];
+    if (per_cpu.empty()) continue;
     EventNameCount count;
-    count.per_cpu.assign(cpus, 0);
-    for (size_t cpu = 0; cpu < stride_; ++cpu) {
-      int64_t n = counts_[name * stride_ + cpu];
-      count.per_cpu[cpu] = n;
-      summary.events_per_cpu[cpu] += n;
-      count.total += n;
-    }
-    if (count.total == 0) continue;
     count.name = std::string(context.strings.Get(static_cast<StringId>(name)));
-    summary.counts.push_back(std::move(count));
+    count.per_cpu = per_cpu;
+    count.per_cpu.resize(cpus, 0);
+    for (int64_t n : per_cpu) count.total += n;
+    if (count.total > 0) summary.counts.push_back(std::move(count));
   }
   std::sort(summary.counts.begin(), summary.counts.end(),
             [](const EventNameCount& a, const EventNameCount& b) { return a.name < b.name; });

@@ -59,14 +59,12 @@ class TraceSummaryBuilder : public EventSink {
   TraceSummary Finish(const TraceContext& context) const;
 
  private:
-  // Makes room for the count of (`name`, `cpu`).
-  void Grow(StringId name, uint16_t cpu);
-
+  int cpus_ = 0;
   int64_t events_ = 0;
   TimestampNs first_ts_ns_ = 0;
   TimestampNs last_ts_ns_ = 0;
-  size_t stride_ = 1;            // CPUs per name in `counts_`
-  std::vector<int64_t> counts_;  // [name id * stride_ + cpu]
+  std::vector<int64_t> per_cpu_;
+  std::vector<std::vector<int64_t>> per_name_cpu_;  // [name id][cpu]
 };
 
 }  // namespace napiscope

@@ -11,7 +11,7 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
   static const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)> kDescriptors = {{
       {AnalysisId::kContexts,
        "contexts",
-       kAllEventKinds & ~MaskOf(EventKind::kMissedEvents),  // per-CPU first and last event
+       0,  // each CPU's first and last event: the trace summary's
        {},
        {"softirq_runtime", "hardirq_runtime", "cpu_time"}},
       {AnalysisId::kSoftirqLatency,

@@ -54,7 +54,6 @@ struct AnalysisPipeline::Parts {
     facts.AddListener(&idle_pending);
     facts.AddListener(&wake_latency);
     facts.AddListener(&net_path);
-    Route(AnalysisId::kContexts, &cpu_time);
     Route(AnalysisId::kIrqThreadPingpong, &threads);
     Route(AnalysisId::kKsoftirqdBlocked, &ksoftirqd_blocked);
     Route(AnalysisId::kIdleWithPending, &idle_pending);
@@ -154,7 +153,7 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   report.softirq_latency = parts_->softirq_latency.Rows(context);
   report.softirq_runtime = parts_->runtime.SoftirqRows();
   report.hardirq_runtime = parts_->runtime.HardirqRows(context);
-  report.cpu_time = parts_->cpu_time.Rows();
+  report.cpu_time = parts_->cpu_time.Rows(parts_->summary.cpu_spans());
   TimestampNs span_ns = std::max<TimestampNs>(
       0, std::min(report.trace.last_ts_ns, options_.window.to_ns) -
              std::max(report.trace.first_ts_ns, options_.window.from_ns));

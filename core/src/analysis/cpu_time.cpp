@@ -7,15 +7,18 @@ namespace {
 
 constexpr uint32_t kMaxSoftirqVectors = 32;  // the kernel's pending mask has 32 bits
 
+// A CPU's row before any time is added: every vector at zero.
+CpuTimeRow EmptyRow(size_t cpu) {
+  CpuTimeRow row;
+  row.cpu = static_cast<int>(cpu);
+  row.softirq_ns.assign(kSoftirqVectorCount, 0);
+  return row;
+}
+
 }  // namespace
 
-CpuTime::CpuState& CpuTime::Grow(uint16_t cpu) {
-  size_t old = cpus_.size();
-  cpus_.resize(cpu + 1);
-  for (size_t i = old; i < cpus_.size(); ++i) {
-    cpus_[i].row.cpu = static_cast<int>(i);
-    cpus_[i].row.softirq_ns.assign(kSoftirqVectorCount, 0);
-  }
+CpuTimeRow& CpuTime::Grow(uint16_t cpu) {
+  for (size_t i = cpus_.size(); i <= cpu; ++i) cpus_.push_back(EmptyRow(i));
   return cpus_[cpu];
 }
 
@@ -24,19 +27,11 @@ int64_t CpuTime::Clipped(TimestampNs start_ns, TimestampNs end_ns) const {
                            std::min(end_ns, window_.to_ns) - std::max(start_ns, window_.from_ns));
 }
 
-void CpuTime::OnEvent(const Event& event) {
-  if (event.kind == EventKind::kMissedEvents) return;
-  CpuState& cpu = Cpu(event.cpu);
-  if (!cpu.seen) cpu.row.first_ts_ns = event.ts_ns;
-  cpu.seen = true;
-  cpu.row.last_ts_ns = std::max(cpu.row.last_ts_ns, event.ts_ns);
-}
-
 void CpuTime::OnSegment(const CpuSegment& segment) {
   int64_t ns = Clipped(segment.start_ns, segment.end_ns);
   if (ns == 0) return;
   const ContextFrame& frame = segment.frame;
-  CpuTimeRow& row = Cpu(frame.cpu).row;
+  CpuTimeRow& row = Cpu(frame.cpu);
   switch (frame.kind) {
     case ContextKind::kHardirq:
       row.hardirq_ns += ns;
@@ -77,16 +72,17 @@ void CpuTime::OnSegment(const CpuSegment& segment) {
 }
 
 void CpuTime::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) {
-  Cpu(cpu).row.unknown_ns += Clipped(start_ns, end_ns);
+  Cpu(cpu).unknown_ns += Clipped(start_ns, end_ns);
 }
 
-std::vector<CpuTimeRow> CpuTime::Rows() const {
+std::vector<CpuTimeRow> CpuTime::Rows(const std::vector<CpuEventSpan>& spans) const {
   std::vector<CpuTimeRow> rows;
-  for (const CpuState& cpu : cpus_) {
-    if (!cpu.seen) continue;
-    CpuTimeRow row = cpu.row;
-    row.first_ts_ns = std::max(row.first_ts_ns, window_.from_ns);
-    row.last_ts_ns = std::min(row.last_ts_ns, window_.to_ns);
+  for (size_t cpu = 0; cpu < spans.size(); ++cpu) {
+    const CpuEventSpan& span = spans[cpu];
+    if (span.events == 0) continue;
+    CpuTimeRow row = cpu < cpus_.size() ? cpus_[cpu] : EmptyRow(cpu);
+    row.first_ts_ns = std::max(span.first_ns, window_.from_ns);
+    row.last_ts_ns = std::min(span.last_ns, window_.to_ns);
     if (row.last_ts_ns < row.first_ts_ns) continue;  // no time of this CPU inside the window
     row.span_ns = row.last_ts_ns - row.first_ts_ns;
     rows.push_back(std::move(row));

@@ -6,35 +6,30 @@
 
 #include "napiscope/contexts.h"
 #include "napiscope/report.h"
+#include "napiscope/trace_summary.h"
 
 namespace napiscope::internal {
 
-/// Sums the tracker's exclusive segments per CPU by what held the CPU, clipped to the window.
-/// As an EventSink it finds each CPU's span (first to last event); as a listener it sums time.
-class CpuTime : public EventSink, public ContextListener {
+/// Sums the tracker's exclusive segments per CPU by what held the CPU, clipped to the window;
+/// each CPU's span (first to last event) is the trace summary's.
+class CpuTime : public ContextListener {
  public:
   explicit CpuTime(const AnalysisWindow& window) : window_(window) {}
 
-  void OnEvent(const Event& event) override;
   ContextReads Reads() const override { return {true, 0}; }
   void OnSegment(const CpuSegment& segment) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
 
-  /// One row per CPU that had events, by cpu.
-  std::vector<CpuTimeRow> Rows() const;
+  /// One row per CPU that had events in `spans` (the trace summary's, by CPU), by cpu.
+  std::vector<CpuTimeRow> Rows(const std::vector<CpuEventSpan>& spans) const;
 
  private:
-  struct CpuState {
-    bool seen = false;
-    CpuTimeRow row;
-  };
-  // Inline: OnEvent asks for every event, and the CPU is nearly always there already.
-  CpuState& Cpu(uint16_t cpu) { return cpu < cpus_.size() ? cpus_[cpu] : Grow(cpu); }
-  CpuState& Grow(uint16_t cpu);
+  CpuTimeRow& Cpu(uint16_t cpu) { return cpu < cpus_.size() ? cpus_[cpu] : Grow(cpu); }
+  CpuTimeRow& Grow(uint16_t cpu);
   int64_t Clipped(TimestampNs start_ns, TimestampNs end_ns) const;
 
   AnalysisWindow window_;
-  std::vector<CpuState> cpus_;
+  std::vector<CpuTimeRow> cpus_;  // by CPU, as far as segments went
 };
 
 }  // namespace napiscope::internal

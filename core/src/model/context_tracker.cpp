@@ -414,7 +414,10 @@ void ContextTracker::Resync(CpuState& cpu, const Event& event) {
 }
 
 void ContextTracker::OnEvent(const Event& event) {
-  CpuState& cpu = StateOf(event);
+  // Nearly every event comes from a CPU already seen, which StateOf only looks up.
+  bool seen =
+      event.cpu < cpus_.size() && (cpus_[event.cpu].seen || event.kind == EventKind::kMissedEvents);
+  CpuState& cpu = seen ? cpus_[event.cpu] : StateOf(event);
   if (event.kind != EventKind::kMissedEvents && event.pid != cpu.task.pid) Resync(cpu, event);
   if (event.kind != EventKind::kMissedEvents) InferHardirq(cpu, event);
   switch (event.kind) {

@@ -3,32 +3,9 @@
 #include "model/irq_source.h"
 
 namespace napiscope::internal {
-namespace {
-
-// The pending mask is a 32-bit word; anything beyond is a decoding error, not a vector.
-constexpr uint32_t kMaxVectors = 32;
-
-}  // namespace
-
 SoftirqWaitProducer::Cpu& SoftirqWaitProducer::CpuOf(uint16_t cpu) {
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
   return cpus_[cpu];
-}
-
-void SoftirqWaitProducer::OnEvent(const Event& event) {
-  switch (event.kind) {
-    case EventKind::kSoftirqRaise:
-      if (event.softirq.vec < kMaxVectors) Raise(event);
-      break;
-    case EventKind::kSoftirqEntry:
-      if (event.softirq.vec < kMaxVectors) Enter(event);
-      break;
-    case EventKind::kMissedEvents:
-      Drop(event);
-      break;
-    default:
-      break;
-  }
 }
 
 // Raising a vector that is already pending sets a bit that is set: nothing changes.

@@ -17,25 +17,43 @@ namespace napiscope::internal {
 /// came from off the tracker and `threads` (both fed each event before this producer).
 class SoftirqWaitProducer {
  public:
+  /// The pending mask is a 32-bit word; a vector beyond is a decoding error, not a vector.
+  static constexpr uint32_t kMaxVectors = 32;
+
   SoftirqWaitProducer(const ContextTracker* tracker, const ThreadActivationProducer* threads,
                       const FactBus* bus)
       : tracker_(tracker), threads_(threads), bus_(bus) {}
 
-  /// Feed softirq_raise, softirq_entry and missed-events markers (others are ignored).
-  void OnEvent(const Event& event);
+  /// Feed softirq_raise, softirq_entry and missed-events markers (others are ignored here,
+  /// inline, so that the events it does not read cost no call).
+  void OnEvent(const Event& event) {
+    switch (event.kind) {
+      case EventKind::kSoftirqRaise:
+        if (event.softirq.vec < kMaxVectors) Raise(event);
+        break;
+      case EventKind::kSoftirqEntry:
+        if (event.softirq.vec < kMaxVectors) Enter(event);
+        break;
+      case EventKind::kMissedEvents:
+        Drop(event);
+        break;
+      default:
+        break;
+    }
+  }
 
   /// Vectors pending on `cpu`.
   uint32_t Mask(uint16_t cpu) const { return cpu < cpus_.size() ? cpus_[cpu].mask : 0; }
   /// First raise of `vec` on `cpu` since it last entered (valid while pending).
   TimestampNs FirstRaiseNs(uint16_t cpu, uint32_t vec) const {
-    return cpu < cpus_.size() && vec < 32 ? cpus_[cpu].raised_ns[vec] : 0;
+    return cpu < cpus_.size() && vec < kMaxVectors ? cpus_[cpu].raised_ns[vec] : 0;
   }
 
  private:
   struct Cpu {
     uint32_t mask = 0;
-    std::array<TimestampNs, 32> raised_ns{};
-    std::array<IrqSource, 32> raised_from{};
+    std::array<TimestampNs, kMaxVectors> raised_ns{};
+    std::array<IrqSource, kMaxVectors> raised_from{};
   };
 
   Cpu& CpuOf(uint16_t cpu);

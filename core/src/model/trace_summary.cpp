@@ -5,32 +5,35 @@
 namespace napiscope {
 
 void TraceSummaryBuilder::OnBegin(const TraceContext& context) {
-  cpus_ = context.meta.cpus;
-  per_cpu_.assign(cpus_, 0);
+  cpu_spans_.assign(static_cast<size_t>(std::max(context.meta.cpus, 0)), CpuEventSpan{});
 }
 
 void TraceSummaryBuilder::OnEvent(const Event& event) {
   if (event.kind == EventKind::kMissedEvents) return;
-  if (events_ == 0) first_ts_ns_ = event.ts_ns;
-  last_ts_ns_ = std::max(last_ts_ns_, event.ts_ns);
-  ++events_;
-  if (event.cpu >= per_cpu_.size()) per_cpu_.resize(event.cpu + 1, 0);
-  ++per_cpu_[event.cpu];
+  if (event.cpu >= cpu_spans_.size()) cpu_spans_.resize(event.cpu + 1u);
+  CpuEventSpan& span = cpu_spans_[event.cpu];
+  if (span.events++ == 0) span.first_ns = event.ts_ns;
+  span.last_ns = std::max(span.last_ns, event.ts_ns);
   if (event.name >= per_name_cpu_.size()) per_name_cpu_.resize(event.name + 1);
   std::vector<int64_t>& cpus = per_name_cpu_[event.name];
-  if (cpus.size() < per_cpu_.size()) cpus.resize(per_cpu_.size(), 0);
+  if (event.cpu >= cpus.size()) cpus.resize(event.cpu + 1u, 0);
   ++cpus[event.cpu];
 }
 
 TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {
   TraceSummary summary;
   summary.meta = context.meta;
-  summary.events = events_;
-  summary.first_ts_ns = first_ts_ns_;
-  summary.last_ts_ns = last_ts_ns_;
-  summary.events_per_cpu = per_cpu_;
-  size_t cpus = std::max<size_t>(per_cpu_.size(), static_cast<size_t>(context.meta.cpus));
-  summary.events_per_cpu.resize(cpus, 0);
+  size_t cpus = std::max<size_t>(cpu_spans_.size(), static_cast<size_t>(context.meta.cpus));
+  summary.events_per_cpu.assign(cpus, 0);
+  for (size_t cpu = 0; cpu < cpu_spans_.size(); ++cpu) {
+    const CpuEventSpan& span = cpu_spans_[cpu];
+    if (span.events == 0) continue;
+    summary.first_ts_ns =
+        summary.events == 0 ? span.first_ns : std::min(summary.first_ts_ns, span.first_ns);
+    summary.last_ts_ns = std::max(summary.last_ts_ns, span.last_ns);
+    summary.events += span.events;
+    summary.events_per_cpu[cpu] = span.events;
+  }
   for (size_t name = 0; name < per_name_cpu_.size(); ++name) {
     const std::vector<int64_t>& per_cpu = per_name_cpu_[name];
     if (per_cpu.empty()) continue;
@@ -51,7 +54,7 @@ TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {
       if (mark.cpu != cpu) continue;
       ++row.gaps;
       row.lost_ns += std::max<TimestampNs>(
-          0, mark.ts_ns - (mark.last_before_ns >= 0 ? mark.last_before_ns : first_ts_ns_));
+          0, mark.ts_ns - (mark.last_before_ns >= 0 ? mark.last_before_ns : summary.first_ts_ns));
       if (mark.count < 0) {
         row.some_unknown = true;
       } else {

@@ -7,26 +7,6 @@
 
 namespace napiscope::internal {
 
-void WakeWaitProducer::OnEvent(const Event& event) {
-  switch (event.kind) {
-    case EventKind::kSchedWaking:
-    case EventKind::kSchedWakeup:
-      if (context_ != nullptr && context_->tasks.IsWake(event)) Waking(event);
-      break;
-    case EventKind::kSchedMigrateTask:
-      Migrate(event);
-      break;
-    case EventKind::kSchedSwitch:
-      Switch(event);
-      break;
-    case EventKind::kMissedEvents:
-      Lost(event);
-      break;
-    default:
-      break;
-  }
-}
-
 void WakeWaitProducer::Dropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) {
   bus_->Each([&](FactListener& listener) { listener.OnWakeDropped(wait_id, reason, ts_ns); });
 }
@@ -34,6 +14,7 @@ void WakeWaitProducer::Dropped(uint64_t wait_id, WakeDropReason reason, Timestam
 // The kernel traces sched_waking only for a task that sleeps; a second one while the first is
 // still queued means the task ran and slept again in between, unseen: the first is unknown.
 void WakeWaitProducer::Waking(const Event& event) {
+  if (context_ == nullptr || !context_->tasks.IsWake(event)) return;
   const WakeFields& wake = event.wake;
   if (wake.pid <= 0) return;
   if (auto queued = queued_.find(wake.pid); queued != queued_.end()) {

@@ -25,8 +25,26 @@ class WakeWaitProducer {
   void OnBegin(const TraceContext& context) { context_ = &context; }
 
   /// Feed sched_waking (or sched_wakeup without it), sched_migrate_task, sched_switch and
-  /// missed-events markers.
-  void OnEvent(const Event& event);
+  /// missed-events markers (others are ignored here, inline: they cost no call).
+  void OnEvent(const Event& event) {
+    switch (event.kind) {
+      case EventKind::kSchedWaking:
+      case EventKind::kSchedWakeup:
+        Waking(event);
+        break;
+      case EventKind::kSchedMigrateTask:
+        Migrate(event);
+        break;
+      case EventKind::kSchedSwitch:
+        Switch(event);
+        break;
+      case EventKind::kMissedEvents:
+        Lost(event);
+        break;
+      default:
+        break;
+    }
+  }
 
  private:
   struct Queued {

@@ -1,4 +1,7 @@
 // Softirq and hard-IRQ run times, CPU time breakdown and the duration statistics behind them.
+#include <algorithm>
+#include <vector>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -28,6 +31,31 @@ TEST(DurationRecorder, NearestRankUsesIntegerArithmetic) {
   EXPECT_EQ(internal::NearestRank(500, 1), 1);
   EXPECT_EQ(internal::NearestRank(500, 3), 2);
   EXPECT_EQ(internal::NearestRank(900, 11), 10);
+}
+
+TEST(DurationRecorder, ExactPercentilesAreTheNearestRanksOfTheSortedSamples) {
+  // Pseudo-random samples with many repeats and a few past 2^32 ns, against a sorted copy.
+  internal::DurationRecorder recorder;
+  std::vector<int64_t> samples;
+  uint64_t state = 12345;
+  for (int i = 0; i < 5001; ++i) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    int64_t value = static_cast<int64_t>(state >> 53);  // 0..2047: repeats
+    if (i % 97 == 0) value += int64_t{1} << 33;
+    samples.push_back(value);
+    recorder.Add(value, i);
+  }
+  std::sort(samples.begin(), samples.end());
+  auto rank = [&](int64_t per_mille) {
+    return samples[internal::NearestRank(per_mille, static_cast<int64_t>(samples.size())) - 1];
+  };
+  DurationStats stats = recorder.Stats();
+  EXPECT_TRUE(stats.exact);
+  EXPECT_EQ(stats.p50_ns, rank(500));
+  EXPECT_EQ(stats.p90_ns, rank(900));
+  EXPECT_EQ(stats.p99_ns, rank(990));
+  EXPECT_EQ(stats.p999_ns, rank(999));
+  EXPECT_GT(stats.p999_ns, int64_t{1} << 33);
 }
 
 TEST(DurationRecorder, PastTheExactLimitPercentilesAreBoundedAbove) {

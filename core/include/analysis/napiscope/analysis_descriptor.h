@@ -35,9 +35,6 @@ using EventKindMask = uint32_t;
 /// The mask of one kind.
 constexpr EventKindMask MaskOf(EventKind kind) { return EventKindMask{1} << static_cast<int>(kind); }
 
-/// Every kind.
-inline constexpr EventKindMask kAllEventKinds = (EventKindMask{1} << static_cast<int>(EventKind::kCount)) - 1;
-
 /// What one analysis is and reads.
 struct AnalysisDescriptor {
   AnalysisId id = AnalysisId::kContexts;  ///< typed id

@@ -49,6 +49,13 @@ struct TraceSummary {
   std::vector<AnalysisAvailability> analyses;  ///< filled by FinishSummary (analysis layer)
 };
 
+/// One CPU's events (missed-event markers not counted): how many, the first and the last.
+struct CpuEventSpan {
+  int64_t events = 0;
+  TimestampNs first_ns = 0;  ///< valid when events > 0
+  TimestampNs last_ns = 0;   ///< the latest, valid when events > 0
+};
+
 /// An EventSink that counts events; Finish() turns the counts into a TraceSummary.
 class TraceSummaryBuilder : public EventSink {
  public:
@@ -58,13 +65,12 @@ class TraceSummaryBuilder : public EventSink {
   /// Builds the summary; call after the load returned OK.
   TraceSummary Finish(const TraceContext& context) const;
 
+  /// Each CPU's events so far, by CPU (the trace's CPU count at least).
+  const std::vector<CpuEventSpan>& cpu_spans() const { return cpu_spans_; }
+
  private:
-  int cpus_ = 0;
-  int64_t events_ = 0;
-  TimestampNs first_ts_ns_ = 0;
-  TimestampNs last_ts_ns_ = 0;
-  std::vector<int64_t> per_cpu_;
-  std::vector<std::vector<int64_t>> per_name_cpu_;  // [name id][cpu]
+  std::vector<CpuEventSpan> cpu_spans_;
+  std::vector<std::vector<int64_t>> per_name_cpu_;  // [name id][cpu], as far as its CPUs go
 };
 
 }  // namespace napiscope

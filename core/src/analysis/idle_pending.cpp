@@ -4,8 +4,8 @@
 
 namespace napiscope::internal {
 
-IdlePending::CpuState& IdlePending::Cpu(uint16_t cpu) {
-  if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+IdlePending::CpuState& IdlePending::Grow(uint16_t cpu) {
+  cpus_.resize(cpu + 1);
   return cpus_[cpu];
 }
 

@@ -52,7 +52,9 @@ class IdlePending : public EventSink, public FactListener {
     Blocker blocker[32];             // per vec: the lower vector in progress at its raise
   };
 
-  CpuState& Cpu(uint16_t cpu);
+  // Inline: asked at nearly every call; the CPU is nearly always there already.
+  CpuState& Cpu(uint16_t cpu) { return cpu < cpus_.size() ? cpus_[cpu] : Grow(cpu); }
+  CpuState& Grow(uint16_t cpu);
 
   const ContextTracker* tracker_;
   const FactProducers* facts_;

@@ -16,8 +16,8 @@ uint64_t TaskOnCpu(int32_t pid, int cpu) {
 NetPathPriorities::NetPathPriorities(const ContextTracker* tracker, const AnalysisWindow& window)
     : tracker_(tracker), window_(window) {}
 
-NetPathPriorities::CpuState& NetPathPriorities::Cpu(uint16_t cpu) {
-  if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+NetPathPriorities::CpuState& NetPathPriorities::Grow(uint16_t cpu) {
+  cpus_.resize(cpu + 1);
   return cpus_[cpu];
 }
 

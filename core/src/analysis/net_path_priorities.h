@@ -76,7 +76,9 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
     CpuSet cpus;
   };
 
-  CpuState& Cpu(uint16_t cpu);
+  // Inline: asked at nearly every call; the CPU is nearly always there already.
+  CpuState& Cpu(uint16_t cpu) { return cpu < cpus_.size() ? cpus_[cpu] : Grow(cpu); }
+  CpuState& Grow(uint16_t cpu);
   // Notes that `runner` (task `pid`, -1 at hard-IRQ exit) ran a chain's work on `cpu`.
   void RanOn(Runner& runner, int32_t pid, int cpu);
   // chains_[irq], found through chain_of_irq_ (one probe, not a walk of the ordered map).

@@ -13,8 +13,8 @@ bool LongerWait(TimestampNs delay_a, TimestampNs raise_a, TimestampNs delay_b,
 
 }  // namespace
 
-SoftirqLatency::CpuState& SoftirqLatency::Cpu(uint16_t cpu) {
-  if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+SoftirqLatency::CpuState& SoftirqLatency::Grow(uint16_t cpu) {
+  cpus_.resize(cpu + 1);
   return cpus_[cpu];
 }
 

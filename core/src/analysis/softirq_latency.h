@@ -59,7 +59,9 @@ class SoftirqLatency : public FactListener, public ContextListener {
     int incomplete_worst = 0;                   // worst waits still collecting blame
   };
 
-  CpuState& Cpu(uint16_t cpu);
+  // Inline: asked at nearly every call; the CPU is nearly always there already.
+  CpuState& Cpu(uint16_t cpu) { return cpu < cpus_.size() ? cpus_[cpu] : Grow(cpu); }
+  CpuState& Grow(uint16_t cpu);
   VecState& Vec(CpuState& cpu, uint32_t vec);
   void KeepIfWorst(CpuState& cpu, VecState& state, Wait wait);
   // Keeps a dropped wait for the next raise of the CPU (a raise per softirq would otherwise

@@ -15,8 +15,8 @@ int64_t LatencyOf(const auto& wait) { return wait.switch_in_ns - wait.waking_ns;
 WakeLatency::WakeLatency(const ContextTracker* tracker, const AnalysisWindow& window)
     : tracker_(tracker), window_(window) {}
 
-WakeLatency::CpuState& WakeLatency::Cpu(uint16_t cpu) {
-  if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
+WakeLatency::CpuState& WakeLatency::Grow(uint16_t cpu) {
+  cpus_.resize(cpu + 1);
   return cpus_[cpu];
 }
 

@@ -78,7 +78,9 @@ class WakeLatency : public FactListener, public ContextListener {
     std::vector<Wait> worst;  // longest first, at most kWorstWakeups
   };
 
-  CpuState& Cpu(uint16_t cpu);
+  // Inline: asked at nearly every call; the CPU is nearly always there already.
+  CpuState& Cpu(uint16_t cpu) { return cpu < cpus_.size() ? cpus_[cpu] : Grow(cpu); }
+  CpuState& Grow(uint16_t cpu);
   Row& RowOf(int32_t pid, uint16_t cpu) { return rows_[{pid, cpu}]; }
   void CloseSpan(uint64_t wait_id, uint16_t cpu, TimestampNs ts);
   void RetireSpans(uint16_t cpu);

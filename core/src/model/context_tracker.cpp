@@ -21,6 +21,13 @@ uint64_t TaskKey(int32_t pid, uint16_t cpu) {
   return (static_cast<uint64_t>(cpu) << 32) | static_cast<uint32_t>(pid);
 }
 
+// The softirq frames of `pid` on `cpu` in `frames`, end() when none. An empty map (no softirq
+// inside a task: the common case off PREEMPT_RT) is not hashed into.
+template <typename TaskFrames>
+auto FindTaskFrames(TaskFrames& frames, int32_t pid, uint16_t cpu) {
+  return frames.empty() ? frames.end() : frames.find(TaskKey(pid, cpu));
+}
+
 bool IsIrqEntry(EventKind kind) {
   return kind == EventKind::kIrqHandlerEntry || kind == EventKind::kIrqVectorEntry;
 }
@@ -100,7 +107,7 @@ void ContextTracker::StartTask(CpuState& cpu, int32_t pid, int16_t prio, StringI
                             ? classifier_.Classify(&trace_->tasks, pid, comm, trace_->strings, prio)
                             : ClassifyTask(pid, std::string_view(), prio);
   if (pid != 0 && !task_frames_.empty()) DropFramesElsewhere(pid, cpu.cpu);
-  auto it = task_frames_.find(TaskKey(pid, cpu.cpu));
+  auto it = FindTaskFrames(task_frames_, pid, cpu.cpu);
   if (it != task_frames_.end()) {
     for (ContextFrame& frame : it->second) {
       frame.start_ns = ts;
@@ -127,14 +134,14 @@ void ContextTracker::DropFramesElsewhere(int32_t pid, uint16_t cpu) {
 
 ContextFrame& ContextTracker::MutableTop(CpuState& cpu) {
   if (!cpu.irq_frames.empty()) return cpu.irq_frames.back();
-  auto it = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  auto it = FindTaskFrames(task_frames_, cpu.task.pid, cpu.cpu);
   if (it != task_frames_.end() && !it->second.empty()) return it->second.back();
   return cpu.task;
 }
 
 void ContextTracker::Renumber(CpuState& cpu) {
   uint8_t depth = 1;
-  auto it = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  auto it = FindTaskFrames(task_frames_, cpu.task.pid, cpu.cpu);
   if (it != task_frames_.end()) {
     for (ContextFrame& frame : it->second) frame.depth = depth++;
   }
@@ -261,7 +268,7 @@ void ContextTracker::LearnSoftirqThread(CpuState& cpu) {
   TaskClass task_class = ClassifyTask(&trace_->tasks, cpu.task.pid, comm, cpu.task.prio);
   if (task_class == cpu.task.task_class) return;
   cpu.task.task_class = task_class;
-  auto it = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  auto it = FindTaskFrames(task_frames_, cpu.task.pid, cpu.cpu);
   if (it == task_frames_.end()) return;
   for (ContextFrame& frame : it->second) frame.task_class = task_class;
 }
@@ -346,7 +353,7 @@ void ContextTracker::SwitchTask(CpuState& cpu, const Event& event) {
     ++anomalies_.frames_closed_by_switch;
   }
   cpu.irq_frames.clear();
-  auto it = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  auto it = FindTaskFrames(task_frames_, cpu.task.pid, cpu.cpu);
   if (it != task_frames_.end()) {
     for (const ContextFrame& frame : it->second) CloseInterval(frame, event.ts_ns, true, true);
   }
@@ -386,7 +393,7 @@ void ContextTracker::CloseAll(CpuState& cpu, TimestampNs end) {
     CloseInterval(*it, end, false, false);
   }
   cpu.irq_frames.clear();
-  auto frames = task_frames_.find(TaskKey(cpu.task.pid, cpu.cpu));
+  auto frames = FindTaskFrames(task_frames_, cpu.task.pid, cpu.cpu);
   if (frames != task_frames_.end()) {
     for (auto it = frames->second.rbegin(); it != frames->second.rend(); ++it) {
       CloseInterval(*it, end, false, false);
@@ -478,7 +485,7 @@ const ContextFrame& ContextTracker::Top(uint16_t cpu) const {
   if (cpu >= cpus_.size() || !cpus_[cpu].seen) return kNone;
   const CpuState& state = cpus_[cpu];
   if (!state.irq_frames.empty()) return state.irq_frames.back();
-  auto it = task_frames_.find(TaskKey(state.task.pid, cpu));
+  auto it = FindTaskFrames(task_frames_, state.task.pid, cpu);
   if (it != task_frames_.end() && !it->second.empty()) return it->second.back();
   return state.task;
 }
@@ -506,7 +513,7 @@ std::vector<ContextFrame> ContextTracker::OpenSoftirqFrames(uint16_t cpu) const 
 const std::vector<ContextFrame>& ContextTracker::TaskSoftirqFrames(uint16_t cpu,
                                                                   int32_t pid) const {
   static const std::vector<ContextFrame> kEmpty;
-  auto it = task_frames_.find(TaskKey(pid, cpu));
+  auto it = FindTaskFrames(task_frames_, pid, cpu);
   return it == task_frames_.end() ? kEmpty : it->second;
 }
 

@@ -138,7 +138,7 @@ void ThreadActivationProducer::HardIrq(const Event& event) {
   }
 }
 
-void ThreadActivationProducer::OnEvent(const Event& event) {
+void ThreadActivationProducer::Apply(const Event& event) {
   int cpu = event.cpu;
   int32_t& current = GrowAt(current_, cpu, -1);
   if (event.kind == EventKind::kMissedEvents) {

@@ -15,6 +15,14 @@
 
 namespace napiscope::internal {
 
+/// The kinds ThreadActivationProducer reads for more than who ran them (bit = 1 << kind).
+inline constexpr uint32_t kActivationKinds = 1u << static_cast<int>(EventKind::kMissedEvents) |
+                                             1u << static_cast<int>(EventKind::kSchedSwitch) |
+                                             1u << static_cast<int>(EventKind::kIrqHandlerEntry) |
+                                             1u << static_cast<int>(EventKind::kSchedWaking) |
+                                             1u << static_cast<int>(EventKind::kSchedWakeup) |
+                                             1u << static_cast<int>(EventKind::kSchedMigrateTask);
+
 /// Produces TaskSwitchFact, ServiceThread, ThreadActivationFact and ThreadMigrationFact.
 /// Reads the IRQ a wakeup ran in from `tracker` (fed each event first; may be null).
 class ThreadActivationProducer {
@@ -24,8 +32,15 @@ class ThreadActivationProducer {
 
   /// The trace context (strings and tasks) used to name and classify threads.
   void OnBegin(const TraceContext& context) { context_ = &context; }
-  /// Feed every event in stream order.
-  void OnEvent(const Event& event);
+  /// Feed every event in stream order. Most are of a kind read only for who ran them, and from
+  /// the task already current on their CPU: those are passed over here, inline, without a call.
+  void OnEvent(const Event& event) {
+    if ((kActivationKinds & (uint32_t{1} << static_cast<int>(event.kind))) == 0 &&
+        event.cpu < current_.size() && current_[event.cpu] == event.pid) {
+      return;
+    }
+    Apply(event);
+  }
   /// A task interval of the context tracker: tracks a service thread seen only there.
   void OnTaskInterval(int32_t pid, StringId comm, int16_t prio);
 
@@ -39,6 +54,7 @@ class ThreadActivationProducer {
   std::vector<ServiceThread> Threads() const;
 
  private:
+  void Apply(const Event& event);
   struct Thread {
     ServiceThread info;
     int running_cpu = -1;  // -1: not running

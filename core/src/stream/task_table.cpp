@@ -107,7 +107,14 @@ void TaskTable::NoteThreadBehaviour(const Event& event) {
 void TaskTable::ObserveEvent(const Event& event) {
   TimestampNs ts = event.ts_ns;
   if (event.kind == EventKind::kSchedWaking) waking_seen_ = true;
-  NoteThreadBehaviour(event);
+  // Only a note left by the CPU's last event or an event that may leave one needs the call.
+  bool note_pending = noted_cpus_ > 0 && event.cpu < notes_.size() &&
+                      (notes_[event.cpu].wakes_thread_of_irq >= 0 ||
+                       notes_[event.cpu].raised_vec >= 0 || notes_[event.cpu].switched_in >= 0);
+  if (note_pending || event.kind == EventKind::kIrqHandlerExit ||
+      event.kind == EventKind::kSoftirqRaise || event.kind == EventKind::kSchedSwitch) {
+    NoteThreadBehaviour(event);
+  }
   switch (event.kind) {
     case EventKind::kSchedSwitch: {
       const SchedSwitchFields& s = event.sched_switch;

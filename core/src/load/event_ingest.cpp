@@ -40,15 +40,6 @@ void StreamTournament::PopTop() {
 EventIngest::EventIngest(TraceContext& context, EventSink& sink, tep_handle* saved_comms)
     : context_(context), sink_(sink), saved_comms_(saved_comms) {}
 
-TimestampNs EventIngest::Clamp(TimestampNs ts_ns) {
-  if (ts_ns < delivered_ns_) {
-    ++clamped_;
-    return delivered_ns_;
-  }
-  delivered_ns_ = ts_ns;
-  return ts_ns;
-}
-
 // kernel_stack / user_stack records repeat the event before them with a stack; analyses that
 // look at "the next event on the CPU" must not see them.
 bool EventIngest::IsStackRecord(StringId name) {
@@ -77,22 +68,25 @@ void EventIngest::Deliver(Event& event, StringId line_comm) {
     return;
   }
   event.ts_ns = Clamp(event.ts_ns);
-  if (saved_comms_ != nullptr) {
-    if (event.cpu >= last_pid_.size()) last_pid_.resize(event.cpu + 1, -1);
-    if (event.pid != last_pid_[event.cpu]) {
-      last_pid_[event.cpu] = event.pid;
-      if (FirstSight(event.pid)) {
-        const char* comm = tep_data_comm_from_pid(saved_comms_, event.pid);
-        if (comm != nullptr && comm[0] != '<') {
-          context_.tasks.SetInitialComm(event.pid, context_.strings.Intern(comm));
-        }
-      }
-    }
+  if (saved_comms_ != nullptr &&
+      (event.cpu >= last_pid_.size() || event.pid != last_pid_[event.cpu])) {
+    NameOnFirstSight(event);
   }
   if (line_comm != 0) context_.tasks.ObserveComm(event.pid, line_comm, event.ts_ns);
   context_.tasks.ObserveEvent(event);
   ++delivered_;
   sink_.OnEvent(event);
+}
+
+void EventIngest::NameOnFirstSight(const Event& event) {
+  if (event.cpu >= last_pid_.size()) last_pid_.resize(event.cpu + 1, -1);
+  if (event.pid == last_pid_[event.cpu]) return;
+  last_pid_[event.cpu] = event.pid;
+  if (!FirstSight(event.pid)) return;
+  const char* comm = tep_data_comm_from_pid(saved_comms_, event.pid);
+  if (comm != nullptr && comm[0] != '<') {
+    context_.tasks.SetInitialComm(event.pid, context_.strings.Intern(comm));
+  }
 }
 
 void EventIngest::DeliverMissed(Event& event, TimestampNs last_before_ns) {

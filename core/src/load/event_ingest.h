@@ -104,8 +104,18 @@ class EventIngest {
   int64_t delivered() const { return delivered_; }
 
  private:
-  TimestampNs Clamp(TimestampNs ts_ns);
+  TimestampNs Clamp(TimestampNs ts_ns) {
+    if (ts_ns < delivered_ns_) {
+      ++clamped_;
+      return delivered_ns_;
+    }
+    delivered_ns_ = ts_ns;
+    return ts_ns;
+  }
   bool IsStackRecord(StringId name);
+  // Names `event`'s pid from the saved cmdlines the first time it is seen (kept off Deliver's
+  // path: called only when the CPU's pid changed).
+  [[gnu::noinline]] void NameOnFirstSight(const Event& event);
   bool FirstSight(int32_t pid);
 
   TraceContext& context_;

@@ -17,6 +17,19 @@ std::string JumpSize(int64_t ns) {
 }  // namespace
 
 void TimePlausibilityGuard::OnEvent(const Event& event) {
+  if (event.kind != EventKind::kMissedEvents && event.ts_ns >= 0 &&
+      static_cast<uint64_t>(event.ts_ns) <= kMaxTimestampNs &&
+      (last_ns_ < 0 || event.ts_ns - last_ns_ <= kImplausibleJumpNs) &&
+      event.cpu < cpu_last_ns_.size()) [[likely]] {
+    last_ns_ = event.ts_ns;
+    cpu_last_ns_[event.cpu] = event.ts_ns;
+    sink_.OnEvent(event);
+    return;
+  }
+  OnUncommonEvent(event);
+}
+
+void TimePlausibilityGuard::OnUncommonEvent(const Event& event) {
   if (event.ts_ns < 0 || static_cast<uint64_t>(event.ts_ns) > kMaxTimestampNs) {
     ++impossible_;
     return;

@@ -33,6 +33,9 @@ class TimePlausibilityGuard : public EventSink {
   std::vector<std::string> Warnings() const;
 
  private:
+  // Everything but a plausible event of a CPU seen before: kept out of OnEvent's path.
+  [[gnu::noinline]] void OnUncommonEvent(const Event& event);
+
   TraceContext& context_;
   EventSink& sink_;
   TimestampNs last_ns_ = -1;

@@ -426,7 +426,14 @@ void ContextTracker::OnEvent(const Event& event) {
       event.cpu < cpus_.size() && (cpus_[event.cpu].seen || event.kind == EventKind::kMissedEvents);
   CpuState& cpu = seen ? cpus_[event.cpu] : StateOf(event);
   if (event.kind != EventKind::kMissedEvents && event.pid != cpu.task.pid) Resync(cpu, event);
-  if (event.kind != EventKind::kMissedEvents) InferHardirq(cpu, event);
+  if (event.kind != EventKind::kMissedEvents) {
+    // Outside hard-IRQ context, with no untraced hard IRQ ever opened, there is none to close.
+    if (anomalies_.untraced_hardirqs == 0 && !InHardirq(event.flags)) {
+      flags_seen_ = flags_seen_ || event.flags != 0;
+    } else {
+      InferHardirq(cpu, event);
+    }
+  }
   switch (event.kind) {
     case EventKind::kMissedEvents:
       if (cpu.seen) {  // unknown time is reported once the CPU's next event ends the gap

@@ -133,12 +133,17 @@ StringId EventDecoder::ReadString(const uint8_t* data, int size, const FieldRef&
   }
   const char* text = reinterpret_cast<const char*>(data + start);
   size_t bytes = static_cast<size_t>(length);
-  if (length != 16) return strings_->Intern(std::string_view(text, strnlen(text, bytes)));
+  if (bytes > kShortStringBytes)
+    return strings_->Intern(std::string_view(text, strnlen(text, bytes)));
+  // Zero padding keeps the key exact: the string ends at its first NUL or at `bytes`, and
+  // the padding adds only NULs after it.
+  char padded[kShortStringBytes] = {};
+  std::memcpy(padded, text, bytes);
   uint64_t low, high;
-  std::memcpy(&low, text, 8);
-  std::memcpy(&high, text + 8, 8);
+  std::memcpy(&low, padded, 8);
+  std::memcpy(&high, padded + 8, 8);
   uint64_t hash = (low ^ (high * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
-  CommCacheEntry& entry = comm_cache_[(hash >> 56) % kCommCacheSize];
+  ShortStringEntry& entry = short_strings_[(hash >> 56) % kShortStringCacheSize];
   if (!entry.valid || entry.low != low || entry.high != high) {
     entry = {low, high, strings_->Intern(std::string_view(text, strnlen(text, bytes))), true};
   }

@@ -40,9 +40,9 @@ struct FieldRef {
 struct EventRecipe {
   EventKind kind = EventKind::kOther;
   StringId name = 0;
-  bool known = false;                ///< the id exists in the file's formats
-  StringId handler = 0;              ///< irq_vectors: the vector's name
-  std::vector<FieldRef> fields;      ///< indexed as SchemaOf(kind).fields (event_schema.h)
+  bool known = false;            ///< the id exists in the file's formats
+  StringId handler = 0;          ///< irq_vectors: the vector's name
+  std::vector<FieldRef> fields;  ///< indexed as SchemaOf(kind).fields (event_schema.h)
 };
 
 /// Turns records of one trace into Events; interns strings into a StringTable.
@@ -64,17 +64,19 @@ class EventDecoder {
   int64_t ReadInt(const uint8_t* data, int size, const FieldRef& field) const;
   StringId ReadString(const uint8_t* data, int size, const FieldRef& field);
 
-  // Recently seen fixed 16-byte strings (comms) and their ids, so most comm fields cost two
-  // 8-byte compares instead of a hash-table lookup.
-  struct CommCacheEntry {
+  // Recently seen strings of up to 16 bytes (comms, device names), zero-padded, and their ids,
+  // so most string fields cost two 8-byte compares instead of a hash-table lookup.
+  struct ShortStringEntry {
     uint64_t low = 0, high = 0;
     StringId id = 0;
     bool valid = false;
   };
-  static constexpr size_t kCommCacheSize = 256;
+  static constexpr size_t kShortStringCacheSize = 256;
+  static constexpr size_t kShortStringBytes = 16;
 
   StringTable* strings_;
-  std::vector<CommCacheEntry> comm_cache_ = std::vector<CommCacheEntry>(kCommCacheSize);
+  std::vector<ShortStringEntry> short_strings_ =
+      std::vector<ShortStringEntry>(kShortStringCacheSize);
   bool swap_bytes_ = false;  // the file's byte order differs from this machine's
   FieldRef common_type_, common_flags_, common_pid_;
   std::vector<EventRecipe> recipes_;  // indexed by event id (ids are small integers)

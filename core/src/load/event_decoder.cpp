@@ -133,8 +133,9 @@ StringId EventDecoder::ReadString(const uint8_t* data, int size, const FieldRef&
   }
   const char* text = reinterpret_cast<const char*>(data + start);
   size_t bytes = static_cast<size_t>(length);
-  if (bytes > kShortStringBytes)
+  if (bytes > kShortStringBytes) {
     return strings_->Intern(std::string_view(text, strnlen(text, bytes)));
+  }
   // Zero padding keeps the key exact: the string ends at its first NUL or at `bytes`, and
   // the padding adds only NULs after it.
   char padded[kShortStringBytes] = {};

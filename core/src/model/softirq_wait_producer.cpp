@@ -3,6 +3,7 @@
 #include "model/irq_source.h"
 
 namespace napiscope::internal {
+
 SoftirqWaitProducer::Cpu& SoftirqWaitProducer::CpuOf(uint16_t cpu) {
   if (cpu >= cpus_.size()) cpus_.resize(cpu + 1);
   return cpus_[cpu];

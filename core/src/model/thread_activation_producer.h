@@ -15,13 +15,11 @@
 
 namespace napiscope::internal {
 
-/// The kinds ThreadActivationProducer reads for more than who ran them (bit = 1 << kind).
-inline constexpr uint32_t kActivationKinds = 1u << static_cast<int>(EventKind::kMissedEvents) |
-                                             1u << static_cast<int>(EventKind::kSchedSwitch) |
-                                             1u << static_cast<int>(EventKind::kIrqHandlerEntry) |
-                                             1u << static_cast<int>(EventKind::kSchedWaking) |
-                                             1u << static_cast<int>(EventKind::kSchedWakeup) |
-                                             1u << static_cast<int>(EventKind::kSchedMigrateTask);
+/// The kinds ThreadActivationProducer reads for more than who ran them.
+inline constexpr EventKindMask kActivationKinds =
+    MaskOf(EventKind::kMissedEvents) | MaskOf(EventKind::kSchedSwitch) |
+    MaskOf(EventKind::kIrqHandlerEntry) | MaskOf(EventKind::kSchedWaking) |
+    MaskOf(EventKind::kSchedWakeup) | MaskOf(EventKind::kSchedMigrateTask);
 
 /// Produces TaskSwitchFact, ServiceThread, ThreadActivationFact and ThreadMigrationFact.
 /// Reads the IRQ a wakeup ran in from `tracker` (fed each event first; may be null).
@@ -35,8 +33,8 @@ class ThreadActivationProducer {
   /// Feed every event in stream order. Most are of a kind read only for who ran them, and from
   /// the task already current on their CPU: those are passed over here, inline, without a call.
   void OnEvent(const Event& event) {
-    if ((kActivationKinds & (uint32_t{1} << static_cast<int>(event.kind))) == 0 &&
-        event.cpu < current_.size() && current_[event.cpu] == event.pid) {
+    if ((kActivationKinds & MaskOf(event.kind)) == 0 && event.cpu < current_.size() &&
+        current_[event.cpu] == event.pid) {
       return;
     }
     Apply(event);

@@ -80,7 +80,7 @@ void TaskTable::ApplyNote(CpuNote note, const Event& event) {
 void TaskTable::NoteThreadBehaviour(const Event& event) {
   if (noted_cpus_ > 0 && event.cpu < notes_.size()) {
     CpuNote& note = notes_[event.cpu];
-    if (note.wakes_thread_of_irq >= 0 || note.raised_vec >= 0 || note.switched_in >= 0) {
+    if (!note.empty()) {
       CpuNote previous = note;
       note = CpuNote{};
       --noted_cpus_;
@@ -108,13 +108,8 @@ void TaskTable::ObserveEvent(const Event& event) {
   TimestampNs ts = event.ts_ns;
   if (event.kind == EventKind::kSchedWaking) waking_seen_ = true;
   // Only a note left by the CPU's last event or an event that may leave one needs the call.
-  bool note_pending = noted_cpus_ > 0 && event.cpu < notes_.size() &&
-                      (notes_[event.cpu].wakes_thread_of_irq >= 0 ||
-                       notes_[event.cpu].raised_vec >= 0 || notes_[event.cpu].switched_in >= 0);
-  if (note_pending || event.kind == EventKind::kIrqHandlerExit ||
-      event.kind == EventKind::kSoftirqRaise || event.kind == EventKind::kSchedSwitch) {
-    NoteThreadBehaviour(event);
-  }
+  bool note_pending = noted_cpus_ > 0 && event.cpu < notes_.size() && !notes_[event.cpu].empty();
+  if (note_pending || (kNotingKinds & MaskOf(event.kind)) != 0) NoteThreadBehaviour(event);
   switch (event.kind) {
     case EventKind::kSchedSwitch: {
       const SchedSwitchFields& s = event.sched_switch;

@@ -27,14 +27,6 @@ enum class AnalysisId : uint8_t {
   kCount,               ///< number of analyses
 };
 
-static_assert(static_cast<int>(EventKind::kCount) <= 32, "EventKindMask holds one bit per kind");
-
-/// A set of event kinds (bit = 1 << kind).
-using EventKindMask = uint32_t;
-
-/// The mask of one kind.
-constexpr EventKindMask MaskOf(EventKind kind) { return EventKindMask{1} << static_cast<int>(kind); }
-
 /// What one analysis is and reads.
 struct AnalysisDescriptor {
   AnalysisId id = AnalysisId::kContexts;  ///< typed id

@@ -39,6 +39,16 @@ enum class EventKind : uint8_t {
   kCount,
 };
 
+static_assert(static_cast<int>(EventKind::kCount) <= 32, "EventKindMask holds one bit per kind");
+
+/// A set of event kinds (bit = 1 << kind).
+using EventKindMask = uint32_t;
+
+/// The mask of one kind.
+constexpr EventKindMask MaskOf(EventKind kind) {
+  return EventKindMask{1} << static_cast<int>(kind);
+}
+
 /// The kernel event name of a kind ("sched_switch", from event_schema.h); "" for kOther,
 /// kMissedEvents and the irq_vectors kinds (many names).
 std::string_view EventKindName(EventKind kind);

@@ -102,7 +102,12 @@ class TaskTable {
     int32_t wakes_thread_of_irq = -1;  // irq_handler_exit returned IRQ_WAKE_THREAD: its IRQ
     int32_t raised_vec = -1;           // softirq_raise: its vector
     int32_t switched_in = -1;          // sched_switch to a task woken right after a raise
+    bool empty() const { return wakes_thread_of_irq < 0 && raised_vec < 0 && switched_in < 0; }
   };
+  // The kinds whose event may leave a note.
+  static constexpr EventKindMask kNotingKinds = MaskOf(EventKind::kIrqHandlerExit) |
+                                                MaskOf(EventKind::kSoftirqRaise) |
+                                                MaskOf(EventKind::kSchedSwitch);
 
   // Reads the CPU's note of the previous event against this one (a thread's wakeup, a softirq
   // thread's first softirq) and writes this event's note.

@@ -8,16 +8,14 @@ void TraceSummaryBuilder::OnBegin(const TraceContext& context) {
   cpu_spans_.assign(static_cast<size_t>(std::max(context.meta.cpus, 0)), CpuEventSpan{});
 }
 
-void TraceSummaryBuilder::OnEvent(const Event& event) {
-  if (event.kind == EventKind::kMissedEvents) return;
+void TraceSummaryBuilder::CountGrowing(const Event& event) {
   if (event.cpu >= cpu_spans_.size()) cpu_spans_.resize(event.cpu + 1u);
-  CpuEventSpan& span = cpu_spans_[event.cpu];
-  if (span.events++ == 0) span.first_ns = event.ts_ns;
-  span.last_ns = std::max(span.last_ns, event.ts_ns);
   if (event.name >= per_name_cpu_.size()) per_name_cpu_.resize(event.name + 1);
-  std::vector<int64_t>& cpus = per_name_cpu_[event.name];
-  if (event.cpu >= cpus.size()) cpus.resize(event.cpu + 1u, 0);
-  ++cpus[event.cpu];
+  std::vector<int64_t>& per_cpu = per_name_cpu_[event.name];
+  // Room for every CPU seen so far: a name grows once, mostly.
+  if (event.cpu >= per_cpu.size()) per_cpu.resize(cpu_spans_.size(), 0);
+  ++per_cpu[event.cpu];
+  CountOnSpan(cpu_spans_[event.cpu], event.ts_ns);
 }
 
 TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {

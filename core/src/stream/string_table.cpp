@@ -10,6 +10,7 @@ StringId StringTable::Intern(std::string_view text) {
   StringId id = static_cast<StringId>(strings_.size());
   const std::string& stored = strings_.emplace_back(text);
   ids_.emplace(std::string_view(stored), id);
+  views_.emplace_back(stored);
   return id;
 }
 
@@ -18,10 +19,6 @@ bool StringTable::Find(std::string_view text, StringId* id) const {
   if (it == ids_.end()) return false;
   *id = it->second;
   return true;
-}
-
-std::string_view StringTable::Get(StringId id) const {
-  return id < strings_.size() ? std::string_view(strings_[id]) : std::string_view();
 }
 
 }  // namespace napiscope

@@ -1,6 +1,7 @@
 // The `info` view of a trace: counts, span, gaps, and which analyses its events allow.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -60,7 +61,19 @@ struct CpuEventSpan {
 class TraceSummaryBuilder : public EventSink {
  public:
   void OnBegin(const TraceContext& context) override;
-  void OnEvent(const Event& event) override;
+  /// Counts `event` (inline: the analysing thread calls it for every event).
+  void OnEvent(const Event& event) override {
+    if (event.kind == EventKind::kMissedEvents) return;
+    if (event.cpu < cpu_spans_.size() && event.name < per_name_cpu_.size()) [[likely]] {
+      std::vector<int64_t>& per_cpu = per_name_cpu_[event.name];
+      if (event.cpu < per_cpu.size()) [[likely]] {
+        ++per_cpu[event.cpu];
+        CountOnSpan(cpu_spans_[event.cpu], event.ts_ns);
+        return;
+      }
+    }
+    CountGrowing(event);
+  }
 
   /// Builds the summary; call after the load returned OK.
   TraceSummary Finish(const TraceContext& context) const;
@@ -69,6 +82,13 @@ class TraceSummaryBuilder : public EventSink {
   const std::vector<CpuEventSpan>& cpu_spans() const { return cpu_spans_; }
 
  private:
+  static void CountOnSpan(CpuEventSpan& span, TimestampNs ts_ns) {
+    if (span.events++ == 0) span.first_ns = ts_ns;
+    span.last_ns = std::max(span.last_ns, ts_ns);
+  }
+  // OnEvent for an event whose CPU or name has no counter yet: makes room, then counts.
+  [[gnu::noinline]] void CountGrowing(const Event& event);
+
   std::vector<CpuEventSpan> cpu_spans_;
   std::vector<std::vector<int64_t>> per_name_cpu_;  // [name id][cpu], as far as its CPUs go
 };

@@ -13,6 +13,12 @@ namespace {
 
 constexpr int kMaxEventId = 1 << 20;
 
+// FieldRef::int_shift of a field of `size` bytes.
+int8_t IntShift(int size) {
+  return size == 1 || size == 2 || size == 4 || size == 8 ? static_cast<int8_t>(64 - 8 * size)
+                                                          : int8_t{-1};
+}
+
 FieldRef Resolve(tep_event* event, std::string_view name) {
   FieldRef ref;
   tep_format_field* field = tep_find_any_field(event, std::string(name).c_str());
@@ -22,6 +28,7 @@ FieldRef Resolve(tep_event* event, std::string_view name) {
   ref.is_signed = (field->flags & TEP_FIELD_IS_SIGNED) != 0;
   ref.dynamic = (field->flags & TEP_FIELD_IS_DYNAMIC) != 0;
   ref.relative = (field->flags & TEP_FIELD_IS_RELATIVE) != 0;
+  ref.int_shift = IntShift(ref.size);
   return ref;
 }
 
@@ -81,7 +88,7 @@ const EventRecipe& EventDecoder::RecipeFor(int id) {
   return recipes_[id];
 }
 
-int64_t EventDecoder::ReadInt(const uint8_t* data, int size, const FieldRef& field) const {
+int64_t EventDecoder::ReadIntField(const uint8_t* data, int size, const FieldRef& field) const {
   if (!field.valid() || !FitsInRecord(field.offset, field.size, size)) return 0;
   const uint8_t* at = data + field.offset;
   uint64_t raw;
@@ -125,6 +132,7 @@ StringId EventDecoder::ReadString(const uint8_t* data, int size, const FieldRef&
     FieldRef locator_field = field;
     locator_field.size = 4;
     locator_field.is_signed = false;
+    locator_field.int_shift = IntShift(4);
     uint32_t locator = static_cast<uint32_t>(ReadInt(data, size, locator_field));
     start = locator & 0xffff;
     length = locator >> 16;

@@ -1,7 +1,9 @@
 // Decodes raw ring-buffer records into Events using field offsets resolved once per event id.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,7 @@ struct FieldRef {
   bool is_signed = false;
   bool dynamic = false;   ///< __data_loc: a 32-bit (len << 16 | offset) locator
   bool relative = false;  ///< __rel_loc: locator offset counts from the end of the field
+  int8_t int_shift = -1;  ///< 64 - 8 * size for an integer of 1, 2, 4 or 8 bytes, else -1
   bool valid() const { return offset >= 0; }
 };
 
@@ -61,7 +64,23 @@ class EventDecoder {
 
  private:
   const EventRecipe& RecipeFor(int id);
-  int64_t ReadInt(const uint8_t* data, int size, const FieldRef& field) const;
+  // An integer field, sign-extended when signed; 0 when the record does not hold it. Inline:
+  // where the record has 8 bytes from the field on and no byte swap is needed, they are read at
+  // once and the field's own bytes kept.
+  [[gnu::always_inline]] int64_t ReadInt(const uint8_t* data, int size,
+                                         const FieldRef& field) const {
+    if (std::endian::native == std::endian::little && field.int_shift >= 0 && !swap_bytes_ &&
+        field.offset + 8 <= size) [[likely]] {
+      uint64_t raw;
+      std::memcpy(&raw, data + field.offset, 8);
+      raw <<= field.int_shift;
+      return field.is_signed ? static_cast<int64_t>(raw) >> field.int_shift
+                             : static_cast<int64_t>(raw >> field.int_shift);
+    }
+    return ReadIntField(data, size, field);
+  }
+  // ReadInt for any field and record: byte by size, swapped when the file's order differs.
+  int64_t ReadIntField(const uint8_t* data, int size, const FieldRef& field) const;
   StringId ReadString(const uint8_t* data, int size, const FieldRef& field);
 
   // Recently seen strings of up to 16 bytes (comms, device names), zero-padded, and their ids,

@@ -49,8 +49,9 @@ bool IsCharArray(const EventLayout& layout, const std::string& field) {
 }
 
 // A record of `layout` whose every field holds a distinct value (small numbers, strings
-// "field<i>"); the field named `changed` (if any) holds another one.
-std::string RecordOf(const EventLayout& layout, std::string_view changed) {
+// "field<i>"); the field named `changed` (if any) holds another one. With `high_bytes`, every
+// byte of an integer field is set and the top bit of its last one too (negative when signed).
+std::string RecordOf(const EventLayout& layout, std::string_view changed, bool high_bytes = false) {
   std::string record(layout.fixed_size, '\0');
   const tracegen::FieldLayout type = layout.Field("common_type");
   const uint16_t id = static_cast<uint16_t>(layout.id);
@@ -69,7 +70,10 @@ std::string RecordOf(const EventLayout& layout, std::string_view changed) {
       record.replace(field.offset, text.size(), text);
     } else {
       for (int byte = 0; byte < field.size; ++byte) {  // little-endian 10 * i + 1 + bump
-        record[field.offset + byte] = byte == 0 ? static_cast<char>(10 * i + 1 + bump) : '\0';
+        char high = static_cast<char>(byte == field.size - 1 ? 0x80 | byte : 0x40 | byte);
+        record[field.offset + byte] = byte == 0    ? static_cast<char>(10 * i + 1 + bump)
+                                      : high_bytes ? high
+                                                   : '\0';
       }
     }
   }
@@ -139,6 +143,43 @@ TEST(EventDecoderFields, TheRawFieldsOfEveryKindParseAsTheDecoderReadsThem) {
     EXPECT_EQ(tracegen::DescribeEvent(parsed, parsed_strings),
               tracegen::DescribeEvent(decoded, decoded_strings));
   }
+}
+
+// `record` of `layout` as a big-endian machine writes it: every integer field's bytes reversed.
+std::string BigEndianRecord(const EventLayout& layout, std::string record) {
+  for (const auto& [name, field] : layout.fields) {
+    if (IsCharArray(layout, name)) continue;
+    const int size = field.data_loc ? 4 : field.size;
+    std::reverse(record.begin() + field.offset, record.begin() + field.offset + size);
+  }
+  return record;
+}
+
+// Integers with every byte set, negative when signed. Where the record has 8 bytes from a field
+// on, the decoder reads them at once and keeps the field's own; elsewhere, and for a file of the
+// other byte order, it reads the field byte by size and swaps. Both ways read the same values.
+TEST(EventDecoderFields, IntegersOfEveryWidthAndSignReadAlikeInEitherByteOrder) {
+  TepHandle little = ParseShippedFormats();
+  TepHandle big = ParseShippedFormats();
+  tep_set_file_bigendian(big.get(), TEP_BIG_ENDIAN);
+  StringTable little_strings, big_strings;
+  EventDecoder little_decoder(TraceFormats{little.get(), {}}, &little_strings);
+  EventDecoder big_decoder(TraceFormats{big.get(), {}}, &big_strings);
+  int negative_fields = 0;
+  for (const EventLayout& layout : FormatCatalog::Embedded().events()) {
+    if (EventKindOf(layout.system, layout.name) == EventKind::kOther) continue;
+    SCOPED_TRACE(layout.system + ":" + layout.name);
+    const std::string record = RecordOf(layout, "", /*high_bytes=*/true);
+    const std::string swapped = BigEndianRecord(layout, record);
+    Event native, other;
+    ASSERT_TRUE(little_decoder.Decode(record.data(), static_cast<int>(record.size()), &native));
+    ASSERT_TRUE(big_decoder.Decode(swapped.data(), static_cast<int>(swapped.size()), &other));
+    EXPECT_EQ(tracegen::DescribeEvent(native, little_strings),
+              tracegen::DescribeEvent(other, big_strings));
+    const std::string described = tracegen::DescribeEvent(native, little_strings);
+    negative_fields += static_cast<int>(std::count(described.begin(), described.end(), '-'));
+  }
+  EXPECT_GE(negative_fields, 10);  // the signed fields did come out negative
 }
 
 }  // namespace

@@ -12,8 +12,9 @@ void TraceSummaryBuilder::CountGrowing(const Event& event) {
   if (event.cpu >= cpu_spans_.size()) cpu_spans_.resize(event.cpu + 1u);
   if (event.name >= per_name_cpu_.size()) per_name_cpu_.resize(event.name + 1);
   std::vector<int64_t>& per_cpu = per_name_cpu_[event.name];
-  // Room for every CPU seen so far: a name grows once, mostly.
-  if (event.cpu >= per_cpu.size()) per_cpu.resize(cpu_spans_.size(), 0);
+  // As far as the name's own CPUs go: one event of a corrupt high CPU number must not give
+  // every name a counter for each CPU up to it.
+  if (event.cpu >= per_cpu.size()) per_cpu.resize(event.cpu + 1u, 0);
   ++per_cpu[event.cpu];
   CountOnSpan(cpu_spans_[event.cpu], event.ts_ns);
 }

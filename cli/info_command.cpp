@@ -19,6 +19,7 @@ struct InfoOptions {
   bool json = false;  // --json, the older spelling of --format json
   int threads = 0;
   bool quiet = false;
+  int width = -1;  // -1: the terminal's width on a terminal, else the default
 };
 
 int RunInfo(const InfoOptions& options) {
@@ -33,7 +34,7 @@ int RunInfo(const InfoOptions& options) {
   if (options.json || options.format == "json") {
     std::cout << JsonText(InfoToJson(result), 2) << "\n";
   } else {
-    std::cout << InfoToText(result);
+    std::cout << InfoToText(result, TextWidth(options.width, 120));
   }
   return kExitClean;
 }
@@ -46,10 +47,14 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
       "info", "What a trace holds: format, CPUs, span, event counts, missed events, and which "
               "analyses its events allow");
   info->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
-  info->add_option("--format", options->format, "text (default) or json (napiscope.info/1)")
+  info->add_option("--format", options->format, "text (default) or json (napiscope.info/2)")
       ->check(CLI::IsMember({"text", "json"}));
   info->add_flag("--json", options->json, "the same as --format json");
   info->add_flag("-q,--quiet", options->quiet, "no progress bar");
+  info->add_option("--width", options->width,
+                   "fit the events-by-name table to N columns (default: the terminal's width, "
+                   "120 when not a terminal; 0: a column per CPU up to 64 CPUs)")
+      ->check(CLI::NonNegativeNumber);
   info->add_option("--threads", options->threads,
                    "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
                    "counting thread, N adds N-1 decoding threads")

@@ -217,7 +217,7 @@ TEST(CommandLine, InfoTakesFormatJsonLikeTheOthers) {
   std::string trace = " " + TestData("real/idle.dat");
   auto format = RunCommand(CliPath() + " info --format json" + trace);
   ASSERT_EQ(format.exit_code, 0) << format.err;
-  EXPECT_EQ(json::parse(format.out)["schema"], "napiscope.info/1");
+  EXPECT_EQ(json::parse(format.out)["schema"], "napiscope.info/2");
   EXPECT_EQ(RunCommand(CliPath() + " info --json" + trace).out, format.out);
 }
 

@@ -84,7 +84,7 @@ class Trace:
         return self._native.end_ns
 
     def info(self) -> dict:
-        """What `napiscope info --format json` prints ("napiscope.info/1"), as a dict."""
+        """What `napiscope info --format json` prints ("napiscope.info/2"), as a dict."""
         return json.loads(self._native.info_json())
 
     def report(self) -> dict:

@@ -3,6 +3,30 @@
 #include <algorithm>
 
 namespace napiscope {
+namespace {
+
+// Each CPU's gaps from the file's marks, a row for each of the trace's CPUs.
+std::vector<CpuMissedSummary> MissedPerCpu(const std::vector<MissedEventsMark>& missed, size_t cpus,
+                                           TimestampNs first_ts_ns) {
+  std::vector<CpuMissedSummary> rows(cpus);
+  for (size_t cpu = 0; cpu < cpus; ++cpu) rows[cpu].cpu = static_cast<int>(cpu);
+  for (const MissedEventsMark& mark : missed) {
+    if (mark.cpu >= cpus) continue;
+    CpuMissedSummary& row = rows[mark.cpu];
+    row.only_leading = (row.gaps == 0 || row.only_leading) && mark.last_before_ns < 0;
+    ++row.gaps;
+    row.lost_ns += std::max<TimestampNs>(
+        0, mark.ts_ns - (mark.last_before_ns >= 0 ? mark.last_before_ns : first_ts_ns));
+    if (mark.count < 0) {
+      row.some_unknown = true;
+    } else {
+      row.events += mark.count;
+    }
+  }
+  return rows;
+}
+
+}  // namespace
 
 void TraceSummaryBuilder::OnBegin(const TraceContext& context) {
   cpu_spans_.assign(static_cast<size_t>(std::max(context.meta.cpus, 0)), CpuEventSpan{});
@@ -10,13 +34,23 @@ void TraceSummaryBuilder::OnBegin(const TraceContext& context) {
 
 void TraceSummaryBuilder::CountGrowing(const Event& event) {
   if (event.cpu >= cpu_spans_.size()) cpu_spans_.resize(event.cpu + 1u);
+  CountOnSpan(cpu_spans_[event.cpu], event.ts_ns);
   if (event.name >= per_name_cpu_.size()) per_name_cpu_.resize(event.name + 1);
   std::vector<int64_t>& per_cpu = per_name_cpu_[event.name];
+  if (event.cpu < per_cpu.size()) {
+    ++per_cpu[event.cpu];
+    return;
+  }
   // As far as the name's own CPUs go: one event of a corrupt high CPU number must not give
   // every name a counter for each CPU up to it.
-  if (event.cpu >= per_cpu.size()) per_cpu.resize(event.cpu + 1u, 0);
-  ++per_cpu[event.cpu];
-  CountOnSpan(cpu_spans_[event.cpu], event.ts_ns);
+  size_t growth = event.cpu + 1u - per_cpu.size();
+  if (dense_counters_ + growth <= kDenseCounterBudget) {
+    dense_counters_ += growth;
+    per_cpu.resize(event.cpu + 1u, 0);
+    ++per_cpu[event.cpu];
+    return;
+  }
+  ++sparse_counts_[uint64_t{event.name} << 32 | event.cpu];
 }
 
 TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {
@@ -33,37 +67,39 @@ TraceSummary TraceSummaryBuilder::Finish(const TraceContext& context) const {
     summary.events += span.events;
     summary.events_per_cpu[cpu] = span.events;
   }
-  for (size_t name = 0; name < per_name_cpu_.size(); ++name) {
-    const std::vector<int64_t>& per_cpu = per_name_cpu_[name];
-    if (per_cpu.empty()) continue;
-    EventNameCount count;
-    count.name = std::string(context.strings.Get(static_cast<StringId>(name)));
-    count.per_cpu = per_cpu;
-    count.per_cpu.resize(cpus, 0);
-    for (int64_t n : per_cpu) count.total += n;
-    if (count.total > 0) summary.counts.push_back(std::move(count));
-  }
-  std::sort(summary.counts.begin(), summary.counts.end(),
-            [](const EventNameCount& a, const EventNameCount& b) { return a.name < b.name; });
+  summary.counts = NameCounts(context);
   summary.missed = context.missed;
-  for (size_t cpu = 0; cpu < cpus; ++cpu) {
-    CpuMissedSummary row;
-    row.cpu = static_cast<int>(cpu);
-    for (const MissedEventsMark& mark : context.missed) {
-      if (mark.cpu != cpu) continue;
-      ++row.gaps;
-      row.lost_ns += std::max<TimestampNs>(
-          0, mark.ts_ns - (mark.last_before_ns >= 0 ? mark.last_before_ns : summary.first_ts_ns));
-      if (mark.count < 0) {
-        row.some_unknown = true;
-      } else {
-        row.events += mark.count;
-      }
-    }
-    summary.missed_per_cpu.push_back(row);
-  }
+  summary.missed_per_cpu = MissedPerCpu(context.missed, cpus, summary.first_ts_ns);
   summary.tasks = context.tasks.size();
   return summary;
+}
+
+std::vector<EventNameCount> TraceSummaryBuilder::NameCounts(const TraceContext& context) const {
+  // The counters beyond the budget, by name and then CPU.
+  std::vector<std::pair<uint64_t, int64_t>> sparse(sparse_counts_.begin(), sparse_counts_.end());
+  std::sort(sparse.begin(), sparse.end());
+  auto next_sparse = sparse.begin();
+  std::vector<EventNameCount> counts;
+  for (size_t name = 0; name < per_name_cpu_.size(); ++name) {
+    EventNameCount count;
+    const std::vector<int64_t>& per_cpu = per_name_cpu_[name];
+    for (size_t cpu = 0; cpu < per_cpu.size(); ++cpu) {
+      if (per_cpu[cpu] > 0) count.per_cpu.push_back({static_cast<int>(cpu), per_cpu[cpu]});
+    }
+    // A name's sparse CPUs lie beyond its row: the row could not grow to them when they came,
+    // and what is left of the budget only shrinks.
+    for (; next_sparse != sparse.end() && next_sparse->first >> 32 == name; ++next_sparse) {
+      count.per_cpu.push_back(
+          {static_cast<int>(next_sparse->first & 0xffffffffu), next_sparse->second});
+    }
+    for (const CpuEventCount& c : count.per_cpu) count.total += c.events;
+    if (count.total == 0) continue;
+    count.name = std::string(context.strings.Get(static_cast<StringId>(name)));
+    counts.push_back(std::move(count));
+  }
+  std::sort(counts.begin(), counts.end(),
+            [](const EventNameCount& a, const EventNameCount& b) { return a.name < b.name; });
+  return counts;
 }
 
 }  // namespace napiscope

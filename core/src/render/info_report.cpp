@@ -1,8 +1,11 @@
 #include "napiscope/info_report.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
+#include "render/text_layout.h"
 
 namespace napiscope {
 
@@ -42,12 +45,99 @@ std::string DescribeTraceFormat(const TraceMeta& meta) {
   return fmt::format("trace.dat v{}, compression {}", meta.file_version, meta.compression);
 }
 
-std::string InfoToText(const TraceSummary& s) {
-  std::string out;
-  auto line = [&out](std::string text) {
-    out += text;
-    out += '\n';
-  };
+namespace {
+
+// More CPUs than this are never shown as columns, whatever the width.
+constexpr size_t kMaxCpuColumns = 64;
+// The busiest CPUs named for each event in the narrow form.
+constexpr size_t kBusiestCpusNamed = 6;
+
+// Each CPU that lost events, then the others in ranges: short at any CPU count.
+void AppendMissed(const TraceSummary& s, std::vector<std::string>& lines) {
+  std::vector<int> none;
+  std::vector<std::string> rows;
+  for (const CpuMissedSummary& row : s.missed_per_cpu) {
+    if (row.gaps == 0) {
+      none.push_back(row.cpu);
+    } else {
+      rows.push_back(
+          fmt::format("  cpu{:<3} {}", row.cpu, DescribeMissed(row, s.last_ts_ns - s.first_ts_ns)));
+    }
+  }
+  if (rows.empty()) {
+    lines.push_back("missed events per CPU: none");
+    return;
+  }
+  lines.push_back("missed events per CPU:");
+  lines.insert(lines.end(), rows.begin(), rows.end());
+  if (!none.empty()) lines.push_back("  none on cpu" + internal::CpuRanges(none));
+}
+
+// A column for each CPU that recorded events.
+internal::TextTable CpuColumnsTable(const TraceSummary& s, const std::vector<int>& cpus) {
+  std::vector<std::string> headers = {"<event", "total"};
+  for (int cpu : cpus) headers.push_back(fmt::format("cpu{}", cpu));
+  internal::TextTable table(std::move(headers), 2);
+  for (const EventNameCount& count : s.counts) {
+    std::vector<std::string> cells = {count.name, fmt::format("{}", count.total)};
+    auto next = count.per_cpu.begin();
+    for (int cpu : cpus) {
+      while (next != count.per_cpu.end() && next->cpu < cpu) ++next;
+      bool here = next != count.per_cpu.end() && next->cpu == cpu;
+      cells.push_back(fmt::format("{}", here ? next->events : 0));
+    }
+    table.Add(std::move(cells));
+  }
+  return table;
+}
+
+// Each name's busiest CPUs in words, for more CPUs than columns fit.
+internal::TextTable BusiestCpusTable(const TraceSummary& s) {
+  internal::TextTable table({"<event", "total", "<busiest CPUs"}, 1);
+  for (const EventNameCount& count : s.counts) {
+    std::vector<CpuEventCount> busiest = count.per_cpu;
+    // "and 1 more" would take the room of naming it.
+    size_t named = busiest.size() <= kBusiestCpusNamed + 1 ? busiest.size() : kBusiestCpusNamed;
+    std::partial_sort(busiest.begin(), busiest.begin() + static_cast<ptrdiff_t>(named),
+                      busiest.end(), [](const CpuEventCount& a, const CpuEventCount& b) {
+                        return a.events != b.events ? a.events > b.events : a.cpu < b.cpu;
+                      });
+    std::string words;
+    for (size_t i = 0; i < named; ++i) {
+      words += fmt::format("{}cpu{}:{}", i == 0 ? "" : ", ", busiest[i].cpu, busiest[i].events);
+    }
+    if (busiest.size() > named) words += fmt::format(" and {} more", busiest.size() - named);
+    table.Add({count.name, fmt::format("{}", count.total), words});
+  }
+  return table;
+}
+
+// Events by name: a column per CPU that recorded events while they fit in `width`, else each
+// name's busiest CPUs.
+void AppendNameCounts(const TraceSummary& s, size_t width, std::vector<std::string>& lines) {
+  std::vector<int> cpus;
+  for (size_t cpu = 0; cpu < s.events_per_cpu.size(); ++cpu) {
+    if (s.events_per_cpu[cpu] > 0) cpus.push_back(static_cast<int>(cpu));
+  }
+  if (cpus.size() <= kMaxCpuColumns) {
+    std::vector<std::string> table = CpuColumnsTable(s, cpus).Lines(0);
+    size_t widest = 0;
+    for (const std::string& line : table) widest = std::max(widest, line.size());
+    if (width == 0 || widest <= width) {
+      lines.push_back("events by name:");
+      lines.insert(lines.end(), table.begin(), table.end());
+      return;
+    }
+  }
+  lines.push_back(fmt::format("events by name, on {} CPUs:", cpus.size()));
+  BusiestCpusTable(s).AppendTo(width, lines);
+}
+
+}  // namespace
+
+std::string InfoToText(const TraceSummary& s, size_t width) {
+  std::vector<std::string> lines;
+  auto line = [&lines](std::string text) { lines.push_back(std::move(text)); };
   line(fmt::format("trace:    {}", s.meta.path));
   line(fmt::format("format:   {}", DescribeTraceFormat(s.meta)));
   if (!s.meta.uname.empty()) line(fmt::format("system:   {}", s.meta.uname));
@@ -65,28 +155,22 @@ std::string InfoToText(const TraceSummary& s) {
   for (const std::string& warning : s.meta.warnings) line(fmt::format("warning:  {}", warning));
 
   line("");
-  line("missed events per CPU:");
-  for (const CpuMissedSummary& row : s.missed_per_cpu) {
-    line(fmt::format("  cpu{:<3} {}", row.cpu, DescribeMissed(row, s.last_ts_ns - s.first_ts_ns)));
-  }
-
+  AppendMissed(s, lines);
   line("");
-  std::string header = fmt::format("  {:<32} {:>10}", "event", "total");
-  for (size_t cpu = 0; cpu < s.events_per_cpu.size(); ++cpu) {
-    header += fmt::format(" {:>9}", fmt::format("cpu{}", cpu));
-  }
-  line("events by name:");
-  line(header);
-  for (const EventNameCount& count : s.counts) {
-    std::string row = fmt::format("  {:<32} {:>10}", count.name, count.total);
-    for (int64_t n : count.per_cpu) row += fmt::format(" {:>9}", n);
-    line(row);
-  }
+  AppendNameCounts(s, width, lines);
 
   line("");
   line("analyses:");
   for (const AnalysisAvailability& a : s.analyses) {
-    line(fmt::format("  {:<38} {}", a.title, a.available ? a.note : "unavailable: " + a.note));
+    std::string note = a.available ? a.note : "unavailable: " + a.note;
+    for (std::string& text : internal::Wrap(note, width, fmt::format("  {:<38} ", a.title))) {
+      line(std::move(text));
+    }
+  }
+  std::string out;
+  for (const std::string& text : lines) {
+    out += text;
+    out += '\n';
   }
   return out;
 }
@@ -117,7 +201,11 @@ nlohmann::json InfoToJson(const TraceSummary& s) {
   };
   json counts = json::object();
   for (const EventNameCount& count : s.counts) {
-    counts[count.name] = {{"total", count.total}, {"per_cpu", count.per_cpu}};
+    json per_cpu = json::array();
+    for (const CpuEventCount& c : count.per_cpu) {
+      per_cpu.push_back({{"cpu", c.cpu}, {"events", c.events}});
+    }
+    counts[count.name] = {{"total", count.total}, {"per_cpu", std::move(per_cpu)}};
   }
   json missed = MissedEventsJson(s.missed);
   json missed_per_cpu = json::array();
@@ -138,7 +226,7 @@ nlohmann::json InfoToJson(const TraceSummary& s) {
                         {"note", a.note}});
   }
   return {
-      {"schema", "napiscope.info/1"},
+      {"schema", "napiscope.info/2"},
       {"trace", trace},
       {"events", s.events},
       {"first_ts_ns", s.first_ts_ns},

@@ -35,10 +35,7 @@ std::vector<std::string> LostSentences(const TraceSummary& s) {
     events += row.events;
     gaps += row.gaps;
     some_unknown = some_unknown || row.some_unknown;
-    bool inside = std::any_of(s.missed.begin(), s.missed.end(), [&](const MissedEventsMark& m) {
-      return m.cpu == row.cpu && m.last_before_ns >= 0;
-    });
-    if (!inside) only_leading.push_back(row.cpu);
+    if (row.only_leading) only_leading.push_back(row.cpu);
   }
   if (cpus.empty()) return {};
   std::vector<std::string> out;
@@ -53,8 +50,7 @@ std::vector<std::string> LostSentences(const TraceSummary& s) {
   const CpuMissedSummary* worst = nullptr;
   for (const CpuMissedSummary& row : s.missed_per_cpu) {
     if (row.gaps == 0) continue;
-    bool leading = std::find(only_leading.begin(), only_leading.end(), row.cpu) != only_leading.end();
-    const CpuMissedSummary*& kept = leading ? latest : worst;
+    const CpuMissedSummary*& kept = row.only_leading ? latest : worst;
     if (kept == nullptr || row.lost_ns > kept->lost_ns) kept = &row;
   }
   if (!only_leading.empty()) {

@@ -6,15 +6,23 @@
 #include <string>
 #include <vector>
 
+#include <absl/container/flat_hash_map.h>
+
 #include "napiscope/event_sink.h"
 
 namespace napiscope {
+
+/// How often an event name occurs on one CPU.
+struct CpuEventCount {
+  int cpu = 0;
+  int64_t events = 0;
+};
 
 /// How often one event name occurs, in total and per CPU.
 struct EventNameCount {
   std::string name;
   int64_t total = 0;
-  std::vector<int64_t> per_cpu;
+  std::vector<CpuEventCount> per_cpu;  ///< the CPUs it occurs on, by CPU number; no zeros
 };
 
 /// Missed-event gaps of one CPU.
@@ -24,6 +32,7 @@ struct CpuMissedSummary {
   int64_t events = 0;          ///< sum of known counts
   bool some_unknown = false;   ///< at least one gap did not say how many events it lost
   int64_t lost_ns = 0;  ///< time inside the gaps (from the trace's first event for a leading gap)
+  bool only_leading = false;  ///< every gap came before the CPU's first event
 };
 
 /// Whether an analysis can run on this trace, and what it lacks.
@@ -42,10 +51,10 @@ struct TraceSummary {
   int64_t events = 0;  ///< decoded events (missed-event markers not counted)
   TimestampNs first_ts_ns = 0;
   TimestampNs last_ts_ns = 0;
-  std::vector<int64_t> events_per_cpu;
+  std::vector<int64_t> events_per_cpu;  ///< by CPU, as many as the trace has
   std::vector<EventNameCount> counts;  ///< sorted by name
   std::vector<MissedEventsMark> missed;
-  std::vector<CpuMissedSummary> missed_per_cpu;
+  std::vector<CpuMissedSummary> missed_per_cpu;  ///< by CPU, as many as the trace has
   size_t tasks = 0;
   std::vector<AnalysisAvailability> analyses;  ///< filled by FinishSummary (analysis layer)
 };
@@ -88,9 +97,18 @@ class TraceSummaryBuilder : public EventSink {
   }
   // OnEvent for an event whose CPU or name has no counter yet: makes room, then counts.
   [[gnu::noinline]] void CountGrowing(const Event& event);
+  // The names seen, with their counts by CPU, sorted by name.
+  std::vector<EventNameCount> NameCounts(const TraceContext& context) const;
+
+  // Counters of names by CPU held in per_name_cpu_ at most: a name's row grows to its highest
+  // CPU while they last (8 MiB; 128 names on 8192 CPUs), later ones go to sparse_counts_, so
+  // that names x CPU numbers of a crafted file cannot take memory the events did not bring.
+  static constexpr size_t kDenseCounterBudget = size_t{1} << 20;
 
   std::vector<CpuEventSpan> cpu_spans_;
   std::vector<std::vector<int64_t>> per_name_cpu_;  // [name id][cpu], as far as its CPUs go
+  size_t dense_counters_ = 0;                       // sum of per_name_cpu_'s row sizes
+  absl::flat_hash_map<uint64_t, int64_t> sparse_counts_;  // name id << 32 | cpu -> events
 };
 
 }  // namespace napiscope

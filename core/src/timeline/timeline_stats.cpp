@@ -9,10 +9,9 @@ namespace {
 
 // CPUs a per-CPU statistic covers: one, or all when cpu < 0.
 std::vector<int> CpusOf(const Timeline& timeline, int cpu) {
-  std::vector<int> cpus;
-  for (int c = 0; c < timeline.cpus(); ++c) {
-    if (cpu < 0 || c == cpu) cpus.push_back(c);
-  }
+  if (cpu >= 0) return cpu < timeline.cpus() ? std::vector<int>{cpu} : std::vector<int>{};
+  std::vector<int> cpus(static_cast<size_t>(timeline.cpus()));
+  for (int c = 0; c < timeline.cpus(); ++c) cpus[static_cast<size_t>(c)] = c;
   return cpus;
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Prints the peak resident memory of `napiscope report` on every case of the hostile-input
-# suite (docs/robustness.md), largest first, and fails when one passes 256 MB.
+# Prints the peak resident memory of `napiscope report` and `info` on every case of the
+# hostile-input suite (docs/robustness.md), largest first, and fails when one passes 256 MB.
 # Usage: scripts/hostile-rss.sh [BUILD_DIR]   (default: build; needs napiscope_cli_tests)
 set -euo pipefail
 build=${1:-build}

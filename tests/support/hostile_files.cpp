@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <absl/strings/str_format.h>
+
 #include "support/test_support.h"
 
 namespace napiscope::testing {
@@ -295,6 +297,14 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   add("text timestamp past 2^62 ns", "text-ts-2p62.txt",
       text_trace("0.000000", "4700000000.000000"), true,
       "1 events with impossible timestamps (over 146 years) skipped");
+  std::string names_on_high_cpu =
+      "# tracer: nop\n          <idle>-0       [65535] d.h2.   100.000000: first_event: x=1\n";
+  for (int i = 0; i < 2000; ++i) {
+    names_on_high_cpu += absl::StrFormat(
+        "          <idle>-0       [000] d.h2.   100.%06d: event_%d: x=1\n", i + 1, i);
+  }
+  add("text: one line on CPU 65535, then 2000 event names", "text-names-cpu-65535.txt",
+      names_on_high_cpu, true, "cpus:     65536, events: 2001");
   add("text with a jump of 10 years in time", "text-jump-10y.txt",
       text_trace("1000.000000", "315361000.000000"), true,
       "time jumps forward implausibly (1 jump, the largest 10.0 years");

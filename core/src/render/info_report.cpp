@@ -115,16 +115,18 @@ internal::TextTable BusiestCpusTable(const TraceSummary& s) {
 // Events by name: a column per CPU that recorded events while they fit in `width`, else each
 // name's busiest CPUs.
 void AppendNameCounts(const TraceSummary& s, size_t width, std::vector<std::string>& lines) {
-  std::vector<int> cpus;
+  std::vector<int> cpus, silent;
   for (size_t cpu = 0; cpu < s.events_per_cpu.size(); ++cpu) {
-    if (s.events_per_cpu[cpu] > 0) cpus.push_back(static_cast<int>(cpu));
+    (s.events_per_cpu[cpu] > 0 ? cpus : silent).push_back(static_cast<int>(cpu));
   }
   if (cpus.size() <= kMaxCpuColumns) {
     std::vector<std::string> table = CpuColumnsTable(s, cpus).Lines(0);
     size_t widest = 0;
     for (const std::string& line : table) widest = std::max(widest, line.size());
     if (width == 0 || widest <= width) {
-      lines.push_back("events by name:");
+      lines.push_back(silent.empty() || cpus.empty()
+                          ? std::string("events by name:")
+                          : "events by name (none on cpu" + internal::CpuRanges(silent) + "):");
       lines.insert(lines.end(), table.begin(), table.end());
       return;
     }

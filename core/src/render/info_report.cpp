@@ -169,12 +169,7 @@ std::string InfoToText(const TraceSummary& s, size_t width) {
       line(std::move(text));
     }
   }
-  std::string out;
-  for (const std::string& text : lines) {
-    out += text;
-    out += '\n';
-  }
-  return out;
+  return internal::JoinLines(lines);
 }
 
 nlohmann::json MissedEventsJson(const std::vector<MissedEventsMark>& missed) {

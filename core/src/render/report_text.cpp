@@ -108,12 +108,7 @@ std::string ReportToText(const Report& report, const TextReportOptions& options)
       text.push_back(std::move(line));
     }
   }
-  std::string out;
-  for (const std::string& line : text) {
-    out += line;
-    out += '\n';
-  }
-  return out;
+  return internal::JoinLines(text);
 }
 
 }  // namespace napiscope

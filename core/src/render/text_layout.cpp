@@ -118,6 +118,15 @@ std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_v
   return lines;
 }
 
+std::string JoinLines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& line : lines) {
+    out += line;
+    out += '\n';
+  }
+  return out;
+}
+
 std::string CpuRanges(const std::vector<int>& cpus) {
   std::vector<int> sorted = cpus;
   std::sort(sorted.begin(), sorted.end());

@@ -47,6 +47,9 @@ std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_v
 std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix,
                               std::string_view rest_prefix);
 
+/// The lines as one text, each ending in a newline.
+std::string JoinLines(const std::vector<std::string>& lines);
+
 /// CPU numbers as ranges: {0,1,2,5,7,8} -> "0-2,5,7-8".
 std::string CpuRanges(const std::vector<int>& cpus);
 

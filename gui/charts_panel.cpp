@@ -105,7 +105,7 @@ void ChartsPanel::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
   delay_cpu_->blockSignals(true);
   delay_cpu_->clear();
   delay_cpu_->addItem("all CPUs", -1);
-  for (int cpu = 0; trace_ && cpu < trace_->timeline.cpus(); ++cpu) {
+  for (int cpu : trace_ ? trace_->active_cpus : std::vector<int>{}) {
     delay_cpu_->addItem(QString("CPU %1").arg(cpu), cpu);
   }
   delay_cpu_->blockSignals(false);
@@ -151,23 +151,26 @@ struct ChartsPanel::Statistics {
 
 namespace {
 
-// Runs on the worker: every CPU's breakdown is independent, so odd CPUs go to a second thread
-// while this one does the even CPUs and the other charts.
-void ComputeStatistics(const Timeline& timeline, TimestampNs from_ns, TimestampNs to_ns,
+// Runs on the worker: every CPU's breakdown is independent, so every other CPU goes to a
+// second thread while this one does the rest and the other charts. The CPU time chart has the
+// CPUs with events only.
+void ComputeStatistics(const LoadedTrace& trace, TimestampNs from_ns, TimestampNs to_ns,
                        int delay_cpu, std::array<LogHistogram, kSoftirqVectorCount>* delays,
                        std::vector<CpuTimeBreakdown>* cpus,
                        std::vector<ThreadActivations>* activations, NapiWorkHistogram* napi_work) {
-  cpus->assign(static_cast<size_t>(timeline.cpus()), CpuTimeBreakdown{});
+  const Timeline& timeline = trace.timeline;
+  const std::vector<int>& active = trace.active_cpus;
+  cpus->assign(active.size(), CpuTimeBreakdown{});
   std::thread odd([&] {
-    for (int cpu = 1; cpu < timeline.cpus(); cpu += 2) {
-      (*cpus)[cpu] = BreakDownCpuTime(timeline, cpu, from_ns, to_ns);
+    for (size_t i = 1; i < active.size(); i += 2) {
+      (*cpus)[i] = BreakDownCpuTime(timeline, active[i], from_ns, to_ns);
     }
   });
   *delays = SoftirqWaitHistograms(timeline, delay_cpu, from_ns, to_ns);
   *activations = CountActivations(timeline, from_ns, to_ns);
   *napi_work = CountNapiWork(timeline, -1, from_ns, to_ns);
-  for (int cpu = 0; cpu < timeline.cpus(); cpu += 2) {
-    (*cpus)[cpu] = BreakDownCpuTime(timeline, cpu, from_ns, to_ns);
+  for (size_t i = 0; i < active.size(); i += 2) {
+    (*cpus)[i] = BreakDownCpuTime(timeline, active[i], from_ns, to_ns);
   }
   odd.join();
 }
@@ -199,9 +202,9 @@ void ChartsPanel::Refresh() {
       delay_cpu_->currentData().isValid() ? delay_cpu_->currentData().toInt() : -1;
   auto statistics = std::make_shared<Statistics>();
   worker_ = QThread::create([request, statistics] {
-    ComputeStatistics(request->trace->timeline, request->from_ns, request->to_ns,
-                      request->delay_cpu, &statistics->delays, &statistics->cpus,
-                      &statistics->activations, &statistics->napi_work);
+    ComputeStatistics(*request->trace, request->from_ns, request->to_ns, request->delay_cpu,
+                      &statistics->delays, &statistics->cpus, &statistics->activations,
+                      &statistics->napi_work);
   });
   QThread* worker = worker_;
   // Queued to this (GUI) thread: the charts are built and replaced here.

@@ -15,12 +15,12 @@
 
 namespace napiscope::gui {
 
-FindingFocus FocusOf(const Finding& finding, int cpus) {
+FindingFocus FocusOf(const Finding& finding, const std::vector<int>& active_cpus) {
   FindingFocus focus;
   if (finding.cpu >= 0) {
     focus.cpus.push_back(finding.cpu);
   } else {
-    for (int cpu = 0; cpu < cpus; ++cpu) focus.cpus.push_back(cpu);
+    focus.cpus = active_cpus;
   }
   if (finding.end_ns > finding.start_ns || finding.start_ns != 0) {
     focus.window = std::make_pair(finding.start_ns, std::max(finding.end_ns, finding.start_ns));

@@ -24,10 +24,10 @@ struct FindingFocus {
   std::vector<int32_t> pins;  ///< threads to pin as lanes: those a ping-pong finding names
 };
 
-/// Where a finding points on a timeline with `cpus` CPUs: its CPU (all when it names none),
+/// Where a finding points: its CPU (all of `active_cpus`, those with events, when it names none),
 /// its window when it has one, and the vector, IRQ and tasks it names (`TasksNamed`);
 /// a ping-pong finding (rule "*-pingpong") pins the threads it names (at most 4).
-FindingFocus FocusOf(const Finding& finding, int cpus);
+FindingFocus FocusOf(const Finding& finding, const std::vector<int>& active_cpus);
 
 /// A list of findings, most severe first (as the report sorts them).
 class FindingsPanel : public QWidget {

@@ -31,6 +31,10 @@ absl::Status LoadTraceForView(const std::string& path, const LoadOptions& option
   // the timeline packs its lanes, so packing does not add to the load's peak memory.
   analyses.reset();
   trace->timeline = timeline.Finish();
+  trace->active_cpus = trace->report.trace.CpusWithEvents();
+  if (trace->active_cpus.empty()) {
+    for (int cpu = 0; cpu < trace->timeline.cpus(); ++cpu) trace->active_cpus.push_back(cpu);
+  }
   return absl::OkStatus();
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <absl/status/status.h>
 
@@ -21,6 +22,9 @@ struct LoadedTrace {
   Timeline timeline;
   Report report;
   EventIndex events;  ///< every event, compactly, for the event list
+  /// The CPUs with events or lost-event gaps, ascending (every CPU when none has any): the
+  /// CPUs shown at load. A trace recorded on some CPUs of a large machine lists them all.
+  std::vector<int> active_cpus;
 };
 
 /// Loads `path` into `trace` in one pass: context tracker and timeline builder, the analysis

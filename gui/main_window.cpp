@@ -43,6 +43,8 @@ namespace napiscope::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+// The data of the CPUs menu's switch for the CPUs without events (the other items hold a CPU).
+constexpr int kSilentCpusAction = -1;
 const char* const kRecentKey = "recentFiles";
 
 QString Duration(TimestampNs ns) { return QString::fromStdString(FormatDuration(ns)); }
@@ -283,11 +285,16 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   ApplyFilter();
   AddRecentFile(path);
   const Timeline& t = trace_->timeline;
+  int silent = t.cpus() - static_cast<int>(trace_->active_cpus.size());
+  QString cpus =
+      silent > 0
+          ? QString("%1 CPUs (%2 without events, hidden: View > CPUs)").arg(t.cpus()).arg(silent)
+          : QString("%1 CPUs").arg(t.cpus());
   status_->setText(
-      QString("%1 · %2 events · %3 CPUs · %4 · timeline %5 + event list %6 bytes/event")
+      QString("%1 · %2 events · %3 · %4 · timeline %5 + event list %6 bytes/event")
           .arg(path)
           .arg(t.events())
-          .arg(t.cpus())
+          .arg(cpus)
           .arg(Duration(t.end_ns() - t.start_ns()))
           .arg(t.events() > 0 ? static_cast<double>(t.BytesUsed()) / t.events() : 0.0, 0, 'f', 1)
           .arg(t.events() > 0 ? static_cast<double>(trace_->events.BytesUsed()) / t.events() : 0.0,
@@ -308,7 +315,7 @@ void MainWindow::FocusFinding(int index) {
 
 void MainWindow::ShowFinding(const Finding& finding) {
   if (!trace_) return;
-  FindingFocus focus = FocusOf(finding, trace_->timeline.cpus());
+  FindingFocus focus = FocusOf(finding, trace_->active_cpus);
   if (focus.window) {
     // Show the window with context around it: a fifth of its length each side, at least 5 us.
     auto [from, to] = *focus.window;
@@ -321,7 +328,7 @@ void MainWindow::ShowFinding(const Finding& finding) {
   timeline_->SetHighlight(focus.cpus, focus.window, trace_->timeline.NamedItems(focus.named));
   for (int32_t pid : focus.pins) timeline_->Pin(pid);
   // A finding about one CPU scrolls it into view (the ruler and thread lanes stay on top).
-  if (focus.cpus.size() < static_cast<size_t>(trace_->timeline.cpus()) && !focus.cpus.empty()) {
+  if (focus.cpus.size() < trace_->active_cpus.size() && !focus.cpus.empty()) {
     timeline_->ScrollToCpu(focus.cpus.front());
   }
 }
@@ -361,25 +368,57 @@ void MainWindow::RebuildRecentMenu() {
 
 void MainWindow::RebuildCpuMenu() {
   cpu_menu_->clear();
-  cpu_menu_->addAction("Show &all", this, [this] { timeline_->ShowOnlyCpus({}); });
+  const std::vector<int>& active = trace_->active_cpus;
+  int silent = trace_->timeline.cpus() - static_cast<int>(active.size());
+  cpu_menu_->addAction(silent > 0 ? "Show all &with events" : "Show &all", this,
+                       [this] { timeline_->ShowOnlyCpus(trace_->active_cpus); });
+  if (silent > 0) {
+    // One switch for the CPUs without events: a trace of a few CPUs of a large machine would
+    // otherwise list every CPU of the machine here.
+    QAction* action = cpu_menu_->addAction(QString("Show the %1 CPUs with&out events").arg(silent));
+    action->setCheckable(true);
+    action->setData(kSilentCpusAction);
+    connect(action, &QAction::toggled, this, &MainWindow::ShowSilentCpus);
+  }
   cpu_menu_->addAction("&Expand all", this, [this] { timeline_->SetAllExpanded(true); });
   cpu_menu_->addAction("&Compact all", this, [this] { timeline_->SetAllExpanded(false); });
   cpu_menu_->addSeparator();
-  for (int cpu = 0; cpu < trace_->timeline.cpus(); ++cpu) {
+  for (int cpu : active) {
     QAction* action = cpu_menu_->addAction(QString("CPU %1").arg(cpu));
     action->setCheckable(true);
-    action->setChecked(timeline_->CpuVisible(cpu));
     action->setData(cpu);
     connect(action, &QAction::toggled, this,
             [this, cpu](bool visible) { timeline_->SetCpuVisible(cpu, visible); });
   }
+  SyncCpuMenu();
+}
+
+void MainWindow::ShowSilentCpus(bool visible) {
+  std::vector<int> shown;
+  const std::vector<int>& active = trace_->active_cpus;
+  for (int cpu = 0; cpu < trace_->timeline.cpus(); ++cpu) {
+    bool silent = !std::binary_search(active.begin(), active.end(), cpu);
+    if (silent ? visible : timeline_->CpuVisible(cpu)) shown.push_back(cpu);
+  }
+  if (!shown.empty()) timeline_->ShowOnlyCpus(shown);
+}
+
+bool MainWindow::SilentCpusShown() const {
+  const std::vector<int>& active = trace_->active_cpus;
+  for (int cpu = 0; cpu < trace_->timeline.cpus(); ++cpu) {
+    if (!std::binary_search(active.begin(), active.end(), cpu) && !timeline_->CpuVisible(cpu)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 void MainWindow::SyncCpuMenu() {
   for (QAction* action : cpu_menu_->actions()) {
     if (!action->isCheckable()) continue;
+    int cpu = action->data().toInt();
     action->blockSignals(true);
-    action->setChecked(timeline_->CpuVisible(action->data().toInt()));
+    action->setChecked(cpu == kSilentCpusAction ? SilentCpusShown() : timeline_->CpuVisible(cpu));
     action->blockSignals(false);
   }
 }

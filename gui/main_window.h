@@ -143,6 +143,10 @@ class MainWindow : public QMainWindow {
   void RebuildRecentMenu();
   void RebuildCpuMenu();
   void SyncCpuMenu();
+  // Shows or hides the CPUs without events, leaving the others as they are.
+  void ShowSilentCpus(bool visible);
+  // True when every CPU without events is shown.
+  bool SilentCpusShown() const;
   void UpdateInfo();
   void SetLoading(bool loading);
   void ShowEventFromList(TimestampNs ts_ns, int cpu);

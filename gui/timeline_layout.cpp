@@ -9,7 +9,7 @@ namespace {
 constexpr RowKind kLaneRows[] = {RowKind::kTask, RowKind::kHardirq, RowKind::kSoftirq,
                                  RowKind::kNapiPoll};
 // CPUs up to this count open with their four rows; more open compact.
-constexpr int kExpandedByDefaultUpTo = 4;
+constexpr size_t kExpandedByDefaultUpTo = 4;
 
 bool Visible(const TimelineViewState& state, int cpu) {
   return cpu >= static_cast<int>(state.cpu_visible.size()) || state.cpu_visible[cpu];
@@ -23,7 +23,11 @@ TimestampNs TimeAxis::TimeAt(double x) const {
 
 bool TimelineLayout::Expanded(const TimelineViewState& state, int cpus, int cpu) {
   if (cpu < static_cast<int>(state.cpu_expanded.size())) return state.cpu_expanded[cpu];
-  return cpus <= kExpandedByDefaultUpTo;
+  return ExpandedByDefault(static_cast<size_t>(cpus));
+}
+
+bool TimelineLayout::ExpandedByDefault(size_t shown_cpus) {
+  return shown_cpus <= kExpandedByDefaultUpTo;
 }
 
 TimelineLayout::TimelineLayout(int cpus, const TimelineViewState& state, int width,

@@ -130,6 +130,8 @@ class TimelineLayout {
 
   /// True when `cpu` shows four rows (state.cpu_expanded; by default only with 4 CPUs or fewer).
   static bool Expanded(const TimelineViewState& state, int cpus, int cpu);
+  /// True when CPUs show four rows by default with `shown_cpus` CPUs shown (4 or fewer).
+  static bool ExpandedByDefault(size_t shown_cpus);
 
  private:
   int width_ = 0;

@@ -42,7 +42,19 @@ void TimelineView::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = std::move(trace);
   state_ = TimelineViewState{};
   threads_.Clear();
-  if (trace_) state_.cpu_visible.assign(trace_->timeline.cpus(), true);
+  if (trace_) {
+    // The CPUs without events start hidden; the layout's default expansion (a few CPUs show
+    // their four lanes) counts the CPUs shown.
+    const std::vector<int>& active = trace_->active_cpus;
+    int cpus = trace_->timeline.cpus();
+    if (static_cast<int>(active.size()) < cpus) {
+      state_.cpu_visible.assign(cpus, false);
+      for (int cpu : active) state_.cpu_visible[cpu] = true;
+      state_.cpu_expanded.assign(cpus, TimelineLayout::ExpandedByDefault(active.size()));
+    } else {
+      state_.cpu_visible.assign(cpus, true);
+    }
+  }
   UpdateScrollBar();
   ZoomToFit();
   emit MarkersChanged();
@@ -234,7 +246,9 @@ void TimelineView::ShowContextMenu(QPoint pos, QPoint global_pos) {
   }
   menu.addAction("Expand all CPUs", this, [this] { SetAllExpanded(true); });
   menu.addAction("Compact all CPUs", this, [this] { SetAllExpanded(false); });
-  menu.addAction("Show all CPUs", this, [this] { ShowOnlyCpus({}); });
+  bool silent = trace_ && static_cast<int>(trace_->active_cpus.size()) < trace_->timeline.cpus();
+  menu.addAction(silent ? "Show all CPUs with events" : "Show all CPUs", this,
+                 [this] { ShowOnlyCpus(trace_ ? trace_->active_cpus : std::vector<int>{}); });
   menu.exec(global_pos);
 }
 

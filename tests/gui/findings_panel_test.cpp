@@ -18,7 +18,7 @@ TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheFindingNames) {
   finding.other_pids = {-1, 1600};
   // The evidence is for people; what it holds is not read for the focus.
   finding.evidence = {{"vec", 7}, {"irq", 31}, {"pid", 1700}, {"name", "NET_RX"}};
-  FindingFocus focus = FocusOf(finding, 4);
+  FindingFocus focus = FocusOf(finding, {0, 1, 2, 3});
   EXPECT_EQ(focus.cpus, std::vector<int>{1});
   ASSERT_TRUE(focus.window);
   EXPECT_EQ(focus.window->first, 1000);
@@ -28,12 +28,12 @@ TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheFindingNames) {
   EXPECT_EQ(focus.named.pids, (std::vector<int32_t>{1500, 1600}));
 }
 
-TEST(FindingFocus, AFindingAboutNoCpuAndNoTimeHighlightsAllCpusAndDoesNotZoom) {
+TEST(FindingFocus, AFindingAboutNoCpuAndNoTimeHighlightsTheCpusWithEventsAndDoesNotZoom) {
   Finding finding;
   finding.rule = "analysis-unavailable";
   finding.evidence = {{"analysis", "irq_thread_pingpong"}};
-  FindingFocus focus = FocusOf(finding, 3);
-  EXPECT_EQ(focus.cpus, (std::vector<int>{0, 1, 2}));
+  FindingFocus focus = FocusOf(finding, {2, 5, 7});
+  EXPECT_EQ(focus.cpus, (std::vector<int>{2, 5, 7}));
   EXPECT_FALSE(focus.window);
   EXPECT_TRUE(focus.named.empty());
 }

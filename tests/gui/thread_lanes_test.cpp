@@ -121,11 +121,11 @@ TEST(ThreadLane, PinOptionAndAPingPongFindingPinThreads) {
   pingpong.cpu = 0;
   pingpong.pid = 181;
   pingpong.other_pids = {182};
-  FindingFocus focus = FocusOf(pingpong, 2);
+  FindingFocus focus = FocusOf(pingpong, {0, 1});
   EXPECT_EQ(focus.pins, (std::vector<int32_t>{181, 182}));
   Finding latency = pingpong;
   latency.rule = "softirq-latency";
-  EXPECT_TRUE(FocusOf(latency, 2).pins.empty());
+  EXPECT_TRUE(FocusOf(latency, {0, 1}).pins.empty());
   window.ShowFinding(pingpong);
   const std::vector<int32_t>& pins = window.timeline()->PinnedPids();
   EXPECT_NE(std::find(pins.begin(), pins.end(), 181), pins.end());

@@ -102,4 +102,15 @@ std::vector<EventNameCount> TraceSummaryBuilder::NameCounts(const TraceContext& 
   return counts;
 }
 
+std::vector<int> TraceSummary::CpusWithEvents() const {
+  std::vector<int> cpus;
+  size_t count = std::max(events_per_cpu.size(), missed_per_cpu.size());
+  for (size_t cpu = 0; cpu < count; ++cpu) {
+    bool has_events = cpu < events_per_cpu.size() && events_per_cpu[cpu] > 0;
+    bool has_gaps = cpu < missed_per_cpu.size() && missed_per_cpu[cpu].gaps > 0;
+    if (has_events || has_gaps) cpus.push_back(static_cast<int>(cpu));
+  }
+  return cpus;
+}
+
 }  // namespace napiscope

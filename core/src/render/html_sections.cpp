@@ -50,7 +50,7 @@ std::string EvidenceValue(const std::string& key, const nlohmann::json& value) {
 }
 
 // CPUs whose lanes a finding's timeline shows: its CPU and the other CPUs it names; for
-// findings about no CPU, the CPUs busiest with IRQs and softirqs in its interval.
+// findings about no CPU, the CPUs with events busiest with IRQs and softirqs in its interval.
 std::vector<int> TimelineCpus(const HtmlTraceView& view, const Finding& finding) {
   std::vector<int> cpus;
   if (finding.cpu >= 0) cpus.push_back(finding.cpu);
@@ -62,7 +62,8 @@ std::vector<int> TimelineCpus(const HtmlTraceView& view, const Finding& finding)
     std::vector<std::pair<TimestampNs, int>> busy;
     TimestampNs from = finding.end_ns > finding.start_ns ? finding.start_ns : timeline.start_ns();
     TimestampNs to = finding.end_ns > finding.start_ns ? finding.end_ns : timeline.end_ns();
-    for (int cpu = 0; cpu < timeline.cpus(); ++cpu) {
+    for (int cpu : view.report->trace.CpusWithEvents()) {
+      if (cpu >= timeline.cpus()) break;
       TimestampNs ns = 0;
       for (Lane lane : {Lane::kHardirq, Lane::kSoftirq, Lane::kNapiPoll}) {
         ns += timeline.Summarize(cpu, lane, from, to).busy_ns;

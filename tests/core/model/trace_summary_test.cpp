@@ -96,5 +96,16 @@ TEST(TraceSummary, ACpuWhoseGapsAllCameBeforeItsFirstEventIsOnlyLeading) {
   EXPECT_EQ(s.missed_per_cpu[2].lost_ns, 300 - 200);
 }
 
+// A trace recorded on some CPUs of a larger machine: the CPUs with events, and a CPU whose
+// every event was lost (its gap is all it shows), are the ones with something to show.
+TEST(TraceSummary, CpusWithEventsAreThoseWithEventsOrGaps) {
+  EventBuilder b(6);
+  b.Other(1, 100, 1, "alpha").Other(4, 200, 1, "alpha").Missed(3, 300, 12);
+  TraceSummary s = Summarize(b);
+  EXPECT_THAT(s.events_per_cpu, ElementsAre(0, 1, 0, 0, 1, 0));
+  EXPECT_THAT(s.CpusWithEvents(), ElementsAre(1, 3, 4));
+  EXPECT_TRUE(TraceSummary{}.CpusWithEvents().empty());
+}
+
 }  // namespace
 }  // namespace napiscope

@@ -11,6 +11,7 @@
 #include "napiscope/report_html.h"
 #include "render/html_parts.h"
 #include "support/test_support.h"
+#include "tracegen/scenario.h"
 
 namespace napiscope {
 namespace {
@@ -165,6 +166,30 @@ TEST_F(ReportHtml, SelfContained) {
   EXPECT_THAT(page, Not(HasSubstr("url(")));
   EXPECT_THAT(page, HasSubstr("default-src 'none'"));
   EXPECT_THAT(page, HasSubstr("class=\"chart napi-bars\""));
+}
+
+// A trace of CPUs 5 and 6 of 8 (a CPU mask on a larger machine): a finding about no CPU shows
+// the lanes of those two, not of the CPUs that recorded nothing.
+TEST(ReportHtmlSilentCpus, AFindingAboutNoCpuShowsTheCpusWithEvents) {
+  tracegen::Scenario s(8);
+  s.Task(100, "iperf3").Task(101, "netperf");
+  s.Switch(5, 1'000, 0, "R", 100);
+  s.Switch(6, 1'500, 0, "R", 101);
+  s.Switch(5, 9'000, 100, "S", 0);
+  s.Switch(6, 9'500, 101, "S", 0);
+  std::string path = ::testing::TempDir() + "/html_silent_cpus.dat";
+  ASSERT_TRUE(s.WriteTraceDat(path).ok());
+  HtmlTrace html;
+  ASSERT_TRUE(LoadHtmlTrace(path, AnalysisOptions{}, &html).ok());
+  EXPECT_EQ(html.report.trace.CpusWithEvents(), (std::vector<int>{5, 6}));
+  std::string page = ReportToHtml(html.View());
+  std::vector<std::string> timelines = Timelines(page);
+  ASSERT_FALSE(timelines.empty());  // the analyses without their events say so, about no CPU
+  for (const std::string& svg : timelines) {
+    EXPECT_THAT(svg, HasSubstr(">CPU 5 task<"));
+    EXPECT_THAT(svg, HasSubstr(">CPU 6 task<"));
+    EXPECT_THAT(svg, Not(HasSubstr(">CPU 0 task<")));
+  }
 }
 
 TEST(ReportHtmlEscape, PathsAndTextAreEscaped) {

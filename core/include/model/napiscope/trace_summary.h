@@ -57,6 +57,10 @@ struct TraceSummary {
   std::vector<CpuMissedSummary> missed_per_cpu;  ///< by CPU, as many as the trace has
   size_t tasks = 0;
   std::vector<AnalysisAvailability> analyses;  ///< filled by FinishSummary (analysis layer)
+
+  /// The CPUs with events or lost-event gaps, ascending (a trace recorded on some CPUs of a
+  /// large machine has the others too, with nothing).
+  std::vector<int> CpusWithEvents() const;
 };
 
 /// One CPU's events (missed-event markers not counted): how many, the first and the last.

@@ -8,6 +8,18 @@
 #include "render/text_layout.h"
 
 namespace napiscope {
+namespace {
+
+// One CPU's gaps as the JSON of `info` and `report` write them.
+nlohmann::json MissedRowJson(const CpuMissedSummary& row) {
+  return {{"cpu", row.cpu},
+          {"gaps", row.gaps},
+          {"events", row.events},
+          {"some_unknown", row.some_unknown},
+          {"lost_ns", row.lost_ns}};
+}
+
+}  // namespace
 
 std::string DescribeMissed(const CpuMissedSummary& row, int64_t span_ns) {
   if (row.gaps == 0) return "none";
@@ -30,12 +42,7 @@ std::string DescribeMissed(const CpuMissedSummary& row, int64_t span_ns) {
 nlohmann::json MissedPerCpuJson(const std::vector<CpuMissedSummary>& rows) {
   nlohmann::json out = nlohmann::json::array();
   for (const CpuMissedSummary& row : rows) {
-    if (row.gaps == 0) continue;
-    out.push_back({{"cpu", row.cpu},
-                   {"gaps", row.gaps},
-                   {"events", row.events},
-                   {"some_unknown", row.some_unknown},
-                   {"lost_ns", row.lost_ns}});
+    if (row.gaps > 0) out.push_back(MissedRowJson(row));
   }
   return out;
 }
@@ -205,14 +212,8 @@ nlohmann::json InfoToJson(const TraceSummary& s) {
     counts[count.name] = {{"total", count.total}, {"per_cpu", std::move(per_cpu)}};
   }
   json missed = MissedEventsJson(s.missed);
-  json missed_per_cpu = json::array();
-  for (const CpuMissedSummary& row : s.missed_per_cpu) {
-    missed_per_cpu.push_back({{"cpu", row.cpu},
-                              {"gaps", row.gaps},
-                              {"events", row.events},
-                              {"some_unknown", row.some_unknown},
-                              {"lost_ns", row.lost_ns}});
-  }
+  json missed_per_cpu = json::array();  // every CPU, those without gaps too (info/2)
+  for (const CpuMissedSummary& row : s.missed_per_cpu) missed_per_cpu.push_back(MissedRowJson(row));
   json analyses = json::array();
   for (const AnalysisAvailability& a : s.analyses) {
     analyses.push_back({{"id", a.id},

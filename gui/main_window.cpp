@@ -400,7 +400,8 @@ void MainWindow::ShowSilentCpus(bool visible) {
     bool silent = !std::binary_search(active.begin(), active.end(), cpu);
     if (silent ? visible : timeline_->CpuVisible(cpu)) shown.push_back(cpu);
   }
-  if (!shown.empty()) timeline_->ShowOnlyCpus(shown);
+  // Nothing left to show: the CPUs with events come back rather than an empty timeline.
+  timeline_->ShowOnlyCpus(shown.empty() ? active : shown);
 }
 
 bool MainWindow::SilentCpusShown() const {

@@ -100,6 +100,13 @@ TEST(SilentCpus, TheCpusMenuListsTheCpusWithEventsAndOneSwitchForTheRest) {
   EXPECT_FALSE(silent->isChecked());
   with_events->trigger();
   EXPECT_EQ(ShownCpus(*window.timeline(), 8), (std::vector<int>{5, 6}));
+  // With the CPUs with events hidden, hiding the silent ones too brings the former back.
+  silent->trigger();
+  window.timeline()->ShowOnlyCpus({0, 1, 2, 3, 4, 7});
+  EXPECT_TRUE(silent->isChecked());
+  silent->trigger();
+  EXPECT_EQ(ShownCpus(*window.timeline(), 8), (std::vector<int>{5, 6}));
+  EXPECT_FALSE(silent->isChecked());
 }
 
 TEST(SilentCpus, AFindingAboutEveryCpuDoesNotShowTheSilentOnes) {

@@ -25,6 +25,9 @@ struct LoadedTrace {
   /// The CPUs with events or lost-event gaps, ascending (every CPU when none has any): the
   /// CPUs shown at load. A trace recorded on some CPUs of a large machine lists them all.
   std::vector<int> active_cpus;
+
+  /// How many CPUs have no events (those not in active_cpus).
+  int CpusWithoutEvents() const { return timeline.cpus() - static_cast<int>(active_cpus.size()); }
 };
 
 /// Loads `path` into `trace` in one pass: context tracker and timeline builder, the analysis

@@ -285,7 +285,7 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   ApplyFilter();
   AddRecentFile(path);
   const Timeline& t = trace_->timeline;
-  int silent = t.cpus() - static_cast<int>(trace_->active_cpus.size());
+  int silent = trace_->CpusWithoutEvents();
   QString cpus =
       silent > 0
           ? QString("%1 CPUs (%2 without events, hidden: View > CPUs)").arg(t.cpus()).arg(silent)
@@ -368,10 +368,9 @@ void MainWindow::RebuildRecentMenu() {
 
 void MainWindow::RebuildCpuMenu() {
   cpu_menu_->clear();
-  const std::vector<int>& active = trace_->active_cpus;
-  int silent = trace_->timeline.cpus() - static_cast<int>(active.size());
-  cpu_menu_->addAction(silent > 0 ? "Show all &with events" : "Show &all", this,
-                       [this] { timeline_->ShowOnlyCpus(trace_->active_cpus); });
+  int silent = trace_->CpusWithoutEvents();
+  cpu_menu_->addAction(silent > 0 ? "Show all &with events" : "Show &all", timeline_,
+                       &TimelineView::ShowCpusWithEvents);
   if (silent > 0) {
     // One switch for the CPUs without events: a trace of a few CPUs of a large machine would
     // otherwise list every CPU of the machine here.
@@ -383,7 +382,7 @@ void MainWindow::RebuildCpuMenu() {
   cpu_menu_->addAction("&Expand all", this, [this] { timeline_->SetAllExpanded(true); });
   cpu_menu_->addAction("&Compact all", this, [this] { timeline_->SetAllExpanded(false); });
   cpu_menu_->addSeparator();
-  for (int cpu : active) {
+  for (int cpu : trace_->active_cpus) {
     QAction* action = cpu_menu_->addAction(QString("CPU %1").arg(cpu));
     action->setCheckable(true);
     action->setData(cpu);

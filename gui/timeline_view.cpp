@@ -46,14 +46,10 @@ void TimelineView::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
     // The CPUs without events start hidden; the layout's default expansion (a few CPUs show
     // their four lanes) counts the CPUs shown.
     const std::vector<int>& active = trace_->active_cpus;
-    int cpus = trace_->timeline.cpus();
-    if (static_cast<int>(active.size()) < cpus) {
-      state_.cpu_visible.assign(cpus, false);
-      for (int cpu : active) state_.cpu_visible[cpu] = true;
-      state_.cpu_expanded.assign(cpus, TimelineLayout::ExpandedByDefault(active.size()));
-    } else {
-      state_.cpu_visible.assign(cpus, true);
-    }
+    state_.cpu_visible.assign(trace_->timeline.cpus(), false);
+    for (int cpu : active) state_.cpu_visible[cpu] = true;
+    state_.cpu_expanded.assign(trace_->timeline.cpus(),
+                               TimelineLayout::ExpandedByDefault(active.size()));
   }
   UpdateScrollBar();
   ZoomToFit();
@@ -123,6 +119,10 @@ void TimelineView::ShowOnlyCpus(const std::vector<int>& cpus) {
   UpdateScrollBar();
   update();
   emit CpuVisibilityChanged();
+}
+
+void TimelineView::ShowCpusWithEvents() {
+  ShowOnlyCpus(trace_ ? trace_->active_cpus : std::vector<int>{});
 }
 
 void TimelineView::SetCpuExpanded(int cpu, bool expanded) {
@@ -246,9 +246,9 @@ void TimelineView::ShowContextMenu(QPoint pos, QPoint global_pos) {
   }
   menu.addAction("Expand all CPUs", this, [this] { SetAllExpanded(true); });
   menu.addAction("Compact all CPUs", this, [this] { SetAllExpanded(false); });
-  bool silent = trace_ && static_cast<int>(trace_->active_cpus.size()) < trace_->timeline.cpus();
+  bool silent = trace_ && trace_->CpusWithoutEvents() > 0;
   menu.addAction(silent ? "Show all CPUs with events" : "Show all CPUs", this,
-                 [this] { ShowOnlyCpus(trace_ ? trace_->active_cpus : std::vector<int>{}); });
+                 &TimelineView::ShowCpusWithEvents);
   menu.exec(global_pos);
 }
 

@@ -41,6 +41,8 @@ class TimelineView : public QWidget {
   bool CpuVisible(int cpu) const;
   /// Shows only `cpus` (all when empty).
   void ShowOnlyCpus(const std::vector<int>& cpus);
+  /// Shows the CPUs with events only (LoadedTrace::active_cpus): every CPU when all have some.
+  void ShowCpusWithEvents();
 
   /// Four lane rows (true) or the compact row (false) for `cpu`; SetAllExpanded for all CPUs.
   void SetCpuExpanded(int cpu, bool expanded);

@@ -59,7 +59,7 @@ void ExportBothWays(const std::string& trace, const AnalysisOptions& options, in
     ASSERT_TRUE(merged_file.Open(from_merged).ok());
     BlockQueue decoded_queue(&decoded_file, threads != 1);
     BlockQueue merged_queue(&merged_file, false);
-    BlockWriter merged_packets(&merged_queue);
+    BlockWriter merged_packets(&merged_queue, block_source::kAnalysing);
     DecodedBundles decoded(&decoded_queue, options);
     FtraceBundler bundler(&merged_packets, options, &both->merged_stats);
     LoadOptions load;

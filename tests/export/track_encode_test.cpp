@@ -262,7 +262,7 @@ void ExpectBytesOfTheGeneratedClasses(bool threaded) {
     PacketWriter out;
     ASSERT_TRUE(out.Open(path).ok());
     BlockQueue blocks(&out, threaded);
-    BlockWriter packets(&blocks);
+    BlockWriter packets(&blocks, block_source::kTracks);
     TrackWriter writer(&packets, &stats);
     uint64_t cpu =
         writer.Track(TrackKind::kCpuGroup, 1, [] { return TrackSpec{"napiscope CPU 1"}; });

@@ -85,6 +85,7 @@ void DecodedBundles::OnDecoded(uint16_t cpu, std::span<const Event> events,
   CpuState& state = cpus_[cpu];
   ProtoWriter block;
   bool have_block = false;
+  TimestampNs first_ns = 0;  // the block's first event's time: its key's stamp
   OpenBundle open;
   bool bundle_open = false;
   for (const Event& event : events) {
@@ -103,6 +104,7 @@ void DecodedBundles::OnDecoded(uint16_t cpu, std::span<const Event> events,
     if (!have_block) {
       block = out_->Take(kChunkBundleBytes);
       have_block = true;
+      first_ns = ts_ns;
     }
     if (!bundle_open) {
       open = BeginBundle(cpu, std::exchange(state.lost_before, false), block);
@@ -119,7 +121,9 @@ void DecodedBundles::OnDecoded(uint16_t cpu, std::span<const Event> events,
     ++state.events;
   }
   if (bundle_open) EndBundle(open, block);
-  if (have_block) out_->Put(std::move(block));
+  if (have_block) {
+    out_->Put(std::move(block), BlockKey{first_ns, block_source::kFirstCpu + cpu, state.blocks++});
+  }
 }
 
 void DecodedBundles::AddStats(PerfettoExportStats* stats) const {

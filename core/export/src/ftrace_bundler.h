@@ -42,7 +42,9 @@ void EncodeBundle(uint16_t cpu, bool lost_before, std::span<const Event> events,
                   const StringTable& strings, ProtoWriter* out);
 
 /// Encodes each decoded chunk of a CPU as bundles, on the thread that decoded it, and hands them
-/// to the queue: the analysing thread never touches them. Records are written as the merge
+/// to the queue as one block, stamped with its first event's time (the decoding is ahead of the
+/// analysis, so the stamp is at or after the analysis' progress): the analysing thread never
+/// touches them. Records are written as the merge
 /// delivers them: undecodable ones and stack-trace records left out, a CPU's time never going
 /// backwards, a bundle ended at lost events and the next one saying so.
 class DecodedBundles final : public DecodedRecordsObserver {
@@ -63,6 +65,7 @@ class DecodedBundles final : public DecodedRecordsObserver {
     bool lost_before = false;  // events were lost before the next one written
     int64_t events = 0;
     int64_t bundles = 0;
+    uint64_t blocks = 0;  // blocks put: the next one's key's seq
   };
 
   BlockQueue* out_;

@@ -18,18 +18,23 @@ namespace {
 
 // The loader's events to the analysis, and to the bundler when the load does not pass the
 // records to the decoding threads' bundles (text); the trace context to the track writers
-// (names of tasks, devices, handlers): a direct call each, no fan-out loop. The export's
-// threads start at the beginning of the events (see ExportPerfettoTrace).
+// (names of tasks, devices, handlers): a direct call each, no fan-out loop. Before each event
+// the writers learn its time (what they write for it is stamped with it); on one thread, the
+// queue learns every few thousand events how far the tracks are written. The export's threads
+// start at the beginning of the events (see ExportPerfettoTrace).
 class ExportSink final : public EventSink {
  public:
   ExportSink(const TraceContext** context, AnalysisPipeline* pipeline,
              const perfetto_export::DecodedBundles* decoded,
-             perfetto_export::FtraceBundler* bundler, perfetto_export::BlockQueue* blocks,
+             perfetto_export::FtraceBundler* bundler, perfetto_export::BlockWriter* packets,
+             perfetto_export::BlockWriter* track_packets, perfetto_export::BlockQueue* blocks,
              perfetto_export::TrackThread* track_thread)
       : context_(context),
         pipeline_(pipeline),
         decoded_(decoded),
         bundler_(bundler),
+        packets_(packets),
+        track_packets_(track_packets),
         blocks_(blocks),
         track_thread_(track_thread) {}
   void OnBegin(const TraceContext& context) override {
@@ -41,8 +46,20 @@ class ExportSink final : public EventSink {
     if (bundler_ != nullptr) bundler_->OnBegin(context);
   }
   void OnEvent(const Event& event) override {
+    if (track_thread_ != nullptr) {
+      track_thread_->Tick(event.ts_ns);
+    } else {
+      track_packets_->SetNow(event.ts_ns);
+    }
     pipeline_->OnEvent(event);
-    if (bundler_ != nullptr) bundler_->OnEvent(event);
+    if (bundler_ != nullptr) {
+      packets_->SetNow(event.ts_ns);
+      bundler_->OnEvent(event);
+    }
+    if (track_thread_ == nullptr && ++events_since_progress_ >= kProgressEvents) {
+      events_since_progress_ = 0;
+      blocks_->Progress(event.ts_ns);
+    }
   }
   void OnEnd() override {
     pipeline_->OnEnd();
@@ -50,12 +67,17 @@ class ExportSink final : public EventSink {
   }
 
  private:
+  static constexpr int kProgressEvents = 4096;
+
   const TraceContext** context_;
   AnalysisPipeline* pipeline_;
   const perfetto_export::DecodedBundles* decoded_;
   perfetto_export::FtraceBundler* bundler_;
+  perfetto_export::BlockWriter* packets_;
+  perfetto_export::BlockWriter* track_packets_;
   perfetto_export::BlockQueue* blocks_;
   perfetto_export::TrackThread* track_thread_;
+  int events_since_progress_ = 0;
 };
 
 }  // namespace
@@ -72,8 +94,8 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   // analysing thread does all, in the same order).
   bool threaded = options.load.threads != 1;
   BlockQueue blocks(&out, threaded);
-  BlockWriter packets(&blocks);        // the analysing thread's (text traces' ftrace bundles)
-  BlockWriter track_packets(&blocks);  // the tracks'
+  BlockWriter packets(&blocks, block_source::kAnalysing);  // text traces' ftrace bundles
+  BlockWriter track_packets(&blocks, block_source::kTracks);
 
   const TraceContext* context_seen = nullptr;
   TrackWriter writer(&track_packets, counts);
@@ -83,7 +105,8 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   std::optional<TrackThread> track_thread;
   AnalysisPipeline pipeline(options);
   if (threaded) {
-    track_thread.emplace(&context_tracks, &fact_tracks, &layout, &context_seen);
+    track_thread.emplace(&context_tracks, &fact_tracks, &layout, &context_seen, &track_packets,
+                         &blocks);
     pipeline.AddContextListener(&*track_thread);
     pipeline.AddFactListener(&*track_thread);
   } else {
@@ -96,7 +119,7 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   // forked child, and a fork while a thread of this process is starting can leave the child an
   // allocator lock that nobody releases (seen under ASan: the check timed out, and a good file
   // was called corrupt).
-  ExportSink sink(&context_seen, &pipeline, &decoded, &bundler, &blocks,
+  ExportSink sink(&context_seen, &pipeline, &decoded, &bundler, &packets, &track_packets, &blocks,
                   track_thread ? &*track_thread : nullptr);
   LoadOptions load = options.load;
   load.decoded_records = &decoded;
@@ -112,6 +135,7 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   }
   decoded.AddStats(counts);
   Report report = pipeline.Finish(context);
+  track_packets.SetNow(kAfterTrace);  // the findings come after every event
   WriteFindingInstants(report.findings, &layout);
   track_packets.Flush();
   packets.Flush();

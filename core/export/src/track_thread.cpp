@@ -11,12 +11,16 @@ constexpr uint32_t kNetRx = 3;
 }  // namespace
 
 TrackThread::TrackThread(ContextListener* context_tracks, FactListener* fact_tracks,
-                         TrackLayout* layout, const TraceContext** context)
+                         TrackLayout* layout, const TraceContext** context, BlockWriter* packets,
+                         BlockQueue* blocks)
     : context_tracks_(context_tracks),
       fact_tracks_(fact_tracks),
       layout_(layout),
-      context_(context) {
+      context_(context),
+      packets_(packets),
+      blocks_(blocks) {
   batch_.records.reserve(kBatchRecords);
+  batch_.made_ns.reserve(kBatchRecords);
   layout_->UseNames(&names_);
 }
 
@@ -98,6 +102,8 @@ void TrackThread::NeedComm(int32_t pid) {
 }
 
 void TrackThread::HandOver() {
+  events_since_hand_over_ = 0;
+  batch_.progress_ns = now_ns_;
   std::unique_lock lock(mutex_);
   // Either side, once asleep, wakes at half a queue, not on every batch: a wake-up costs
   // about what writing a batch does.
@@ -111,6 +117,7 @@ void TrackThread::HandOver() {
   } else {
     batch_ = Batch{};
     batch_.records.reserve(kBatchRecords);
+    batch_.made_ns.reserve(kBatchRecords);
   }
   const bool wake = queued_.size() == kMaxQueued / 2;
   lock.unlock();
@@ -130,7 +137,11 @@ void TrackThread::Run() {
     lock.unlock();
     if (wake) room_.notify_one();
     Write(batch);
+    // Every record up to the batch's time is written: blocks made before it may go.
+    packets_->SetNow(batch.progress_ns);
+    blocks_->Progress(batch.progress_ns);
     batch.records.clear();
+    batch.made_ns.clear();
     batch.strings.clear();
     lock.lock();
     free_.push_back(std::move(batch));
@@ -138,7 +149,9 @@ void TrackThread::Run() {
 }
 
 void TrackThread::Write(const Batch& batch) {
-  for (const Record& record : batch.records) {
+  for (size_t i = 0; i < batch.records.size(); ++i) {
+    const Record& record = batch.records[i];
+    packets_->SetNow(batch.made_ns[i]);
     std::visit(
         [&](const auto& r) {
           using T = std::decay_t<decltype(r)>;
@@ -181,7 +194,8 @@ void TrackThread::Finish() {
     if (queued_.size() >= kMaxQueued) {
       room_.wait(lock, [this] { return queued_.size() <= kMaxQueued / 2; });
     }
-    if (!batch_.records.empty()) queued_.push_back(std::move(batch_));
+    batch_.progress_ns = now_ns_;
+    queued_.push_back(std::move(batch_));
     finishing_ = true;
   }
   work_.notify_one();

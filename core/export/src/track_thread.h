@@ -5,7 +5,10 @@
 // the packets are the same, and the analysing thread (the export's critical path) no longer
 // looks up tracks, builds args or encodes TrackEvents. Records the tracks would write nothing for
 // stay on the analysing thread (task intervals, unpaired waits, waits of unwatched tasks). Batches
-// are bounded in number: memory does not grow with the trace.
+// are bounded in number: memory does not grow with the trace. Each record carries the trace time
+// of the event it was made at, so the blocks of tracks are stamped as the one-thread export
+// stamps them; each batch says how far the analysis had come, and once it is written the queue
+// may write the blocks made before that (BlockQueue::Progress).
 #pragma once
 
 #include <condition_variable>
@@ -20,6 +23,7 @@
 #include <absl/container/flat_hash_map.h>
 #include <absl/container/flat_hash_set.h>
 
+#include "block_queue.h"
 #include "context_tracks.h"
 #include "fact_tracks.h"
 #include "napiscope/facts.h"
@@ -30,9 +34,10 @@ namespace napiscope::perfetto_export {
 class TrackThread final : public ContextListener, public FactListener {
  public:
   /// `layout` reads names from the copies this class fills (until Finish); `context` is the
-  /// trace context the analysing thread's strings and tasks come from.
+  /// trace context the analysing thread's strings and tasks come from; the tracks write into
+  /// `packets`, whose blocks go to `blocks`.
   TrackThread(ContextListener* context_tracks, FactListener* fact_tracks, TrackLayout* layout,
-              const TraceContext** context);
+              const TraceContext** context, BlockWriter* packets, BlockQueue* blocks);
   ~TrackThread() override;
   TrackThread(const TrackThread&) = delete;
   TrackThread& operator=(const TrackThread&) = delete;
@@ -48,6 +53,14 @@ class TrackThread final : public ContextListener, public FactListener {
                    TimestampNs ts_ns) override;
   void OnWakeRan(const WakeRunFact& run) override;
   void OnWakeDropped(uint64_t wait_id, WakeDropReason reason, TimestampNs ts_ns) override;
+
+  /// The analysis is at the event of `ts_ns`: the records it makes now are stamped with it, and
+  /// every few thousand events the batch goes over even when not full, so that the file's
+  /// blocks keep flowing on traces with few records.
+  void Tick(TimestampNs ts_ns) {
+    now_ns_ = ts_ns;
+    if (++events_since_hand_over_ >= kHandOverEvents) HandOver();
+  }
 
   /// Starts the track thread (once). Call before the analysis sends the first record, after
   /// the loader read the trace's header (see ExportPerfettoTrace).
@@ -90,14 +103,18 @@ class TrackThread final : public ContextListener, public FactListener {
                    StringCopy, CommChange>;
   struct Batch {
     std::vector<Record> records;
+    std::vector<TimestampNs> made_ns;  // by record: the time of the event that made it
     std::vector<std::string> strings;
+    TimestampNs progress_ns = kBeforeTrace;  // the analysis' time when it went over
   };
   static constexpr size_t kBatchRecords = 4096;
+  static constexpr int kHandOverEvents = 16384;
   static constexpr size_t kMaxQueued = 16;  // batches handed over and not yet written
 
   template <typename T>
   void Push(const T& record) {
     batch_.records.emplace_back(record);
+    batch_.made_ns.push_back(now_ns_);
     if (batch_.records.size() >= kBatchRecords) HandOver();
   }
   void NeedString(StringId id);  // copies the string the first time
@@ -110,8 +127,12 @@ class TrackThread final : public ContextListener, public FactListener {
   FactListener* fact_tracks_;
   TrackLayout* layout_;
   const TraceContext** context_;
+  BlockWriter* packets_;
+  BlockQueue* blocks_;
   // Analysing thread's side.
   Batch batch_;
+  TimestampNs now_ns_ = kBeforeTrace;
+  int events_since_hand_over_ = 0;
   std::vector<bool> strings_sent_;                   // by StringId
   absl::flat_hash_map<int32_t, StringId> comms_sent_;  // by pid
   // Only the waits of watched tasks are handed over (FactTracks writes nothing for the others,

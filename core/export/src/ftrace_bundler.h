@@ -44,9 +44,9 @@ void EncodeBundle(uint16_t cpu, bool lost_before, std::span<const Event> events,
 /// Encodes each decoded chunk of a CPU as bundles, on the thread that decoded it, and hands them
 /// to the queue as one block, stamped with its first event's time (the decoding is ahead of the
 /// analysis, so the stamp is at or after the analysis' progress): the analysing thread never
-/// touches them. Records are written as the merge
-/// delivers them: undecodable ones and stack-trace records left out, a CPU's time never going
-/// backwards, a bundle ended at lost events and the next one saying so.
+/// touches them. Records are written as the merge delivers them: undecodable ones and
+/// stack-trace records left out, a CPU's time never going backwards, a bundle ended at lost
+/// events and the next one saying so.
 class DecodedBundles final : public DecodedRecordsObserver {
  public:
   DecodedBundles(BlockQueue* out, const AnalysisOptions& options) : out_(out), options_(options) {}

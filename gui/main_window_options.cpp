@@ -1,5 +1,8 @@
 // MainWindow: what the command line and sessions set on a loaded trace (range, CPUs, pins,
 // markers, filters), the go-to-time box, and File > Save / Open session.
+#include <algorithm>
+#include <vector>
+
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -100,12 +103,16 @@ SessionState MainWindow::CaptureSession() const {
 
 void MainWindow::RestoreSession(const SessionState& session) {
   if (!trace_) return;
+  // A mark per CPU, not a search of the list per CPU: a trace can have 65536 CPUs, nearly all
+  // hidden.
+  const int cpus = trace_->timeline.cpus();
+  std::vector<bool> hidden(static_cast<size_t>(std::max(cpus, 0)), false);
+  for (int cpu : session.hidden_cpus) {
+    if (cpu >= 0 && cpu < cpus) hidden[static_cast<size_t>(cpu)] = true;
+  }
   std::vector<int> shown;
-  for (int cpu = 0; cpu < trace_->timeline.cpus(); ++cpu) {
-    if (std::find(session.hidden_cpus.begin(), session.hidden_cpus.end(), cpu) ==
-        session.hidden_cpus.end()) {
-      shown.push_back(cpu);
-    }
+  for (int cpu = 0; cpu < cpus; ++cpu) {
+    if (!hidden[static_cast<size_t>(cpu)]) shown.push_back(cpu);
   }
   timeline_->ShowOnlyCpus(shown);
   timeline_->SetAllExpanded(false);

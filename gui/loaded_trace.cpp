@@ -3,7 +3,6 @@
 #include <memory>
 
 #include "napiscope/analysis_pipeline.h"
-#include "napiscope/producers.h"
 #include "napiscope/timeline_builder.h"
 
 namespace napiscope::gui {
@@ -14,10 +13,7 @@ absl::Status LoadTraceForView(const std::string& path, const LoadOptions& option
   auto analyses = std::make_unique<AnalysisPipeline>(AnalysisOptions{});
   // The timeline listens to the pipeline's context tracker and fact producers instead of
   // running its own copies of them: one tracker and one set of producers for the whole load.
-  // The builder's constructor subscribes it to producers that are never fed (so it makes none
-  // of its own); the pipeline's producers feed it.
-  FactProducers unfed_facts;
-  TimelineBuilder timeline(&unfed_facts);
+  TimelineBuilder timeline(TimelineFacts::kFromCaller);
   analyses->AddContextListener(&timeline);
   analyses->AddFactListener(&timeline);
   FanoutSink fanout;

@@ -1,10 +1,11 @@
 // Escaping, SVG primitives, the inline style sheet and script of the HTML report, and the
-// one-pass load (context tracker, timeline builder, analyses) it draws from.
+// one-pass load (analyses, and the timeline built from their context tracker) it draws from.
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "napiscope/contexts.h"
+#include "napiscope/analysis_pipeline.h"
+#include "napiscope/event_sink.h"
 #include "napiscope/timeline_builder.h"
 #include "render/html_parts.h"
 
@@ -13,14 +14,15 @@ namespace napiscope {
 absl::Status LoadHtmlTrace(const std::string& path, const AnalysisOptions& options,
                            HtmlTrace* trace) {
   trace->path = path;
-  ContextTracker tracker;
-  TimelineBuilder timeline;
+  // The timeline listens to the pipeline's context tracker and fact producers: one tracker and
+  // one set of producers for the whole load, as in the GUI.
   AnalysisPipeline analyses(options);
-  tracker.AddListener(&timeline);
+  TimelineBuilder timeline(TimelineFacts::kFromCaller);
+  analyses.AddContextListener(&timeline);
+  analyses.AddFactListener(&timeline);
   FanoutSink fanout;
-  fanout.Add(&tracker);
-  fanout.Add(&timeline);
   fanout.Add(&analyses);
+  fanout.Add(&timeline);
   absl::Status status = LoadTrace(path, trace->context, fanout, options.load);
   if (!status.ok()) return status;
   trace->timeline = timeline.Finish();

@@ -17,9 +17,9 @@ uint8_t FlagsOf(const ContextInterval& interval) {
 
 }  // namespace
 
-TimelineBuilder::TimelineBuilder() { ResetOwnFacts(); }
-
-TimelineBuilder::TimelineBuilder(FactProducers* facts) { facts->AddListener(this); }
+TimelineBuilder::TimelineBuilder(TimelineFacts facts) {
+  if (facts == TimelineFacts::kOwnProducers) ResetOwnFacts();
+}
 
 TimelineBuilder::~TimelineBuilder() = default;
 

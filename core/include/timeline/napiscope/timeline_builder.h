@@ -17,17 +17,24 @@
 
 namespace napiscope {
 
+/// Where a TimelineBuilder's facts (softirq waits, thread activations) come from.
+enum class TimelineFacts {
+  kOwnProducers,  ///< producers of its own, fed by its OnEvent (softirq sites unknown)
+  kFromCaller,    ///< none of its own: the caller adds it as a listener of its producers
+};
+
 /// Collects lanes, waits, gaps and activations. Wire it as both a sink and a listener:
 ///   tracker.AddListener(&builder); fanout.Add(&tracker); fanout.Add(&builder);
 /// then call Finish() after the load returned (the tracker closes its last frames in OnEnd).
-/// Built without producers it feeds fact producers of its own (without softirq sites); built
-/// on shared producers (wired as producers.h says) it only subscribes to them.
+/// Beside an AnalysisPipeline, build it with TimelineFacts::kFromCaller and add it to the
+/// pipeline's context and fact listeners, so that one tracker and one set of producers serve
+/// the whole load:
+///   pipeline.AddContextListener(&builder); pipeline.AddFactListener(&builder);
+///   fanout.Add(&pipeline); fanout.Add(&builder);
 class TimelineBuilder : public EventSink, public ContextListener, public FactListener {
  public:
-  /// A builder with fact producers of its own, fed by its OnEvent.
-  TimelineBuilder();
-  /// A builder that subscribes to `facts` (fed elsewhere; it must outlive the builder).
-  explicit TimelineBuilder(FactProducers* facts);
+  /// A builder whose facts come from `facts`.
+  explicit TimelineBuilder(TimelineFacts facts = TimelineFacts::kOwnProducers);
   ~TimelineBuilder() override;
 
   void OnBegin(const TraceContext& context) override;

@@ -20,6 +20,7 @@
 #include "napiscope/format.h"
 #include "napiscope/loader.h"
 #include "napiscope/time_window.h"
+#include "output_file.h"
 
 namespace napiscope::cli {
 namespace {
@@ -247,10 +248,18 @@ bool WriteOutput(const std::string& path, const std::string& content, std::strin
     std::cout << content << std::flush;
     return true;
   }
-  std::ofstream file(path, std::ios::binary);
-  if (file) file << content;
-  if (file.flush()) return true;
-  *error = fmt::format("{}: cannot write: {}", path, std::strerror(errno));
+  OutputFile out;
+  absl::Status status = out.Open(path);
+  if (status.ok()) {
+    std::ofstream file(out.write_path(), std::ios::binary);
+    if (file) file << content;
+    if (!file.flush()) {
+      status = absl::InternalError(fmt::format("{}: cannot write: {}", path, std::strerror(errno)));
+    }
+  }
+  if (status.ok()) status = out.Commit();
+  if (status.ok()) return true;
+  *error = std::string(status.message());
   return false;
 }
 

@@ -8,6 +8,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "napiscope/perfetto_export.h"
+#include "output_file.h"
 
 namespace napiscope::cli {
 namespace {
@@ -28,13 +29,16 @@ int RunExport(const ExportOptions& options) {
   if (options.output.empty()) return Fail("export", "-o FILE is required (- for stdout)");
   bool show = !options.quiet && (options.progress || isatty(STDERR_FILENO));
   PerfettoExportStats stats;
+  OutputFile out;
   absl::Status status = ResolveWindow(options.path, options.flags, &analysis);
+  if (status.ok()) status = out.Open(options.output);
   if (status.ok()) {
     status = WithProgressBar("napiscope: exporting " + options.path, show, &analysis.load, [&] {
-      return ExportPerfettoTrace(options.path, options.output, analysis, &stats);
+      return ExportPerfettoTrace(options.path, out.write_path(), analysis, &stats);
     });
   }
-  if (!status.ok()) return Fail("", std::string(status.message()));
+  if (status.ok()) status = out.Commit();
+  if (!status.ok()) return Fail("", out.Named(std::string(status.message())));
   if (!options.quiet && options.output != "-") {
     std::cerr << fmt::format(
         "napiscope: wrote {} ({} bytes): {} ftrace events, {} tracks, {} slices, {} flows, "

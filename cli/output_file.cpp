@@ -1,0 +1,133 @@
+#include "output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include <absl/strings/str_replace.h>
+
+namespace napiscope::cli {
+namespace {
+
+// The temporary file a signal removes: set before it is armed, read by the handler only while
+// armed (async-signal-safe: no allocation, no locks).
+char signal_temp_path[PATH_MAX];
+volatile std::sig_atomic_t signal_temp_armed = 0;
+
+extern "C" void RemoveTempAndDie(int signal_number) {
+  if (signal_temp_armed != 0) unlink(signal_temp_path);
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+}
+
+// Removes the temporary file when the signals that end a command from outside come, unless
+// the command handles them itself (record and live stop on them).
+void InstallSignalCleanup() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    struct sigaction current {};
+    if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) {
+      continue;
+    }
+    struct sigaction action {};
+    action.sa_handler = RemoveTempAndDie;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal_number, &action, nullptr);
+  }
+}
+
+void ArmSignalCleanup(const std::string& temp) {
+  signal_temp_armed = 0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  if (temp.size() >= sizeof signal_temp_path) return;
+  std::memcpy(signal_temp_path, temp.c_str(), temp.size() + 1);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  signal_temp_armed = 1;
+}
+
+void DisarmSignalCleanup() {
+  signal_temp_armed = 0;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+// The permissions a new file gets from open(path, O_CREAT, 0666).
+mode_t NewFileMode() {
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
+}
+
+}  // namespace
+
+OutputFile::~OutputFile() { Discard(); }
+
+absl::Status OutputFile::Open(const std::string& path) {
+  Discard();
+  path_ = path;
+  destination_ = path;
+  if (path.empty() || path == "-") return absl::OkStatus();
+  struct stat link {};
+  if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    // Replace the file the link names, not the link.
+    std::unique_ptr<char, decltype(&std::free)> target(realpath(path.c_str(), nullptr), std::free);
+    if (target == nullptr) return absl::OkStatus();  // a dangling link: written in place
+    destination_ = target.get();
+  }
+  struct stat existing {};
+  mode_t mode = NewFileMode();
+  if (stat(destination_.c_str(), &existing) == 0) {
+    if (!S_ISREG(existing.st_mode)) return absl::OkStatus();  // a device, pipe or directory
+    mode = existing.st_mode & 07777;
+  }
+  size_t slash = destination_.rfind('/');
+  std::string dir = slash == std::string::npos ? "" : destination_.substr(0, slash + 1);
+  std::string base = slash == std::string::npos ? destination_ : destination_.substr(slash + 1);
+  std::string pattern = dir + "." + base + ".XXXXXX";
+  int fd = mkstemp(pattern.data());
+  if (fd < 0) return absl::OkStatus();  // no file can be made there: written in place
+  if (fchmod(fd, mode) != 0 || close(fd) != 0) {
+    int error = errno;
+    unlink(pattern.c_str());
+    return absl::InvalidArgumentError(path + ": cannot write: " + std::strerror(error));
+  }
+  temp_ = pattern;
+  InstallSignalCleanup();
+  ArmSignalCleanup(temp_);
+  return absl::OkStatus();
+}
+
+std::string OutputFile::Named(std::string message) const {
+  if (temp_.empty()) return message;
+  return absl::StrReplaceAll(message, {{temp_, path_}});
+}
+
+absl::Status OutputFile::Commit() {
+  if (temp_.empty()) return absl::OkStatus();
+  if (rename(temp_.c_str(), destination_.c_str()) != 0) {
+    int error = errno;
+    Discard();
+    return absl::InternalError(path_ + ": cannot write: " + std::strerror(error));
+  }
+  DisarmSignalCleanup();
+  temp_.clear();
+  return absl::OkStatus();
+}
+
+void OutputFile::Discard() {
+  if (temp_.empty()) return;
+  DisarmSignalCleanup();
+  unlink(temp_.c_str());
+  temp_.clear();
+}
+
+}  // namespace napiscope::cli

@@ -45,6 +45,8 @@ int RunExport(const ExportOptions& options) {
         "{} findings, {} counter values\n",
         options.output, stats.bytes, stats.ftrace_events, stats.tracks, stats.slices, stats.flows,
         stats.instants, stats.counter_values);
+    std::string advice = PerfettoOpeningAdvice(options.output, stats.bytes);
+    if (!advice.empty()) std::cerr << "napiscope: " << advice << "\n";
   }
   return kExitClean;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "napiscope/perfetto_export.h"
 #include "perfetto_decode.h"
 #include "support/test_support.h"
 
@@ -337,6 +338,16 @@ TEST(PerfettoExport, BrokenInputIsOneLineNamingTheFileAndLeavesNoOutput) {
   EXPECT_NE(result.err.find("broken.dat"), std::string::npos) << result.err;
   EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
   EXPECT_TRUE(ReadFile(dir + "/out.pftrace").empty());
+}
+
+// A file a browser tab cannot hold gets a line on how to open it; others none.
+TEST(PerfettoExport, AdviceForFilesTooLargeForTheBrowser) {
+  EXPECT_EQ(PerfettoOpeningAdvice("small.pftrace", kPerfettoBrowserBytes), "");
+  std::string advice = PerfettoOpeningAdvice("big.pftrace", int64_t{1256158765});
+  EXPECT_EQ(advice.find('\n'), std::string::npos);
+  EXPECT_TRUE(advice.starts_with("big.pftrace is 1197 MiB,")) << advice;
+  EXPECT_NE(advice.find("trace_processor_shell --httpd big.pftrace"), std::string::npos) << advice;
+  EXPECT_NE(advice.find("--from/--to/--cpu"), std::string::npos) << advice;
 }
 
 // The .proto keeps Perfetto's field numbers (protos/perfetto/trace/...): a changed number would

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "block_queue.h"
 #include "context_tracks.h"
 #include "fact_tracks.h"
@@ -142,6 +144,15 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   blocks.Finish();
   counts->bytes = out.bytes();
   return out.Close();
+}
+
+std::string PerfettoOpeningAdvice(const std::string& path, int64_t bytes) {
+  if (bytes <= kPerfettoBrowserBytes) return "";
+  return fmt::format(
+      "{} is {} MiB, more than a browser tab holds for ui.perfetto.dev: run "
+      "`trace_processor_shell --httpd {}` and open ui.perfetto.dev, which then uses it "
+      "(perfetto.dev/docs/visualization/large-traces), or export less with --from/--to/--cpu",
+      path, bytes >> 20, path);
 }
 
 }  // namespace napiscope

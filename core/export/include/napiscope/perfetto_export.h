@@ -29,4 +29,12 @@ struct PerfettoExportStats {
 absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::string& out_path,
                                  const AnalysisOptions& options, PerfettoExportStats* stats);
 
+/// Files larger than this rarely open in ui.perfetto.dev inside a browser: the page gets about
+/// 2 GB of memory and Perfetto's tables take 2-4 times the file's size.
+inline constexpr int64_t kPerfettoBrowserBytes = int64_t{512} << 20;
+
+/// How to open an exported file of `bytes` at `path`: empty for a file the browser opens, else
+/// one line (no newline) saying to open it through a native trace_processor or to export less.
+std::string PerfettoOpeningAdvice(const std::string& path, int64_t bytes);
+
 }  // namespace napiscope

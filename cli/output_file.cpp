@@ -1,6 +1,7 @@
 #include "output_file.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +17,9 @@
 
 namespace napiscope::cli {
 namespace {
+
+// The signals that end a command from outside.
+constexpr int kEndingSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 // The temporary file a signal removes: set before it is armed, read by the handler only while
 // armed (async-signal-safe: no allocation, no locks).
@@ -34,7 +38,7 @@ void InstallSignalCleanup() {
   static bool installed = false;
   if (installed) return;
   installed = true;
-  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+  for (int signal_number : kEndingSignals) {
     struct sigaction current {};
     if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) {
       continue;
@@ -93,16 +97,24 @@ absl::Status OutputFile::Open(const std::string& path) {
   std::string dir = slash == std::string::npos ? "" : destination_.substr(0, slash + 1);
   std::string base = slash == std::string::npos ? destination_ : destination_.substr(slash + 1);
   std::string pattern = dir + "." + base + ".XXXXXX";
+  // The signals wait from the file's creation until the handler knows its name.
+  InstallSignalCleanup();
+  sigset_t ending, previous;
+  sigemptyset(&ending);
+  for (int signal_number : kEndingSignals) sigaddset(&ending, signal_number);
+  pthread_sigmask(SIG_BLOCK, &ending, &previous);
   int fd = mkstemp(pattern.data());
+  if (fd >= 0) {
+    temp_ = pattern;
+    ArmSignalCleanup(temp_);
+  }
+  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   if (fd < 0) return absl::OkStatus();  // no file can be made there: written in place
   if (fchmod(fd, mode) != 0 || close(fd) != 0) {
     int error = errno;
-    unlink(pattern.c_str());
+    Discard();
     return absl::InvalidArgumentError(path + ": cannot write: " + std::strerror(error));
   }
-  temp_ = pattern;
-  InstallSignalCleanup();
-  ArmSignalCleanup(temp_);
   return absl::OkStatus();
 }
 

@@ -86,9 +86,7 @@ void BlockQueue::WriteIfEnough(std::unique_lock<std::mutex>& lock) {
     lock.unlock();
     work_.notify_one();
   } else {
-    Write(&queued_);
-    Recycle(&queued_);
-    queued_bytes_ = 0;
+    WriteQueued();
   }
 }
 
@@ -97,6 +95,12 @@ void BlockQueue::Write(std::vector<ProtoWriter>* blocks) {
   pieces.reserve(blocks->size());
   for (const ProtoWriter& block : *blocks) pieces.push_back(block.bytes());
   out_->Write(pieces);
+}
+
+void BlockQueue::WriteQueued() {
+  Write(&queued_);
+  Recycle(&queued_);
+  queued_bytes_ = 0;
 }
 
 void BlockQueue::Recycle(std::vector<ProtoWriter>* blocks) {
@@ -131,11 +135,7 @@ void BlockQueue::Finish() {
     if (finishing_) return;
     finishing_ = true;
     Release();  // every block held, in key order
-    if (!threaded_) {
-      Write(&queued_);
-      Recycle(&queued_);
-      queued_bytes_ = 0;
-    }
+    if (!threaded_) WriteQueued();
   }
   work_.notify_one();
   room_.notify_all();

@@ -117,6 +117,7 @@ class BlockQueue {
   void Run();                                      // the writing thread
   void Write(std::vector<ProtoWriter>* blocks);    // writes `blocks`
   void Recycle(std::vector<ProtoWriter>* blocks);  // empties `blocks`; caller holds mutex_
+  void WriteQueued();  // writes queued_ on this thread (one-thread export); caller holds mutex_
 
   PacketWriter* out_;
   std::mutex mutex_;

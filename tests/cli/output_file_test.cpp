@@ -107,7 +107,8 @@ TEST(OutputFile, AKilledExportLeavesNoFile) {
     bool stopped = false;
     auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (!stopped && std::chrono::steady_clock::now() < give_up) {
-      if (!Listing(dir).empty() && Listing(dir).front().starts_with(".out.pftrace.")) {
+      std::vector<std::string> names = Listing(dir);
+      if (!names.empty() && names.front().starts_with(".out.pftrace.")) {
         kill(child, SIGSTOP);
         stopped = true;
       } else if (waitpid(child, nullptr, WNOHANG) == child) {

@@ -44,7 +44,7 @@ int RunExport(const ExportOptions& options) {
         "napiscope: wrote {} ({} bytes): {} ftrace events, {} tracks, {} slices, {} flows, "
         "{} findings, {} counter values\n",
         options.output, stats.bytes, stats.ftrace_events, stats.tracks, stats.slices, stats.flows,
-        stats.instants, stats.counter_values);
+        stats.findings, stats.counter_values);
     std::string advice = PerfettoOpeningAdvice(options.output, stats.bytes);
     if (!advice.empty()) std::cerr << "napiscope: " << advice << "\n";
   }

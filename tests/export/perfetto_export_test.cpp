@@ -340,6 +340,25 @@ TEST(PerfettoExport, BrokenInputIsOneLineNamingTheFileAndLeavesNoOutput) {
   EXPECT_TRUE(ReadFile(dir + "/out.pftrace").empty());
 }
 
+// The summary line counts findings as the report does, not every instant (the wakeups and hard
+// IRQs that flows start at are instants too): a trace with flows and no finding says 0.
+TEST(PerfettoExport, SummaryLineCountsTheReportsFindings) {
+  for (const char* name : {"real/server16-softirq-napi.dat", "scenarios/irq_threads_bouncing.dat",
+                           "scenarios/rt_wake_latency.dat"}) {
+    std::string trace = TestData(name);
+    CommandResult report = RunCommand(CliPath() + " report --format json " + trace);
+    ASSERT_NE(report.out.find("\"findings\""), std::string::npos) << name;
+    size_t findings = nlohmann::json::parse(report.out)["findings"].size();
+    std::string out = MakeTempDir() + "/out.pftrace";
+    CommandResult exported =
+        RunCommand(CliPath() + " export --format perfetto -o " + out + " " + trace);
+    ASSERT_EQ(exported.exit_code, 0) << exported.err;
+    EXPECT_NE(exported.err.find(" flows, " + std::to_string(findings) + " findings, "),
+              std::string::npos)
+        << name << ": " << exported.err;
+  }
+}
+
 // A file a browser tab cannot hold gets a line on how to open it; others none.
 TEST(PerfettoExport, AdviceForFilesTooLargeForTheBrowser) {
   EXPECT_EQ(PerfettoOpeningAdvice("small.pftrace", kPerfettoBrowserBytes), "");

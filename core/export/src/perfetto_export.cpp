@@ -139,6 +139,7 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   Report report = pipeline.Finish(context);
   track_packets.SetNow(kAfterTrace);  // the findings come after every event
   WriteFindingInstants(report.findings, &layout);
+  counts->findings = static_cast<int64_t>(report.findings.size());
   track_packets.Flush();
   packets.Flush();
   blocks.Finish();

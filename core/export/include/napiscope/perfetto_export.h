@@ -17,7 +17,8 @@ struct PerfettoExportStats {
   int64_t ftrace_bundles = 0;  ///< FtraceEventBundle packets
   int64_t tracks = 0;          ///< TrackDescriptors
   int64_t slices = 0;          ///< TrackEvent slices (begin + end)
-  int64_t instants = 0;        ///< TrackEvent instants (findings)
+  int64_t instants = 0;        ///< TrackEvent instants (findings, and the causes flows start at)
+  int64_t findings = 0;        ///< findings, each one of the instants
   int64_t counter_values = 0;  ///< TrackEvent counter values
   int64_t flows = 0;           ///< flow arrows
   int64_t bytes = 0;           ///< size of the file written

@@ -150,24 +150,14 @@ absl::Status TraceStart(const std::string& path, int threads, TimestampNs* start
   return absl::OkStatus();
 }
 
-// An error naming the trace's span when the window is empty or outside it, or its CPUs when
-// --cpu names one it lacks.
-absl::Status CheckWindowAndCpus(const std::string& path, const AnalysisOptions& analysis,
-                                const Report& report) {
-  const TraceSummary& trace = report.trace;
-  if (analysis.window.restricted() && trace.events > 0) {
-    std::string error = CheckWindowInTrace(analysis.window, trace.first_ts_ns, trace.last_ts_ns);
-    if (!error.empty()) return absl::InvalidArgumentError(path + ": " + error);
-  }
-  int cpus = trace.meta.cpus;
-  if (!analysis.cpus.empty() && analysis.cpus.back() >= cpus) {
-    return absl::InvalidArgumentError(fmt::format("{}: --cpu {}: the trace has CPUs 0-{}", path,
-                                                  analysis.cpus.back(), cpus - 1));
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
+
+absl::Status CheckWindowAndCpus(const std::string& path, const AnalysisOptions& analysis,
+                                const TraceSummary& trace) {
+  std::string error = CheckWindowAndCpusInTrace(analysis.window, analysis.cpus, "--cpu ", trace);
+  if (error.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(path + ": " + error);
+}
 
 // Offsets are read from the trace's first event by a load that stops there.
 absl::Status ResolveWindow(const std::string& path, const AnalysisFlags& flags,
@@ -193,7 +183,7 @@ absl::Status AnalyzeTraceWindowed(const std::string& path, const AnalysisFlags& 
   if (absl::Status status = AnalyzeWithProgress(path, analysis, quiet, report); !status.ok()) {
     return status;
   }
-  return CheckWindowAndCpus(path, analysis, *report);
+  return CheckWindowAndCpus(path, analysis, report->trace);
 }
 
 absl::Status LoadHtmlTraceWindowed(const std::string& path, const AnalysisFlags& flags,
@@ -202,7 +192,7 @@ absl::Status LoadHtmlTraceWindowed(const std::string& path, const AnalysisFlags&
   if (absl::Status status = LoadHtmlWithProgress(path, analysis, quiet, trace); !status.ok()) {
     return status;
   }
-  return CheckWindowAndCpus(path, analysis, trace->report);
+  return CheckWindowAndCpus(path, analysis, trace->report.trace);
 }
 
 absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,

@@ -39,6 +39,11 @@ struct AnalysisFlags {
 absl::Status ResolveWindow(const std::string& path, const AnalysisFlags& flags,
                            AnalysisOptions* analysis);
 
+/// An error naming `trace`'s span when the window of `analysis` is empty or outside it, or its
+/// CPUs when --cpu names one it lacks; OK otherwise.
+absl::Status CheckWindowAndCpus(const std::string& path, const AnalysisOptions& analysis,
+                                const TraceSummary& trace);
+
 /// Analyses `path` with `analysis` and the window of `flags`: offsets (+100ms) are resolved
 /// against the trace's first event, and a window that is empty or outside the trace, or a --cpu
 /// the trace lacks, is an error naming the file and the trace's span or CPUs.

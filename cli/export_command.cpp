@@ -37,6 +37,8 @@ int RunExport(const ExportOptions& options) {
       return ExportPerfettoTrace(options.path, out.write_path(), analysis, &stats);
     });
   }
+  // Like the report: a window or CPU the trace lacks is an error, not an empty file.
+  if (status.ok()) status = CheckWindowAndCpus(options.path, analysis, stats.trace);
   if (status.ok()) status = out.Commit();
   if (!status.ok()) return Fail("", out.Named(std::string(status.message())));
   if (!options.quiet && options.output != "-") {

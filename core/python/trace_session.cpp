@@ -118,6 +118,9 @@ TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus,
   AnalysisPipeline pipeline(analysis_);
   Load(context, pipeline);
   report_ = pipeline.Finish(context);
+  std::string error =
+      CheckWindowAndCpusInTrace(analysis_.window, analysis_.cpus, "CPU ", report_.trace);
+  if (!error.empty()) throw TraceError(options_.path + ": " + error);
 }
 
 TimestampNs TraceSession::FirstEventNs() {

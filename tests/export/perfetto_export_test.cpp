@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 #include "napiscope/perfetto_export.h"
@@ -338,6 +339,29 @@ TEST(PerfettoExport, BrokenInputIsOneLineNamingTheFileAndLeavesNoOutput) {
   EXPECT_NE(result.err.find("broken.dat"), std::string::npos) << result.err;
   EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
   EXPECT_TRUE(ReadFile(dir + "/out.pftrace").empty());
+}
+
+// A window outside the trace or a CPU it lacks gave an empty export and exit 0: it is the
+// report's one-line error, and no file is written (an older export stays as it was).
+TEST(PerfettoExport, WindowOutsideOrMissingCpuIsTheReportsErrorAndNoFile) {
+  for (const char* name : {"real/short-v6.dat", "text/trace-cmd-stacktrace.txt"}) {
+    std::string trace = TestData(name);
+    for (const char* flags : {"--cpu 7", "--from 1 --to 2", "--from +10s"}) {
+      CommandResult report = RunCommand(CliPath() + " report " + flags + " " + trace);
+      ASSERT_EQ(report.exit_code, 1) << name << " " << flags;
+      std::string dir = MakeTempDir();
+      WriteFile(dir + "/out.pftrace", "an older export");
+      CommandResult exported = RunCommand(CliPath() + " export --format perfetto " + flags +
+                                          " -o " + dir + "/out.pftrace " + trace);
+      EXPECT_EQ(exported.exit_code, 1) << name << " " << flags;
+      EXPECT_EQ(exported.err, report.err) << name << " " << flags;
+      EXPECT_EQ(ReadFile(dir + "/out.pftrace"), "an older export") << name << " " << flags;
+      EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir),
+                              std::filesystem::directory_iterator()),
+                1)
+          << name << " " << flags << ": a temporary file was left";
+    }
+  }
 }
 
 // The summary line counts findings as the report does, not every instant (the wakeups and hard

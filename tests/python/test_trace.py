@@ -168,6 +168,26 @@ def test_errors_raise_with_the_cli_message(tmp_path):
         napiscope.open(data_path("real/short-v6.dat"), start=[1])
 
 
+def test_window_outside_or_missing_cpu_raises_the_cli_message():
+    # Both gave empty tables and reports without a word; the CLI refuses them.
+    path = data_path("real/short-v6.dat")
+    for kwargs, flags in (({"start": "+10s"}, ["--from", "+10s"]),
+                          ({"start": 1, "end": 2},
+                           ["--from", "0.000000001", "--to", "0.000000002"]),
+                          ({"cpus": [0, 7]}, ["--cpu", "0,7"])):
+        with pytest.raises(napiscope.Error) as error:
+            napiscope.open(path, **kwargs)
+        cli = subprocess.run([CLI, "report", *flags, path], capture_output=True, text=True)
+        assert cli.returncode == 1
+        message = str(error.value)
+        assert message.startswith(path + ": "), message
+        if "cpus" in kwargs:
+            assert message == path + ": CPU 7: the trace has CPUs 0-1"
+            assert cli.stderr == f"napiscope: {path}: --cpu 7: the trace has CPUs 0-1\n"
+        else:
+            assert f"napiscope: {message}\n" == cli.stderr
+
+
 def test_progress_is_reported_and_can_stop_the_load():
     seen = []
     napiscope.open(data_path("real/short-v6.dat"), threads=1, progress=seen.append)

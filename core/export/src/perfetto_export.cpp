@@ -140,6 +140,7 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   track_packets.SetNow(kAfterTrace);  // the findings come after every event
   WriteFindingInstants(report.findings, &layout);
   counts->findings = static_cast<int64_t>(report.findings.size());
+  counts->trace = std::move(report.trace);
   track_packets.Flush();
   packets.Flush();
   blocks.Finish();

@@ -1,5 +1,6 @@
 #include "napiscope/time_window.h"
 
+#include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
@@ -54,6 +55,21 @@ std::string CheckWindowInTrace(const AnalysisWindow& window, TimestampNs first_n
   }
   if (window.to_ns < first_ns || window.from_ns > last_ns) {
     return fmt::format("the window {} is outside the trace, which spans {}", asked, span);
+  }
+  return "";
+}
+
+std::string CheckWindowAndCpusInTrace(const AnalysisWindow& window, const std::vector<int>& cpus,
+                                      std::string_view cpu_option, const TraceSummary& trace) {
+  if (window.restricted() && trace.events > 0) {
+    std::string error = CheckWindowInTrace(window, trace.first_ts_ns, trace.last_ts_ns);
+    if (!error.empty()) return error;
+  }
+  if (!cpus.empty()) {
+    int highest = *std::max_element(cpus.begin(), cpus.end());
+    if (highest >= trace.meta.cpus) {
+      return fmt::format("{}{}: the trace has CPUs 0-{}", cpu_option, highest, trace.meta.cpus - 1);
+    }
   }
   return "";
 }

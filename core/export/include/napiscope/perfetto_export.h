@@ -22,6 +22,7 @@ struct PerfettoExportStats {
   int64_t counter_values = 0;  ///< TrackEvent counter values
   int64_t flows = 0;           ///< flow arrows
   int64_t bytes = 0;           ///< size of the file written
+  TraceSummary trace;          ///< the trace as the report summarises it (span, CPUs, events)
 };
 
 /// Loads `trace_path`, analyses it as `napiscope report` would (window, CPUs, thresholds and

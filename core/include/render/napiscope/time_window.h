@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "napiscope/event.h"
 #include "napiscope/report.h"
@@ -37,5 +38,12 @@ std::string FormatTraceSpan(TimestampNs first_ns, TimestampNs last_ns);
 /// saying the window is empty or outside the trace, naming the trace's span.
 std::string CheckWindowInTrace(const AnalysisWindow& window, TimestampNs first_ns,
                                TimestampNs last_ns);
+
+/// "" when `window` overlaps the span of `trace` (or it has no events) and it has every CPU of
+/// `cpus`; otherwise the sentence of CheckWindowInTrace, or "--cpu 9: the trace has CPUs 0-1"
+/// (`cpu_option`, here "--cpu ", is how the caller's users name a CPU). What the CLI, the
+/// export and the Python module say instead of an empty result.
+std::string CheckWindowAndCpusInTrace(const AnalysisWindow& window, const std::vector<int>& cpus,
+                                      std::string_view cpu_option, const TraceSummary& trace);
 
 }  // namespace napiscope

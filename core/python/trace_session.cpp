@@ -100,6 +100,11 @@ TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus,
   options_.threads = threads;
   options_.progress = std::move(progress);
   if (threads < 0 || threads > 256) throw py::value_error("threads wants 0 to 256");
+  for (int cpu : cpus) {
+    if (cpu < 0) {
+      throw py::value_error("cpus wants CPU numbers, 0 or more, not " + std::to_string(cpu));
+    }
+  }
   analysis_.cpus = std::move(cpus);
   // Notebooks get every episode; the memory grows with what the trace holds, not a claim.
   analysis_.max_listed_rows = std::numeric_limits<size_t>::max();

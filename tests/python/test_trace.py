@@ -166,6 +166,8 @@ def test_errors_raise_with_the_cli_message(tmp_path):
         napiscope.open(data_path("real/short-v6.dat"), start="soon")
     with pytest.raises(TypeError):
         napiscope.open(data_path("real/short-v6.dat"), start=[1])
+    with pytest.raises(ValueError, match="cpus wants CPU numbers, 0 or more, not -1"):
+        napiscope.open(data_path("real/short-v6.dat"), cpus=[0, -1])
 
 
 def test_window_outside_or_missing_cpu_raises_the_cli_message():

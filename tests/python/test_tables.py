@@ -1,12 +1,17 @@
 """Every derived table against the report's rows: the table is the facts, the report the
 statistics over them, so counts, extremes and nearest-rank percentiles must be equal."""
 import math
+import warnings
 
 import numpy as np
 import pytest
 
 import napiscope
 from conftest import data_path
+
+# Traces without some events give those tables empty, with a warning: expected here, and
+# checked by the tests at the end.
+pytestmark = pytest.mark.filterwarnings("ignore::napiscope.MissingEventsWarning")
 
 TRACES = [
     "real/short-v6.dat",
@@ -217,3 +222,43 @@ def test_unknown_table_is_an_error():
     assert set(napiscope.table_names()) == {
         "softirq_waits", "softirq_wait_blame", "softirq_runs", "hardirq_runs",
         "thread_activations", "wake_waits", "napi_polls"}
+
+
+ALL_TABLES = napiscope.table_names() + ["ksoftirqd_blocked", "idle_with_pending"]
+
+
+def tables_and_warnings(t):
+    """Every table of `t` by name, and the tables a MissingEventsWarning was given for."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        tables = {name: getattr(t, name)() for name in ALL_TABLES}
+    warned = {}
+    for warning in caught:
+        assert warning.category is napiscope.MissingEventsWarning
+        assert warning.filename == __file__  # it names the line that asked
+        table = str(warning.message).split(": ")[1].split(" is empty")[0]
+        warned[table] = str(warning.message)
+    return tables, warned
+
+
+def test_tables_of_events_not_recorded_warn_and_are_empty():
+    # Empty tables used to come back without a word when the trace lacks their events.
+    path = data_path("scenarios/irq_threads_bouncing.dat")  # no softirq or NAPI events
+    tables, warned = tables_and_warnings(napiscope.open(path))
+    assert sorted(warned) == ["idle_with_pending", "ksoftirqd_blocked", "napi_polls",
+                              "softirq_runs", "softirq_wait_blame", "softirq_waits"]
+    assert warned["napi_polls"] == (f"{path}: napi_polls is empty: NAPI polling and budget was "
+                                    "not analysed: the trace has no napi:napi_poll events")
+    assert warned["softirq_runs"] == (f"{path}: softirq_runs is empty: the trace has no "
+                                      "irq:softirq_entry events")
+    assert "irq:softirq_raise, irq:softirq_entry" in warned["softirq_waits"]
+    assert all(len(tables[name]) == 0 for name in warned)
+    assert len(tables["thread_activations"]) > 0 and len(tables["wake_waits"]) > 0
+
+
+@pytest.mark.parametrize("name", TRACES)
+def test_only_tables_that_cannot_have_rows_warn(name):
+    tables, warned = tables_and_warnings(napiscope.open(data_path(name)))
+    assert all(len(tables[table]) == 0 for table in warned), warned
+    if name.startswith("real/"):
+        assert warned == {}

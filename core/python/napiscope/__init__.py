@@ -9,12 +9,14 @@ softirqs and NAPI polling did to a machine, as pandas DataFrames.
     t.report(); t.findings()
 
 Times are integer nanoseconds of the trace clock. Errors raise napiscope.Error with the
-command-line tool's one-line message.
+command-line tool's one-line message. A table whose events were not recorded comes back empty
+with a MissingEventsWarning saying which events it needs.
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
@@ -25,7 +27,29 @@ from . import _napiscope
 Error = _napiscope.Error
 TimeArg = Union[None, int, float, str]
 
-__all__ = ["Error", "Trace", "open", "event_kinds", "table_names"]
+__all__ = ["Error", "MissingEventsWarning", "Trace", "open", "event_kinds", "table_names"]
+
+
+class MissingEventsWarning(UserWarning):
+    """A table was asked for whose events the trace does not hold: it is empty for that
+    reason, not because nothing happened."""
+
+
+# The analyses whose events each table needs (their ids in info()["analyses"]): a table is
+# empty without them. A table of several kinds of rows needs any one of its analyses.
+_TABLE_ANALYSES = {
+    "softirq_waits": ["softirq_latency"],
+    "softirq_wait_blame": ["softirq_latency"],
+    "thread_activations": ["irq_thread_pingpong", "napi_thread_pingpong"],
+    "wake_waits": ["rt_wake_latency"],
+    "napi_polls": ["napi"],
+    "ksoftirqd_blocked": ["ksoftirqd_blocked"],
+    "idle_with_pending": ["idle_with_pending"],
+}
+# Tables that need one event rather than an analysis: (event, qualified name).
+_TABLE_EVENTS = {
+    "softirq_runs": ("softirq_entry", "irq:softirq_entry"),
+}
 
 
 def event_kinds() -> list[str]:
@@ -123,9 +147,34 @@ class Trace:
                 arrays["kind"].astype(np.int8, copy=False), categories=event_kinds())
         return _frame(arrays, strings, _EVENT_STRING_COLUMNS)
 
+    def _warn_if_not_recorded(self, table: str, stacklevel: int) -> None:
+        """Warns (MissingEventsWarning) when the trace lacks the events `table` needs;
+        `stacklevel` names the user's call, as for warnings.warn from the caller."""
+        stacklevel += 1
+        info = self.info()
+        if table in _TABLE_EVENTS:
+            event, qualified = _TABLE_EVENTS[table]
+            if info["event_counts"].get(event, {}).get("total", 0) == 0:
+                warnings.warn(f"{self.path}: {table} is empty: the trace has no {qualified} "
+                              "events", MissingEventsWarning, stacklevel=stacklevel)
+            return
+        analyses = {a["id"]: a for a in info["analyses"]}
+        needed = [analyses[i] for i in _TABLE_ANALYSES.get(table, [])]
+        if needed and not any(a["available"] for a in needed):
+            why = "; ".join(f"{a['title']} was not analysed: the trace has no "
+                            f"{', '.join(a['missing_required'])} events" for a in needed)
+            warnings.warn(f"{self.path}: {table} is empty: {why}", MissingEventsWarning,
+                          stacklevel=stacklevel)
+
     def table(self, name: str) -> pd.DataFrame:
-        """The derived table `name` (see table_names()); each has a method of its own."""
+        """The derived table `name` (see table_names()); each has a method of its own. Empty,
+        with a MissingEventsWarning, when the trace lacks the events it needs."""
+        return self._table(name)
+
+    def _table(self, name: str) -> pd.DataFrame:
+        """table(), for it and the tables' methods: a warning names the line calling them."""
         arrays, strings, string_columns = self._native.table(name)
+        self._warn_if_not_recorded(name, stacklevel=3)
         frame = _frame(dict(arrays), strings, string_columns)
         # A table's columns share one string table; each keeps only its own values as
         # categories, so value_counts() and groupby() list what the column holds.
@@ -146,7 +195,7 @@ class Trace:
         holder that held it longest, in the report's words, "" when nothing ran), blame_kind
         (task, hardirq, softirq), blame_ns (its time) and unknown_ns (time nothing is known
         about: lost events, missing switches). softirq_wait_blame() lists every holder."""
-        return self.table("softirq_waits")
+        return self._table("softirq_waits")
 
     def softirq_wait_blame(self) -> pd.DataFrame:
         """What held the CPU during each softirq wait, a row per holder (join with
@@ -154,51 +203,53 @@ class Trace:
         softirq), holder (the report's words), name, pid (tasks, else -1), prio (kernel
         priority of a task, -1 unknown), irq (hard IRQs, else -1), holder_vec (softirqs, else
         -1), time_ns. A wait's holders and its unknown_ns sum to its delay_ns."""
-        return self.table("softirq_wait_blame")
+        return self._table("softirq_wait_blame")
 
     def softirq_runs(self) -> pd.DataFrame:
         """One row per softirq run (entry -> exit): cpu, vec, vec_name, entry_ns, exit_ns,
         run_ns (time on the CPU: a run preempted on PREEMPT_RT sums its pieces), pieces, pid
         (the task it ran in), ran_in, start_known, end_known."""
-        return self.table("softirq_runs")
+        return self._table("softirq_runs")
 
     def hardirq_runs(self) -> pd.DataFrame:
         """One row per hard-IRQ handler run: cpu, irq, name, entry_ns, exit_ns, run_ns, pid
         (the interrupted task), start_known, end_known, inferred (1 for a hard IRQ seen only
         in the events' common_flags, named "untraced hard IRQ" with irq -1: x86 vectors
         without irq_vectors events, or IRQs filtered out of the recording)."""
-        return self.table("hardirq_runs")
+        return self._table("hardirq_runs")
 
     def thread_activations(self) -> pd.DataFrame:
         """One row per activation of an IRQ thread, NAPI kthread or ksoftirqd (its hard IRQ or
         wakeup, then its next run): pid, comm, thread_class, cause (hardirq, wakeup), irq,
         woken_ns, run_ns, wait_ns, from_cpu, to_cpu, cross_cpu, exact (switch-in recorded),
         lost (events lost in between: the wait is unknown)."""
-        return self.table("thread_activations")
+        return self._table("thread_activations")
 
     def wake_waits(self) -> pd.DataFrame:
         """One row per wake -> run wait (sched_waking of a task not running, then its
         switch-in): pid, comm, prio, waking_ns, run_ns, wait_ns, waker_cpu, run_cpu, moves
         (migrations while queued), dropped ("" when it ran; else lost_events, ran_unseen,
         woken_again, and run_ns/wait_ns are -1)."""
-        return self.table("wake_waits")
+        return self._table("wake_waits")
 
     def napi_polls(self) -> pd.DataFrame:
         """One row per NAPI poll: cpu, napi (instance address), dev, context (where it ran),
         ts_ns, work, budget, exhausted (work >= budget), pid."""
-        return self.table("napi_polls")
+        return self._table("napi_polls")
 
     def ksoftirqd_blocked(self) -> pd.DataFrame:
         """One row per episode of ksoftirqd/N switched out blocked with softirqs pending (the
         report's rows; every one, where the CLI lists the first 1000): cpu, pid, comm, state,
         start_ns, end_ns, duration_ns, end_known, pending masks, the waker, and the chain it
         waited on."""
+        self._warn_if_not_recorded("ksoftirqd_blocked", stacklevel=2)
         return pd.DataFrame(self.report()["ksoftirqd_blocked"])
 
     def idle_with_pending(self) -> pd.DataFrame:
         """One row per switch to idle with softirqs pending (the report's rows; every one,
         where the CLI lists the first 1000): cpu, ts_ns, pending_mask, and when each pending
         vector ran after."""
+        self._warn_if_not_recorded("idle_with_pending", stacklevel=2)
         return pd.DataFrame(self.report()["idle_with_pending"])
 
 

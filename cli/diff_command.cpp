@@ -52,7 +52,8 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
       "diff",
       "Compare two traces, before and after a change: a first line counting regressed, "
       "improved and unchanged metrics and the findings that are new, worse or gone; warnings "
-      "when the traces do not compare (CPU counts, kernels, lost events); then softirq latency "
+      "when the traces do not compare (CPU counts, kernels, lost events, events one did not "
+      "record); then softirq latency "
       "per CPU and vector (p50/p99/max), IRQ- and NAPI-thread cross-CPU share and migrations, "
       "NAPI budget, RT wake latency and CPU time per context, the most changed first, with the "
       "samples behind each value");

@@ -206,6 +206,29 @@ std::pair<double, int> WorstLostShare(const Report& report) {
   return worst;
 }
 
+// The analyses `other` ran that `lacking` could not (its recording lacked their events), as
+// one sentence; "" when there are none. Their rows are in one trace only because of what was
+// recorded, which the rows' "new" or "gone" alone would hide.
+std::string UnrecordedAnalysesWarning(std::string_view side, std::string_view other_side,
+                                      const TraceSummary& lacking, const TraceSummary& other) {
+  std::vector<std::string> titles, events;
+  for (const AnalysisAvailability& analysis : lacking.analyses) {
+    if (analysis.available) continue;
+    auto ran = std::find_if(other.analyses.begin(), other.analyses.end(),
+                            [&](const AnalysisAvailability& a) { return a.id == analysis.id; });
+    if (ran == other.analyses.end() || !ran->available) continue;
+    titles.push_back(analysis.title);
+    for (const std::string& event : analysis.missing_required) {
+      if (std::find(events.begin(), events.end(), event) == events.end()) events.push_back(event);
+    }
+  }
+  if (titles.empty()) return "";
+  return fmt::format(
+      "the {} trace has no {} events, so these did not run on it: {}; their rows are in the "
+      "{} trace only because of the recording, not because nothing happened",
+      side, fmt::join(events, ", "), fmt::join(titles, "; "), other_side);
+}
+
 std::vector<std::string> ComparabilityWarnings(const Report& before, const Report& after) {
   std::vector<std::string> out;
   if (before.trace.meta.cpus != after.trace.meta.cpus) {
@@ -230,6 +253,12 @@ std::vector<std::string> ComparabilityWarnings(const Report& before, const Repor
         "the traces lost different shares of events (before: {}; after: {}): waits across a "
         "loss are dropped, so the numbers of the lossier trace are less complete",
         side(old_share, old_cpu), side(new_share, new_cpu)));
+  }
+  for (const auto& [side, other_side, lacking, other] :
+       {std::tuple{"before", "after", &before, &after},
+        std::tuple{"after", "before", &after, &before}}) {
+    std::string warning = UnrecordedAnalysesWarning(side, other_side, lacking->trace, other->trace);
+    if (!warning.empty()) out.push_back(std::move(warning));
   }
   return out;
 }

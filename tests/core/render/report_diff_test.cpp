@@ -168,5 +168,41 @@ TEST(ReportDiff, FindingsNewWorseGoneAndWarningsWhenTracesDoNotCompare) {
   EXPECT_EQ(json["warnings"].size(), 3u);
 }
 
+// An analysis that ran on one trace only because the other did not record its events made
+// its rows "new" or "gone" without a word: a warning names the events and the analyses.
+TEST(ReportDiff, WarnsOfAnalysesOneTraceCouldNotRunForWantOfEvents) {
+  auto analysis = [](std::string id, std::string title, std::vector<std::string> missing) {
+    AnalysisAvailability a;
+    a.id = std::move(id);
+    a.title = std::move(title);
+    a.available = missing.empty();
+    a.missing_required = std::move(missing);
+    return a;
+  };
+  Report before, after;
+  before.trace.analyses = {
+      analysis("softirq_latency", "softirq raise-to-entry latency", {"irq:softirq_entry"}),
+      analysis("napi", "NAPI polling and budget", {"napi:napi_poll"}),
+      analysis("ksoftirqd_blocked", "blocked ksoftirqd chains", {"irq:softirq_entry"}),
+      analysis("rt_wake_latency", "RT wake latency", {"sched:sched_switch"})};
+  after.trace.analyses = {
+      analysis("softirq_latency", "softirq raise-to-entry latency", {}),
+      analysis("napi", "NAPI polling and budget", {}),
+      analysis("ksoftirqd_blocked", "blocked ksoftirqd chains", {}),
+      analysis("rt_wake_latency", "RT wake latency", {"sched:sched_switch"})};
+  ReportDiff diff = DiffReports(before, after);
+  ASSERT_EQ(diff.warnings.size(), 1u);
+  EXPECT_EQ(diff.warnings[0],
+            "the before trace has no irq:softirq_entry, napi:napi_poll events, so these did not "
+            "run on it: softirq raise-to-entry latency; NAPI polling and budget; blocked "
+            "ksoftirqd chains; their rows are in the after trace only because of the recording, "
+            "not because nothing happened");
+  ReportDiff reversed = DiffReports(after, before);
+  ASSERT_EQ(reversed.warnings.size(), 1u);
+  EXPECT_THAT(reversed.warnings[0], HasSubstr("the after trace has no irq:softirq_entry, "));
+  EXPECT_THAT(reversed.warnings[0], HasSubstr("in the before trace only"));
+  EXPECT_TRUE(DiffReports(before, before).warnings.empty());
+}
+
 }  // namespace
 }  // namespace napiscope

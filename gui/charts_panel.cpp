@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "chart_builders.h"
+#include "napiscope/analysis_descriptor.h"
 #include "napiscope/format.h"
 #include "napiscope/timeline_stats.h"
 #include "time_text.h"
@@ -173,6 +174,14 @@ void ComputeStatistics(const LoadedTrace& trace, TimestampNs from_ns, TimestampN
     (*cpus)[i] = BreakDownCpuTime(timeline, active[i], from_ns, to_ns);
   }
   odd.join();
+  // Without sched_switch no task is known to run, so nothing says a CPU was idle either: the
+  // time outside its IRQs and softirqs is unknown (the chart showed it all as idle).
+  if (!AnalysisRan(trace.report.trace, AnalysisId::kContexts)) {
+    for (CpuTimeBreakdown& cpu : *cpus) {
+      cpu.unknown_ns += cpu.idle_ns;
+      cpu.idle_ns = 0;
+    }
+  }
 }
 
 }  // namespace

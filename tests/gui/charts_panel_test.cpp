@@ -1,11 +1,16 @@
 // The charts under the timeline show every bin's and bar's label whole, at the window's default
 // size: no "25…" for 256ns, no label hidden because its neighbours overlap it.
+#include <map>
+#include <string>
+
 #include <QApplication>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QtCharts/QBarCategoryAxis>
+#include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <QtCharts/QHorizontalPercentBarSeries>
 
 #include <gtest/gtest.h>
 
@@ -63,6 +68,39 @@ INSTANTIATE_TEST_SUITE_P(Traces, ChartLabels,
                                            "real/veth-threaded-napi.dat",
                                            "scenarios/ksoftirqd_blocked.dat",
                                            "scenarios/rt_wake_latency.dat"));
+
+// The labels of the CPU time chart's parts, each with its total over the CPUs shown.
+std::map<std::string, qreal> CpuTimeParts(MainWindow& window) {
+  std::map<std::string, qreal> parts;
+  for (QAbstractSeries* series : window.charts()->view(1)->chart()->series()) {
+    auto* bars = qobject_cast<QHorizontalPercentBarSeries*>(series);
+    if (bars == nullptr) continue;
+    for (QBarSet* set : bars->barSets()) {
+      for (int i = 0; i < set->count(); ++i) parts[set->label().toStdString()] += set->at(i);
+    }
+  }
+  return parts;
+}
+
+// Without sched_switch no task is known to run, and nothing says the CPU was idle: the CPU
+// time chart showed every moment outside IRQs and softirqs as idle; it is unknown.
+TEST(CpuTimeChart, WithoutSchedSwitchTheRestIsUnknownNotIdle) {
+  MainWindow window;
+  window.show();
+  ASSERT_TRUE(
+      window.OpenTraceAndWait(QString::fromStdString(TestData("text/trace-cmd-stacktrace.txt"))));
+  window.charts()->WaitForRefresh();
+  std::map<std::string, qreal> parts = CpuTimeParts(window);
+  EXPECT_FALSE(parts.contains("idle"));
+  EXPECT_GT(parts["unknown"], 0);
+  EXPECT_GT(parts["hard IRQ"], 0);
+  EXPECT_GT(parts["NET_RX"], 0);
+  // A trace with sched_switch keeps its idle time.
+  ASSERT_TRUE(
+      window.OpenTraceAndWait(QString::fromStdString(TestData("real/veth-threaded-napi.dat"))));
+  window.charts()->WaitForRefresh();
+  EXPECT_GT(CpuTimeParts(window)["idle"], 0);
+}
 
 }  // namespace
 }  // namespace napiscope::gui

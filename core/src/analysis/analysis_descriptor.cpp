@@ -79,4 +79,12 @@ const AnalysisRequirement& RequirementOf(AnalysisId id) {
   return *requirement;
 }
 
+bool AnalysisRan(const TraceSummary& trace, AnalysisId id) {
+  std::string_view key = DescriptorOf(id).key;
+  for (const AnalysisAvailability& analysis : trace.analyses) {
+    if (analysis.id == key) return analysis.available;
+  }
+  return false;
+}
+
 }  // namespace napiscope

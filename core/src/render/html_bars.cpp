@@ -8,6 +8,7 @@
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
 #include "render/html_parts.h"
+#include "render/report_text_parts.h"
 
 namespace napiscope::internal {
 namespace {
@@ -59,6 +60,13 @@ void Swatch(HtmlOut& out, Rgb color, std::string_view label) {
 void RenderCpuTimeChart(const HtmlTraceView& view, HtmlOut& out) {
   const Report& report = *view.report;
   out << "<section class=\"cpu-time\"><h2>CPU time per CPU</h2>\n";
+  // As in the text report: without sched_switch no task is known to run, so the time outside
+  // IRQs and softirqs would be drawn as idle when nothing says so.
+  if (std::string why = NotAvailableReason(report, "contexts"); !why.empty()) {
+    out << "<p>Not analysed: " << HtmlEscape(why) << " events, so no task is known to run.</p>"
+        << "</section>\n";
+    return;
+  }
   if (report.cpu_time.empty()) {
     out << "<p>No CPU had events in the range.</p></section>\n";
     return;

@@ -157,6 +157,19 @@ TEST_F(ReportHtml, AnalysesThatCouldNotRunSayWhy) {
   EXPECT_THAT(match[1].str(), HasSubstr("irq_handler_entry"));
 }
 
+// Without sched_switch the CPU time chart drew the time outside IRQs and softirqs as idle,
+// under the page's own "CPU time was not analysed": it says why instead, as the text report.
+TEST_F(ReportHtml, CpuTimeWithoutSchedSwitchIsNotDrawnAsIdle) {
+  std::string page = Render("text/trace-cmd-stacktrace.txt");
+  size_t section = page.find("<section class=\"cpu-time\">");
+  ASSERT_NE(section, std::string::npos);
+  std::string cpu_time = page.substr(section, page.find("</section>", section) - section);
+  EXPECT_THAT(cpu_time, HasSubstr("<p>Not analysed: the trace has no sched:sched_switch events, "
+                                  "so no task is known to run.</p>"));
+  EXPECT_THAT(cpu_time, Not(HasSubstr("cpu-bars")));
+  EXPECT_THAT(Render("real/short-v6.dat"), HasSubstr("class=\"chart cpu-bars\""));
+}
+
 TEST_F(ReportHtml, SelfContained) {
   std::string page = Render("scenarios/napi_budget.dat");
   EXPECT_THAT(page, Not(HasSubstr("http://")));

@@ -45,4 +45,7 @@ const AnalysisDescriptor& DescriptorOf(AnalysisId id);
 /// The events an analysis needs and may use (the requirement with the descriptor's key).
 const AnalysisRequirement& RequirementOf(AnalysisId id);
 
+/// True when `trace` recorded every event `id` requires, so that the analysis ran on it.
+bool AnalysisRan(const TraceSummary& trace, AnalysisId id);
+
 }  // namespace napiscope

@@ -210,13 +210,11 @@ std::pair<double, int> WorstLostShare(const Report& report) {
 // one sentence; "" when there are none. Their rows are in one trace only because of what was
 // recorded, which the rows' "new" or "gone" alone would hide.
 std::string UnrecordedAnalysesWarning(std::string_view side, std::string_view other_side,
-                                      const TraceSummary& lacking, const TraceSummary& other) {
+                                      const Report& lacking, const Report& other) {
   std::vector<std::string> titles, events;
-  for (const AnalysisAvailability& analysis : lacking.analyses) {
-    if (analysis.available) continue;
-    auto ran = std::find_if(other.analyses.begin(), other.analyses.end(),
-                            [&](const AnalysisAvailability& a) { return a.id == analysis.id; });
-    if (ran == other.analyses.end() || !ran->available) continue;
+  for (const AnalysisAvailability& analysis : lacking.trace.analyses) {
+    const AnalysisAvailability* ran = other.Availability(analysis.id);
+    if (analysis.available || ran == nullptr || !ran->available) continue;
     titles.push_back(analysis.title);
     for (const std::string& event : analysis.missing_required) {
       if (std::find(events.begin(), events.end(), event) == events.end()) events.push_back(event);
@@ -257,7 +255,7 @@ std::vector<std::string> ComparabilityWarnings(const Report& before, const Repor
   for (const auto& [side, other_side, lacking, other] :
        {std::tuple{"before", "after", &before, &after},
         std::tuple{"after", "before", &after, &before}}) {
-    std::string warning = UnrecordedAnalysesWarning(side, other_side, lacking->trace, other->trace);
+    std::string warning = UnrecordedAnalysesWarning(side, other_side, *lacking, *other);
     if (!warning.empty()) out.push_back(std::move(warning));
   }
   return out;

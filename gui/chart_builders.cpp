@@ -71,12 +71,16 @@ void AddAxes(QChart* chart, QAbstractBarSeries* series, const QStringList& categ
 
 // A chart with nothing to show says why instead of drawing empty axes.
 QChart* EmptyChart(const QString& title, const QString& why) {
-  QChart* chart = NewChart(QString("%1\n(%2)").arg(title, why));
+  QChart* chart = NewChart(QString("%1<br>(%2)").arg(title, why));
   chart->legend()->hide();
   return chart;
 }
 
 }  // namespace
+
+QChart* MakeNotRecordedChart(const QString& title, const QString& why) {
+  return EmptyChart(title, why);
+}
 
 QString ShortDuration(int64_t ns) {
   auto number = [](double value) {  // "4.1", "16", "262": two significant digits, no exponent

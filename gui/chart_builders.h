@@ -35,6 +35,10 @@ QChart* MakeActivationChart(const std::vector<ThreadActivations>& threads,
 /// Polls per amount of work, the full-budget polls in their own colour.
 QChart* MakeNapiWorkChart(const NapiWorkHistogram& histogram, const QString& title);
 
+/// A chart whose events the trace does not hold: its title and, on a line of its own, `why`
+/// ("not recorded:<br>no napi:napi_poll events"), no axes.
+QChart* MakeNotRecordedChart(const QString& title, const QString& why);
+
 /// "1us", "512ns", "2.1ms": a bucket's lower bound, short enough for an axis.
 QString ShortDuration(int64_t ns);
 

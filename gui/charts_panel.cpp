@@ -20,6 +20,7 @@
 #include "napiscope/analysis_descriptor.h"
 #include "napiscope/format.h"
 #include "napiscope/timeline_stats.h"
+#include "qt_text.h"
 #include "time_text.h"
 
 namespace napiscope::gui {
@@ -250,14 +251,34 @@ void ChartsPanel::Show(const Request& request, const Statistics& statistics) {
                                               FormatOffset(to_ns - origin, resolution));
   QString where =
       request.delay_cpu < 0 ? QString("all CPUs") : QString("CPU %1").arg(request.delay_cpu);
-  Replace(0, MakeDelayChart(statistics.delays,
-                            QString("Softirq raise → entry delay, %1%2").arg(where, range)));
+  // A chart whose analyses could not run says which events are missing, not "none here".
+  const TraceSummary& trace = request.trace->report.trace;
+  auto not_recorded = [&](std::initializer_list<AnalysisId> analyses) {
+    for (AnalysisId id : analyses) {
+      if (AnalysisRan(trace, id)) return QString();
+    }
+    const AnalysisAvailability* first = AvailabilityOf(trace, *analyses.begin());
+    if (first == nullptr) return QString();
+    QStringList events;
+    for (const std::string& event : first->missing_required) events << Str(event);
+    return QString("not recorded:<br>no %1 events").arg(events.join(", "));
+  };
+  QString title = QString("Softirq raise → entry delay, %1%2").arg(where, range);
+  QString why = not_recorded({AnalysisId::kSoftirqLatency});
+  Replace(0, why.isEmpty() ? MakeDelayChart(statistics.delays, title)
+                           : MakeNotRecordedChart(title, why));
   Replace(1, MakeCpuTimeChart(statistics.cpus, QString("CPU time%1").arg(range),
                               BarsThatFit(views_[1], 24)));
-  Replace(2, MakeActivationChart(statistics.activations, request.trace->context.strings,
-                                 BarsThatFit(views_[2], kMaxThreads),
-                                 QString("Thread activations, same vs cross-CPU%1").arg(range)));
-  Replace(3, MakeNapiWorkChart(statistics.napi_work, QString("NAPI work per poll%1").arg(range)));
+  title = QString("Thread activations, same vs cross-CPU%1").arg(range);
+  why = not_recorded({AnalysisId::kIrqThreadPingpong, AnalysisId::kNapiThreadPingpong});
+  Replace(2, why.isEmpty()
+                 ? MakeActivationChart(statistics.activations, request.trace->context.strings,
+                                       BarsThatFit(views_[2], kMaxThreads), title)
+                 : MakeNotRecordedChart(title, why));
+  title = QString("NAPI work per poll%1").arg(range);
+  why = not_recorded({AnalysisId::kNapi});
+  Replace(3, why.isEmpty() ? MakeNapiWorkChart(statistics.napi_work, title)
+                           : MakeNotRecordedChart(title, why));
 }
 
 }  // namespace napiscope::gui

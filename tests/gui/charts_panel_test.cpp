@@ -102,5 +102,27 @@ TEST(CpuTimeChart, WithoutSchedSwitchTheRestIsUnknownNotIdle) {
   EXPECT_GT(CpuTimeParts(window)["idle"], 0);
 }
 
+// A chart whose events were not recorded said "no NAPI poll in this range", as if the range
+// had none: it names the missing events.
+TEST(NotRecordedCharts, NameTheEventsTheTraceLacks) {
+  MainWindow window;
+  window.show();
+  ASSERT_TRUE(window.OpenTraceAndWait(
+      QString::fromStdString(TestData("scenarios/irq_threads_bouncing.dat"))));
+  window.charts()->WaitForRefresh();
+  auto title = [&](int index) { return window.charts()->view(index)->chart()->title(); };
+  EXPECT_TRUE(
+      title(0).endsWith("(not recorded:<br>no irq:softirq_raise, irq:softirq_entry "
+                        "events)"))
+      << title(0).toStdString();
+  EXPECT_TRUE(title(3).endsWith("(not recorded:<br>no napi:napi_poll events)"))
+      << title(3).toStdString();
+  EXPECT_FALSE(title(2).contains("not recorded"));  // its IRQ threads ran
+  ASSERT_TRUE(
+      window.OpenTraceAndWait(QString::fromStdString(TestData("real/veth-threaded-napi.dat"))));
+  window.charts()->WaitForRefresh();
+  for (int index = 0; index < 4; ++index) EXPECT_FALSE(title(index).contains("not recorded"));
+}
+
 }  // namespace
 }  // namespace napiscope::gui

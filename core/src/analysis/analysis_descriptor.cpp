@@ -79,12 +79,17 @@ const AnalysisRequirement& RequirementOf(AnalysisId id) {
   return *requirement;
 }
 
-bool AnalysisRan(const TraceSummary& trace, AnalysisId id) {
+const AnalysisAvailability* AvailabilityOf(const TraceSummary& trace, AnalysisId id) {
   std::string_view key = DescriptorOf(id).key;
   for (const AnalysisAvailability& analysis : trace.analyses) {
-    if (analysis.id == key) return analysis.available;
+    if (analysis.id == key) return &analysis;
   }
-  return false;
+  return nullptr;
+}
+
+bool AnalysisRan(const TraceSummary& trace, AnalysisId id) {
+  const AnalysisAvailability* analysis = AvailabilityOf(trace, id);
+  return analysis != nullptr && analysis->available;
 }
 
 }  // namespace napiscope

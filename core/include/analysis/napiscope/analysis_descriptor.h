@@ -45,6 +45,10 @@ const AnalysisDescriptor& DescriptorOf(AnalysisId id);
 /// The events an analysis needs and may use (the requirement with the descriptor's key).
 const AnalysisRequirement& RequirementOf(AnalysisId id);
 
+/// What `trace` says of analysis `id`: whether it ran, the events it missed (null when the
+/// summary lists no such analysis).
+const AnalysisAvailability* AvailabilityOf(const TraceSummary& trace, AnalysisId id);
+
 /// True when `trace` recorded every event `id` requires, so that the analysis ran on it.
 bool AnalysisRan(const TraceSummary& trace, AnalysisId id);
 

@@ -158,7 +158,7 @@ bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns, TimestampNs* re
   size_t dot = text.find('.');
   int64_t seconds = 0;
   if (resolution_ns != nullptr) *resolution_ns = 1;
-  if (dot == std::string_view::npos) return ParseUnsigned(text, ts_ns);
+  if (dot == std::string_view::npos) return false;
   std::string_view fraction = text.substr(dot + 1);
   int64_t fraction_value = 0;
   if (!ParseUnsigned(text.substr(0, dot), &seconds) || fraction.empty() || fraction.size() > 9 ||
@@ -202,9 +202,13 @@ bool ParseEventLine(std::string_view line, TextEventLine* out) {
   size_t ts_start = 0;
   size_t colon = FindTimestampColon(line, &ts_start);
   std::string_view prefix;
+  std::string_view ts_text;
+  if (colon != std::string_view::npos) ts_text = line.substr(ts_start, colon - ts_start);
+  // The kernel prints a clock that does not count nanoseconds as a bare integer.
+  out->ts_is_count = ts_text.find('.') == std::string_view::npos;
   if (colon != std::string_view::npos &&
-      ParseTimestampNs(line.substr(ts_start, colon - ts_start), &out->ts_ns,
-                       &out->ts_resolution_ns) &&
+      (out->ts_is_count ? ParseUnsigned(ts_text, &out->ts_ns)
+                        : ParseTimestampNs(ts_text, &out->ts_ns, &out->ts_resolution_ns)) &&
       ParseNameAndFields(line.substr(colon + 1), out)) {
     prefix = TrimRight(line.substr(0, ts_start));
     if (ParseCpuAndFlags(&prefix, out) && ParseTaskColumns(prefix, out)) return true;

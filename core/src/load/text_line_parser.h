@@ -21,6 +21,9 @@ struct TextEventLine {
   bool latency_us = false;      ///< kernel latency-format: "123us+:" since the buffer's start
   TimestampNs ts_ns = 0;
   TimestampNs ts_resolution_ns = 1;  ///< what the last printed digit is worth (1000: "12.345678")
+  /// The timestamp is a bare integer: the count of a trace_clock that does not count time
+  /// (x86-tsc, counter, uptime), which the kernel prints so; ts_ns then holds that count.
+  bool ts_is_count = false;
   /// Event name ("sched_switch"); "function" for a function-tracer line ("f <-caller"),
   /// "<stack trace>" / "<user stack trace>" for the head of a kernel stack dump.
   std::string_view name;
@@ -33,7 +36,7 @@ struct TextMissedLine {
   int64_t count = -1;  ///< -1 when the line does not say
 };
 
-/// Parses "SECONDS.FRACTION" (1 to 9 fraction digits) or plain integer nanoseconds; sets
+/// Parses "SECONDS.FRACTION" (1 to 9 fraction digits) into nanoseconds; sets
 /// `resolution_ns`, when given, to what the last digit is worth.
 bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns,
                       TimestampNs* resolution_ns = nullptr);

@@ -11,6 +11,16 @@ namespace {
 
 constexpr int64_t kProgressEveryLines = 1 << 16;
 
+// The kernel prints the time of a trace_clock that counts cycles or events as a bare integer;
+// read as nanoseconds, every duration would be wrong by the clock's rate.
+absl::Status ClockCountError(int64_t line_number, TimestampNs count) {
+  return absl::InvalidArgumentError(absl::StrCat(
+      "line ", line_number, ": timestamp ", count,
+      " has no decimal point: the trace_clock counted cycles or events (x86-tsc, counter, "
+      "uptime), not time; napiscope needs nanoseconds: record with trace_clock local, global "
+      "or mono"));
+}
+
 }  // namespace
 
 TraceFormat FormatEvidence::Decide() const {
@@ -136,6 +146,7 @@ absl::Status ScanText(const std::string& path, const LoadOptions& options, TextS
     }
     if (!html.Keep(line)) continue;
     if (ParseEventLine(line, &parsed)) {
+      if (parsed.ts_is_count) return ClockCountError(scan->lines, parsed.ts_ns);
       scan->evidence.NoteEvent(parsed);
       ++scan->event_lines;
       if (parsed.ts_ns < last_ns && !scan->too_many_runs) {

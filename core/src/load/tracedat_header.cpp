@@ -14,8 +14,10 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <thread>
 
 #include <absl/container/flat_hash_set.h>
@@ -592,6 +594,22 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
 // libtracecmd (1.3) crashes in its own error path when the header_page text does not parse,
 // so parse it first with libtraceevent. Like libtracecmd, trust the page header's commit size
 // over the file header's long size: it is the kernel's.
+// The trace_clocks whose values are not nanoseconds (the kernel's trace_clocks table with
+// in_ns 0): a TSC2NSEC option, which trace-cmd writes for x86-tsc with --tsc2nsec, converts
+// them; without it every duration would be off by the clock's rate.
+absl::Status CheckClockCountsTime(const TraceDatHeader& header) {
+  static constexpr std::string_view kCountingClocks[] = {"x86-tsc", "ppc-tb", "counter", "uptime"};
+  if (header.time.mult != 0 || std::find(std::begin(kCountingClocks), std::end(kCountingClocks),
+                                         header.clock) == std::end(kCountingClocks)) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "recorded with trace_clock ", header.clock,
+      ", which counts cycles or events, not time, and the file has no TSC2NSEC option to "
+      "convert it (trace-cmd record --tsc2nsec); napiscope needs nanoseconds: record with "
+      "trace_clock local, global or mono"));
+}
+
 absl::Status CheckHeaderPage(TraceDatHeader* header) {
   std::unique_ptr<tep_handle, decltype(&tep_free)> tep(tep_alloc(), &tep_free);
   if (!tep) return absl::ResourceExhaustedError("out of memory");
@@ -828,7 +846,8 @@ absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header)
                                   " CPUs"));
     }
   }
-  status = CheckHeaderPage(header);  // first: it settles the long size the pages use
+  status = CheckClockCountsTime(*header);
+  if (status.ok()) status = CheckHeaderPage(header);  // it settles the long size pages use
   if (status.ok()) status = CheckExtentsBackClaims(file.fd(), header);
   if (status.ok()) status = CheckFirstPages(file, *header);
   if (status.ok()) AddTimeShiftWarnings(header);

@@ -309,8 +309,7 @@ TEST(TextTimestamps, ConvertToIntegerNanoseconds) {
   EXPECT_EQ(ts, 160'740'307'123);
   ASSERT_TRUE(internal::ParseTimestampNs("0.5", &ts));
   EXPECT_EQ(ts, 500'000'000);
-  ASSERT_TRUE(internal::ParseTimestampNs("12345", &ts));
-  EXPECT_EQ(ts, 12345);
+  EXPECT_FALSE(internal::ParseTimestampNs("12345", &ts));  // a clock's count: see below
   EXPECT_FALSE(internal::ParseTimestampNs("1.1234567891", &ts));
   EXPECT_FALSE(internal::ParseTimestampNs("1.", &ts));
   EXPECT_FALSE(internal::ParseTimestampNs("99999999999999.1", &ts));
@@ -321,6 +320,23 @@ TEST(TextTimestamps, ConvertToIntegerNanoseconds) {
   EXPECT_EQ(resolution, 1);
   ASSERT_TRUE(internal::ParseTimestampNs("0.5", &ts, &resolution));
   EXPECT_EQ(resolution, 100'000'000);
+}
+
+TEST_F(TextLoaderTest, TimestampsOfAClockThatCountsCyclesAreRefusedNamingTheLine) {
+  // The kernel's trace file with trace_clock x86-tsc (or counter, uptime): "%12llu: ".
+  std::string text =
+      std::string(kKernelHeader) +
+      "          iperf3-99      [001] ..... 162343674284316: softirq_raise: vec=3 [action=NET_RX]\n"
+      "          iperf3-99      [001] ..s.. 162343674290316: softirq_entry: vec=3 "
+      "[action=NET_RX]\n";
+  absl::Status status = Load(text);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(status.message())
+                .find("line 13: timestamp 162343674284316 has no decimal point: the trace_clock "
+                      "counted cycles or events"),
+            std::string::npos)
+      << status;
+  EXPECT_TRUE(events_.empty());
 }
 
 TEST_F(TextLoaderTest, KernelLostEventsLineCarriesTheCount) {

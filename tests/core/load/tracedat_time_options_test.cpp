@@ -16,27 +16,43 @@ namespace napiscope {
 namespace {
 
 constexpr uint16_t kOptionDate = 1;
+constexpr uint16_t kOptionTraceClock = 4;
 constexpr uint16_t kOptionOffset = 7;
 constexpr uint16_t kOptionTsc2Nsec = 14;
 __extension__ typedef unsigned __int128 Uint128;
 
-// The trace with its UNAME option turned, in place, into option `id` holding `payload`
-// (padded with zeros to the UNAME option's size); "" when it has no room.
-std::string WithOption(const std::string& trace, uint16_t id, const std::string& payload) {
+// The trace with its UNAME option turned, in place, into the options `options` (id, payload):
+// each takes its payload's size, the last one the rest of the UNAME option's room, padded with
+// zeros; "" when they do not fit.
+std::string WithOptions(const std::string& trace,
+                        const std::vector<std::pair<uint16_t, std::string>>& options) {
   std::string changed = trace;
   size_t uname = changed.find("Linux tracegen");
   if (uname == std::string::npos || uname < 6) return "";
-  size_t option = uname - 6;  // u16 id, u32 size, then the text
-  if (changed[option] != 5 || changed[option + 1] != 0) return "";
-  uint32_t size = 0;
+  size_t at = uname - 6;  // u16 id, u32 size, then the text
+  if (changed[at] != 5 || changed[at + 1] != 0) return "";
+  uint32_t room = 0;
   for (int i = 0; i < 4; ++i) {
-    size |= uint32_t{static_cast<uint8_t>(changed[option + 2 + i])} << (8 * i);
+    room |= uint32_t{static_cast<uint8_t>(changed[at + 2 + i])} << (8 * i);
   }
-  if (payload.size() + 1 > size) return "";
-  changed[option] = static_cast<char>(id & 0xff);
-  changed[option + 1] = static_cast<char>(id >> 8);
-  changed.replace(uname, size, payload + std::string(size - payload.size(), '\0'));
+  room += 6;  // the option's header is room for the next option too
+  std::string written;
+  for (size_t i = 0; i < options.size(); ++i) {
+    const auto& [id, payload] = options[i];
+    size_t size = i + 1 == options.size() ? room - written.size() - 6 : payload.size();
+    if (written.size() + 6 + payload.size() > room || size < payload.size()) return "";
+    for (int byte = 0; byte < 2; ++byte) written.push_back(static_cast<char>(id >> (8 * byte)));
+    for (int byte = 0; byte < 4; ++byte) {
+      written.push_back(static_cast<char>(size >> (8 * byte)));
+    }
+    written += payload + std::string(size - payload.size(), '\0');
+  }
+  changed.replace(at, written.size(), written);
   return changed;
+}
+
+std::string WithOption(const std::string& trace, uint16_t id, const std::string& payload) {
+  return WithOptions(trace, {{id, payload}});
 }
 
 std::string Le(uint64_t value, int bytes) {
@@ -117,6 +133,56 @@ TEST_F(TraceDatTimeOptions, AnOffsetPastTheRangeOfTimeIsAnError) {
   EXPECT_NE(std::string(status.message()).find("DATE option '0x7fffffffffffffff' is out of range"),
             std::string::npos)
       << status;
+}
+
+// Loads the bundled scenario with its UNAME option turned into `options`; the trace's clock
+// in `clock`.
+absl::Status LoadWithOptions(const std::vector<std::pair<uint16_t, std::string>>& options,
+                             std::vector<Event>* events, std::string* clock) {
+  const std::string original = testing::TestData("scenarios/irq_threads_bouncing.dat");
+  std::string changed = WithOptions(testing::ReadFile(original), options);
+  if (changed.empty()) return absl::InternalError("the options do not fit");
+  std::string path = testing::MakeTempDir() + "/clock.dat";
+  testing::WriteFile(path, changed);
+  TraceContext context;
+  tracegen::CollectingSink sink;
+  absl::Status status = LoadTrace(path, context, sink, LoadOptions{});
+  *events = std::move(sink.events);
+  *clock = context.meta.clock;
+  return status;
+}
+
+TEST(TraceDatClock, AClockThatDoesNotCountTimeIsRefusedUnlessTsc2NsecConvertsIt) {
+  std::vector<Event> events;
+  std::string clock;
+  for (std::string name : {"x86-tsc", "counter", "uptime"}) {
+    absl::Status status = LoadWithOptions(
+        {{kOptionTraceClock, "local global [" + name + "] mono\n"}}, &events, &clock);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << name;
+    EXPECT_NE(std::string(status.message())
+                  .find("recorded with trace_clock " + name +
+                        ", which counts cycles or events, not time"),
+              std::string::npos)
+        << status;
+  }
+  // trace-cmd record -C x86-tsc --tsc2nsec: read, in nanoseconds.
+  constexpr uint32_t kMult = 0x55555555u, kShift = 32;
+  ASSERT_TRUE(LoadWithOptions({{kOptionTraceClock, std::string("[x86-tsc]\n", 11)},
+                               {kOptionTsc2Nsec, Le(kMult, 4) + Le(kShift, 4) + Le(0, 8)}},
+                              &events, &clock)
+                  .ok());
+  EXPECT_EQ(clock, "x86-tsc");
+  std::vector<Event> raw =
+      LoadEvents(testing::TestData("scenarios/irq_threads_bouncing.dat"), false);
+  ASSERT_EQ(events.size(), raw.size());
+  ASSERT_FALSE(raw.empty());
+  EXPECT_EQ(events.back().ts_ns,
+            static_cast<TimestampNs>((static_cast<Uint128>(raw.back().ts_ns) * kMult) >> kShift));
+  // A clock in nanoseconds is read as it is.
+  ASSERT_TRUE(LoadWithOptions({{kOptionTraceClock, "local [mono] global"}}, &events, &clock).ok());
+  EXPECT_EQ(clock, "mono");
+  ASSERT_EQ(events.size(), raw.size());
+  EXPECT_EQ(events.back().ts_ns, raw.back().ts_ns);
 }
 
 }  // namespace

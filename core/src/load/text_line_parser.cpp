@@ -232,6 +232,25 @@ bool ParseEventLine(std::string_view line, TextEventLine* out) {
   return ParseTaskColumns(prefix, out);
 }
 
+std::string_view WhyNotAnEventLine(std::string_view line) {
+  std::string_view trimmed = TrimSpaces(line);
+  // options/raw, hex and bin print "PID CPU TS type: ID" (in decimal, hex or binary) and then
+  // the fields as numbers.
+  size_t type = trimmed.rfind(" type: ");
+  int64_t id = 0;
+  if (type != std::string_view::npos && ParseUnsigned(trimmed.substr(type + 7), &id)) {
+    return "the kernel's raw, hex or bin output (options/raw, hex or bin), which napiscope does "
+           "not read: turn the option off";
+  }
+  // options/context-info off leaves "sched_switch: prev_comm=...": no task, CPU or time.
+  size_t colon = trimmed.find(": ");
+  if (colon != std::string_view::npos &&
+      EventKindFromName(trimmed.substr(0, colon)) != EventKind::kOther) {
+    return "an event without its task, CPU and time (options/context-info off): turn it on";
+  }
+  return "not an event line";
+}
+
 bool IsStackFrameLine(std::string_view line) { return TrimLeft(line).starts_with("=>"); }
 
 bool ParseMissedLine(std::string_view line, TextMissedLine* out) {

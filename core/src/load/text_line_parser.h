@@ -48,6 +48,11 @@ bool ParseEventLine(std::string_view line, TextEventLine* out);
 /// kernel's "CPU:N [LOST N EVENTS]" / "CPU:N [LOST EVENTS]".
 bool ParseMissedLine(std::string_view line, TextMissedLine* out);
 
+/// Why `line`, which is neither an event nor a header, does not read: the ftrace option that
+/// printed it so where one did (raw, hex or bin output; context-info off), else "not an event
+/// line".
+std::string_view WhyNotAnEventLine(std::string_view line);
+
 /// True for the frames of a stack dump after its head line (" => __irq_exit_rcu").
 bool IsStackFrameLine(std::string_view line);
 

@@ -142,7 +142,7 @@ class TextTraceLoader {
     int cpus = 0;
     FormatEvidence evidence;
     if (IsHeaderLine(line, &cpus, &evidence)) return false;
-    Skip(run.line_number, line, "not an event line");
+    Skip(run.line_number, line, WhyNotAnEventLine(line));
     return false;
   }
 

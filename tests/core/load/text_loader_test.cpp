@@ -339,6 +339,29 @@ TEST_F(TextLoaderTest, TimestampsOfAClockThatCountsCyclesAreRefusedNamingTheLine
   EXPECT_TRUE(events_.empty());
 }
 
+TEST_F(TextLoaderTest, TextOfAnOptionThatHidesTheEventsNamesTheOption) {
+  // options/raw, then options/context-info off, on the kernel's trace file (the message
+  // begins with the path).
+  auto EndsWith = [](const std::string& text, const std::string& end) {
+    return text.ends_with(end);
+  };
+  absl::Status status = Load(std::string(kKernelHeader) +
+                             "12684 1 60308125962081 type: 372\n0 0 60308127245329 type: 221\n");
+  EXPECT_PRED2(EndsWith, std::string(status.message()),
+               "no event could be parsed from 14 lines (line 13: the kernel's raw, hex or bin "
+               "output (options/raw, hex or bin), which napiscope does not read: turn the option "
+               "off: '12684 1 60308125962081 type: 372')");
+  status = Load(std::string(kKernelHeader) + "softirq_exit: vec=9 [action=RCU]\n");
+  EXPECT_PRED2(EndsWith, std::string(status.message()),
+               "no event could be parsed from 13 lines (line 13: an event without its task, CPU "
+               "and time (options/context-info off): turn it on: 'softirq_exit: vec=9 "
+               "[action=RCU]')");
+  status = Load(std::string(kKernelHeader) + "hello: world\n");
+  EXPECT_PRED2(
+      EndsWith, std::string(status.message()),
+      "no event could be parsed from 13 lines (line 13: not an event line: 'hello: world')");
+}
+
 TEST_F(TextLoaderTest, KernelLostEventsLineCarriesTheCount) {
   std::string text =
       std::string(kKernelHeader) +

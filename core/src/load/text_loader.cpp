@@ -156,6 +156,9 @@ class TextTraceLoader {
     const NameInfo& info = InfoOf(parsed.name);
     event.kind = info.kind;
     event.name = info.name;
+    flags_printed_ = flags_printed_ || !parsed.flags.empty();
+    vectors_traced_ = vectors_traced_ || event.kind == EventKind::kIrqVectorEntry;
+    softirqs_entered_ = softirqs_entered_ || event.kind == EventKind::kSoftirqEntry;
     if (!parsed.flags.empty() &&
         !DecodeFlagsColumn(parsed.flags, parsed.flags_dialect, &event.flags)) {
       Skip(run.line_number, line, "unknown irq-info column");
@@ -322,6 +325,13 @@ class TextTraceLoader {
                         ": every time and duration is exact only to that (trace-cmd report -t, "
                         "or the trace.dat, gives nanoseconds)"));
     }
+    if (softirqs_entered_ && !flags_printed_ && !vectors_traced_) {
+      Warn(
+          "the text has no irq-info column (trace-cmd report prints it with -l) and no "
+          "irq_vectors events: an interrupt not traced as an event (x86's local timer, IPIs) "
+          "cannot be seen, so a softirq run at its exit counts as run in task_bh_enable and its "
+          "time as the task's (the trace.dat, or trace-cmd report -l, has the flags)");
+    }
     if (context_.meta.comms_cut) NameCutTasks();
     if (options_.progress) options_.progress(1.0);
     if (begun_) ingest_.End();
@@ -338,6 +348,9 @@ class TextTraceLoader {
   absl::flat_hash_map<std::string_view, NameInfo> names_;
   absl::flat_hash_map<int32_t, StringId> cut_names_;  // pid -> comm as the cut column shows it
   std::vector<TimestampNs> cpu_last_ns_;
+  bool flags_printed_ = false;     // some line had an irq-info column
+  bool vectors_traced_ = false;    // some line was an x86 vector's entry (irq_vectors:*)
+  bool softirqs_entered_ = false;  // some line was a softirq_entry
   bool begun_ = false;
   int64_t events_ = 0;
   TimestampNs finest_resolution_ns_ = INT64_MAX;  // of every event line's timestamp

@@ -193,7 +193,12 @@ bool ParseSchedSwitch(std::string_view text, StringTable& strings, SchedSwitchFi
     f->next_comm = strings.Intern(v[field::kNextComm]);
     return true;
   }
-  // trace-cmd plugin: "prev:pid [prio] S ==> next:pid [prio]".
+  // trace-cmd plugin: "prev:pid [prio] S ==> next:pid [prio]", with report -w's
+  // " Latency: 37.211 usecs" after it when the next task's wakeup was seen.
+  size_t latency = text.rfind(" Latency: ");
+  if (latency != std::string_view::npos && text.ends_with(" usecs")) {
+    text = text.substr(0, latency);
+  }
   size_t arrow = text.find(" ==> ");
   if (arrow == std::string_view::npos) return false;
   std::string_view prev = TrimSpaces(text.substr(0, arrow));

@@ -175,6 +175,15 @@ namespace {
 // Splits what follows the timestamp into the event name and its fields.
 bool ParseNameAndFields(std::string_view rest, TextEventLine* out) {
   rest = TrimLeft(rest);
+  // trace-cmd report --ts-diff: "(+472) " after the timestamp, the time since the line before.
+  if (rest.starts_with("(+")) {
+    size_t close = rest.find(')');
+    int64_t diff = 0;
+    if (close == std::string_view::npos || !ParseUnsigned(rest.substr(2, close - 2), &diff)) {
+      return false;
+    }
+    rest = TrimLeft(rest.substr(close + 1));
+  }
   if (rest.starts_with('<') && TrimRight(rest).ends_with("stack trace>")) {
     out->name = TrimRight(rest);  // "<stack trace>", "<user stack trace>"
     return true;

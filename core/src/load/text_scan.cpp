@@ -82,6 +82,12 @@ bool IsHeaderLine(std::string_view line, int* cpus, FormatEvidence* evidence) {
     evidence->trace_cmd_header = true;
     return ParseInt(trimmed.substr(10), &value);
   }
+  // trace-cmd report -w's summary: "Average wakeup latency: 49.612 usecs", "Maximum Latency:
+  // 2579.510 usecs at timestamp: 60982.491244", "Minimum Latency: ...", "RT task timings:".
+  if (trimmed.starts_with("Average wakeup latency: ") || trimmed.starts_with("Maximum Latency: ") ||
+      trimmed.starts_with("Minimum Latency: ") || trimmed == "RT task timings:") {
+    return true;
+  }
   // Older trace-cmd: "CPU 3 is empty".
   return trimmed.starts_with("CPU ") && trimmed.ends_with(" is empty");
 }

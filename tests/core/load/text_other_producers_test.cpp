@@ -84,6 +84,8 @@ const TextForm kForms[] = {
     {"raw", "-t -R", false},
     {"per_cpu", "-t", true},
     {"per_cpu_raw", "-t -R", true},
+    {"ts_diff", "-t --ts-diff", false},  // "(+472)" after each time
+    {"wakeup_latency", "-t -w", false},  // " Latency: 37.211 usecs", a summary
 };
 
 void PrintTo(const TextForm& form, std::ostream* os) { *os << form.name; }

@@ -57,7 +57,7 @@ absl::Status Detect(const std::string& path, TraceFormat* format) {
     return absl::InvalidArgumentError("trace.dat magic is damaged");
   }
   return absl::InvalidArgumentError(
-      "not a trace: neither a trace.dat file nor ftrace / trace-cmd report text");
+      "not a trace: neither a trace.dat file nor ftrace, trace-cmd report or perf script text");
 }
 
 }  // namespace

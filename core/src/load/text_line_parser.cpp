@@ -121,7 +121,26 @@ bool ParseCpuAndFlags(std::string_view* prefix, TextEventLine* out) {
   return true;
 }
 
-// Parses "comm-pid" with an optional "(tgid)" after it.
+// perf script's "comm pid" or "comm pid/tid" (-F pid,tid): the last token is the task's.
+bool ParsePerfTaskColumns(std::string_view prefix, TextEventLine* out) {
+  std::string_view ids = PopLastToken(&prefix);
+  if (prefix.empty()) return false;
+  size_t slash = ids.find('/');
+  int64_t pid = 0, tgid = -1;
+  if (slash != std::string_view::npos &&
+      (!ParseUnsigned(ids.substr(0, slash), &tgid) || tgid > INT32_MAX)) {
+    return false;
+  }
+  std::string_view tid = slash == std::string_view::npos ? ids : ids.substr(slash + 1);
+  if (!ParseUnsigned(tid, &pid) || pid > INT32_MAX) return false;
+  out->pid = static_cast<int32_t>(pid);
+  out->tgid = static_cast<int32_t>(tgid);
+  out->comm = TrimLeft(prefix);
+  out->perf_layout = true;
+  return true;
+}
+
+// Parses "comm-pid" with an optional "(tgid)" after it, or perf script's "comm pid".
 bool ParseTaskColumns(std::string_view prefix, TextEventLine* out) {
   if (!prefix.empty() && prefix.back() == ')') {
     size_t open = prefix.rfind('(');
@@ -135,9 +154,11 @@ bool ParseTaskColumns(std::string_view prefix, TextEventLine* out) {
     prefix = TrimRight(prefix.substr(0, open));
   }
   size_t dash = prefix.rfind('-');
-  if (dash == std::string_view::npos || dash == 0) return false;
   int64_t pid = 0;
-  if (!ParseUnsigned(prefix.substr(dash + 1), &pid) || pid > INT32_MAX) return false;
+  if (dash == std::string_view::npos || dash == 0 ||
+      !ParseUnsigned(prefix.substr(dash + 1), &pid) || pid > INT32_MAX) {
+    return out->tgid == -1 && out->flags.empty() && ParsePerfTaskColumns(prefix, out);
+  }
   out->pid = static_cast<int32_t>(pid);
   out->comm = TrimLeft(prefix.substr(0, dash));
   if (out->comm_truncated) out->comm_truncated = out->comm.size() >= 8;
@@ -188,7 +209,26 @@ bool ParseNameAndFields(std::string_view rest, TextEventLine* out) {
     out->name = TrimRight(rest);  // "<stack trace>", "<user stack trace>"
     return true;
   }
+  // perf script: "PERF_RECORD_LOST lost 224" (--show-lost-events).
+  if (rest.starts_with(kPerfLostRecord)) {
+    out->name = kPerfLostRecord;
+    out->fields = TrimSpaces(rest.substr(kPerfLostRecord.size()));
+    return true;
+  }
   size_t name_end = rest.find_first_of(": \t");
+  // perf script names the system too: "irq:softirq_raise: vec=3".
+  if (name_end != std::string_view::npos && rest[name_end] == ':' && name_end + 1 < rest.size() &&
+      rest[name_end + 1] != ' ' && rest[name_end + 1] != '\t') {
+    size_t system_end = name_end;
+    name_end = rest.find_first_of(": \t", system_end + 1);
+    if (name_end == system_end + 1 || name_end == std::string_view::npos || rest[name_end] != ':') {
+      return false;
+    }
+    out->name = rest.substr(system_end + 1, name_end - system_end - 1);
+    out->system_named = true;
+    out->fields = TrimSpaces(rest.substr(name_end + 1));
+    return true;
+  }
   if (name_end != 0 && name_end != std::string_view::npos && rest[name_end] == ':') {
     out->name = rest.substr(0, name_end);
     out->fields = TrimSpaces(rest.substr(name_end + 1));

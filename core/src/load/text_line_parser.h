@@ -21,6 +21,10 @@ struct TextEventLine {
   bool latency_us = false;      ///< kernel latency-format: "123us+:" since the buffer's start
   TimestampNs ts_ns = 0;
   TimestampNs ts_resolution_ns = 1;  ///< what the last printed digit is worth (1000: "12.345678")
+  /// perf script's layout: "comm pid [cpu] ts:" (no dash; "comm pid/tid" with -F pid,tid).
+  bool perf_layout = false;
+  /// The event was named with its system ("irq:softirq_raise"), as perf script names it.
+  bool system_named = false;
   /// The timestamp is a bare integer: the count of a trace_clock that does not count time
   /// (x86-tsc, counter, uptime), which the kernel prints so; ts_ns then holds that count.
   bool ts_is_count = false;
@@ -29,6 +33,10 @@ struct TextEventLine {
   std::string_view name;
   std::string_view fields;  ///< the rest, as the event's print format made it
 };
+
+/// perf script's record of lost events (--show-lost-events), in an event line's place:
+/// "ping 15724 [001] 61549.050952: PERF_RECORD_LOST lost 224".
+inline constexpr std::string_view kPerfLostRecord = "PERF_RECORD_LOST";
 
 /// What a non-event line says about missed events ("CPU:1 [LOST 42 EVENTS]").
 struct TextMissedLine {

@@ -123,19 +123,19 @@ class TextTraceLoader {
         ++context_.meta.stack_records;
         return false;
       }
+      if (parsed.name == kPerfLostRecord) {
+        int64_t count = -1;
+        if (!parsed.fields.starts_with("lost ") || !ParseInt(parsed.fields.substr(5), &count)) {
+          count = -1;
+        }
+        AddGap(run, parsed.cpu, count);
+        return false;
+      }
       return ReadEvent(run, parsed, line);
     }
     TextMissedLine missed;
     if (ParseMissedLine(line, &missed)) {
-      auto gap = std::find_if(run.gaps.begin(), run.gaps.end(),
-                              [&](const PendingGap& g) { return g.cpu == missed.cpu; });
-      if (gap == run.gaps.end()) {
-        run.gaps.push_back({missed.cpu, missed.count});
-      } else if (gap->count >= 0 && missed.count >= 0) {
-        gap->count += missed.count;  // two lines before one event: both gaps, one place
-      } else {
-        gap->count = -1;
-      }
+      AddGap(run, missed.cpu, missed.count);
       return false;
     }
     if (IsStackFrameLine(line)) return false;
@@ -144,6 +144,19 @@ class TextTraceLoader {
     if (IsHeaderLine(line, &cpus, &evidence)) return false;
     Skip(run.line_number, line, WhyNotAnEventLine(line));
     return false;
+  }
+
+  // A gap on `cpu` before its next event in `run`; `count` events lost, -1 when not said.
+  static void AddGap(Run& run, int32_t cpu, int64_t count) {
+    auto gap = std::find_if(run.gaps.begin(), run.gaps.end(),
+                            [&](const PendingGap& g) { return g.cpu == cpu; });
+    if (gap == run.gaps.end()) {
+      run.gaps.push_back({cpu, count});
+    } else if (gap->count >= 0 && count >= 0) {
+      gap->count += count;  // two lines before one event: both gaps, one place
+    } else {
+      gap->count = -1;
+    }
   }
 
   bool ReadEvent(Run& run, const TextEventLine& parsed, std::string_view line) {
@@ -326,11 +339,15 @@ class TextTraceLoader {
                         "or the trace.dat, gives nanoseconds)"));
     }
     if (softirqs_entered_ && !flags_printed_ && !vectors_traced_) {
-      Warn(
-          "the text has no irq-info column (trace-cmd report prints it with -l) and no "
-          "irq_vectors events: an interrupt not traced as an event (x86's local timer, IPIs) "
-          "cannot be seen, so a softirq run at its exit counts as run in task_bh_enable and its "
-          "time as the task's (the trace.dat, or trace-cmd report -l, has the flags)");
+      bool perf = context_.meta.format == TraceFormat::kPerfScriptText;
+      Warn(absl::StrCat(
+          "the text has no irq-info column", perf ? "" : " (trace-cmd report prints it with -l)",
+          " and no irq_vectors events: an interrupt not traced as an event (x86's local timer, "
+          "IPIs) cannot be seen, so a softirq run at its exit counts as run in task_bh_enable "
+          "and its time as the task's (",
+          perf ? "record irq_vectors:* too, or a trace.dat, which has the flags"
+               : "the trace.dat, or trace-cmd report -l, has the flags",
+          ")"));
     }
     if (context_.meta.comms_cut) NameCutTasks();
     if (options_.progress) options_.progress(1.0);

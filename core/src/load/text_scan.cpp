@@ -24,6 +24,7 @@ absl::Status ClockCountError(int64_t line_number, TimestampNs count) {
 }  // namespace
 
 TraceFormat FormatEvidence::Decide() const {
+  if (perf_lines) return TraceFormat::kPerfScriptText;
   if (trace_cmd_header) return TraceFormat::kTraceCmdText;
   if (ftrace_header) return TraceFormat::kFtraceText;
   if (latency_times) return TraceFormat::kFtraceText;
@@ -36,6 +37,7 @@ TraceFormat FormatEvidence::Decide() const {
 }
 
 void FormatEvidence::NoteEvent(const TextEventLine& line) {
+  perf_lines = perf_lines || line.perf_layout || line.system_named;
   if (line.latency_us) {
     latency_times = true;
   } else if (line.flags.empty()) {

@@ -25,6 +25,7 @@ struct FormatEvidence {
   bool dropped_marks = false;     ///< "CPU:N [EVENTS DROPPED]" (trace-cmd)
   bool lost_marks = false;        ///< "CPU:N [LOST N EVENTS]" (kernel)
   bool bare_lines = false;        ///< "[001]" without a flags column
+  bool perf_lines = false;        ///< "comm pid [001]" or "irq:softirq_raise:": perf script
 
   /// The producer the evidence points to.
   TraceFormat Decide() const;

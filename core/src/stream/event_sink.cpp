@@ -24,6 +24,8 @@ std::string_view TraceFormatName(TraceFormat format) {
       return "trace-cmd report text";
     case TraceFormat::kLiveTracefs:
       return "live tracefs";
+    case TraceFormat::kPerfScriptText:
+      return "perf script text";
   }
   return "?";
 }

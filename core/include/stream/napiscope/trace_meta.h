@@ -12,13 +12,14 @@ namespace napiscope {
 
 /// The input formats napiscope reads.
 enum class TraceFormat : uint8_t {
-  kTraceDat,       ///< trace-cmd binary file
-  kFtraceText,     ///< /sys/kernel/tracing/trace or trace_pipe text
-  kTraceCmdText,   ///< `trace-cmd report` text
-  kLiveTracefs,    ///< events read live from a tracefs instance (`napiscope live`)
+  kTraceDat,        ///< trace-cmd binary file
+  kFtraceText,      ///< /sys/kernel/tracing/trace or trace_pipe text
+  kTraceCmdText,    ///< `trace-cmd report` text
+  kLiveTracefs,     ///< events read live from a tracefs instance (`napiscope live`)
+  kPerfScriptText,  ///< `perf script` text of tracepoints
 };
 
-/// Name of a format for people ("trace.dat", "ftrace text", "trace-cmd report text").
+/// Name of a format for people ("trace.dat", "ftrace text", "trace-cmd report text", ...).
 std::string_view TraceFormatName(TraceFormat format);
 
 /// One stretch of events the ring buffer dropped on a CPU.

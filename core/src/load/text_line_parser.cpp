@@ -225,7 +225,7 @@ bool ParseNameAndFields(std::string_view rest, TextEventLine* out) {
       return false;
     }
     out->name = rest.substr(system_end + 1, name_end - system_end - 1);
-    out->system_named = true;
+    out->perf_layout = true;
     out->fields = TrimSpaces(rest.substr(name_end + 1));
     return true;
   }

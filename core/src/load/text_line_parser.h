@@ -21,10 +21,9 @@ struct TextEventLine {
   bool latency_us = false;      ///< kernel latency-format: "123us+:" since the buffer's start
   TimestampNs ts_ns = 0;
   TimestampNs ts_resolution_ns = 1;  ///< what the last printed digit is worth (1000: "12.345678")
-  /// perf script's layout: "comm pid [cpu] ts:" (no dash; "comm pid/tid" with -F pid,tid).
+  /// perf script's layout: "comm pid [cpu] ts:" (no dash; "comm pid/tid" with -F pid,tid),
+  /// or the event named with its system ("irq:softirq_raise").
   bool perf_layout = false;
-  /// The event was named with its system ("irq:softirq_raise"), as perf script names it.
-  bool system_named = false;
   /// The timestamp is a bare integer: the count of a trace_clock that does not count time
   /// (x86-tsc, counter, uptime), which the kernel prints so; ts_ns then holds that count.
   bool ts_is_count = false;

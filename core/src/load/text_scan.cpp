@@ -37,7 +37,7 @@ TraceFormat FormatEvidence::Decide() const {
 }
 
 void FormatEvidence::NoteEvent(const TextEventLine& line) {
-  perf_lines = perf_lines || line.perf_layout || line.system_named;
+  perf_lines = perf_lines || line.perf_layout;
   if (line.latency_us) {
     latency_times = true;
   } else if (line.flags.empty()) {

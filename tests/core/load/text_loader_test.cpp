@@ -363,6 +363,37 @@ TEST_F(TextLoaderTest, TextOfAnOptionThatHidesTheEventsNamesTheOption) {
       "no event could be parsed from 13 lines (line 13: not an event line: 'hello: world')");
 }
 
+// perf script of tracepoints: "comm pid [cpu] ts: system:event: fields", "comm pid/tid" with
+// -F pid,tid, and --show-lost-events' PERF_RECORD_LOST lines (as recorded on this machine).
+TEST_F(TextLoaderTest, PerfScriptTextIsReadWithItsLostRecordsAsGaps) {
+  std::string text =
+      "         swapper     0 [001] 61516.572400: irq:irq_handler_entry: irq=36 "
+      "name=virtio1-req.0\n"
+      "     Web Content  1234 [001] 61516.572408:     irq:softirq_raise: vec=4 [action=BLOCK]\n"
+      "            ping 15724/15725 [001] 61549.050687: irq:softirq_exit: vec=3 "
+      "[action=NET_RX]\n"
+      "            ping 15724 [001] 61549.050952: PERF_RECORD_LOST lost 224\n"
+      "            ping 15724 [001] 61549.050952:     irq:softirq_raise: vec=3 [action=NET_RX]\n";
+  ASSERT_TRUE(Load(text).ok());
+  EXPECT_EQ(context_.meta.format, TraceFormat::kPerfScriptText);
+  ASSERT_EQ(events_.size(), 5u);
+  EXPECT_EQ(events_[0].kind, EventKind::kIrqHandlerEntry);
+  EXPECT_EQ(events_[0].pid, 0);
+  EXPECT_EQ(events_[0].irq.irq, 36);
+  EXPECT_EQ(events_[1].kind, EventKind::kSoftirqRaise);
+  EXPECT_EQ(events_[1].pid, 1234);
+  EXPECT_EQ(events_[1].ts_ns, 61516'572408'000);
+  EXPECT_EQ(events_[2].kind, EventKind::kSoftirqExit);
+  EXPECT_EQ(events_[2].pid, 15725);  // the tid
+  EXPECT_EQ(events_[3].kind, EventKind::kMissedEvents);
+  EXPECT_EQ(events_[3].cpu, 1);
+  EXPECT_EQ(events_[3].missed.count, 224);
+  EXPECT_EQ(events_[4].kind, EventKind::kSoftirqRaise);
+  EXPECT_EQ(events_[4].softirq.vec, 3u);
+  EXPECT_EQ(context_.meta.skipped_lines, 0);
+  EXPECT_EQ(Str(context_.tasks.CommOf(1234)), "Web Content");
+}
+
 TEST_F(TextLoaderTest, KernelLostEventsLineCarriesTheCount) {
   std::string text =
       std::string(kKernelHeader) +

@@ -333,13 +333,14 @@ class TextTraceLoader {
                         " events are earlier than the line before them (text not merged by time); "
                         "analysed at the time of the line before"));
     }
+    bool perf = context_.meta.format == TraceFormat::kPerfScriptText;
     if (finest_resolution_ns_ > 1) {
       Warn(absl::StrCat("timestamps are printed to ", FormatDuration(finest_resolution_ns_),
-                        ": every time and duration is exact only to that (trace-cmd report -t, "
-                        "or the trace.dat, gives nanoseconds)"));
+                        ": every time and duration is exact only to that (",
+                        perf ? "perf script --ns" : "trace-cmd report -t, or the trace.dat,",
+                        " gives nanoseconds)"));
     }
     if (softirqs_entered_ && !flags_printed_ && !vectors_traced_) {
-      bool perf = context_.meta.format == TraceFormat::kPerfScriptText;
       Warn(absl::StrCat(
           "the text has no irq-info column", perf ? "" : " (trace-cmd report prints it with -l)",
           " and no irq_vectors events: an interrupt not traced as an event (x86's local timer, "

@@ -392,6 +392,8 @@ TEST_F(TextLoaderTest, PerfScriptTextIsReadWithItsLostRecordsAsGaps) {
   EXPECT_EQ(events_[4].softirq.vec, 3u);
   EXPECT_EQ(context_.meta.skipped_lines, 0);
   EXPECT_EQ(Str(context_.tasks.CommOf(1234)), "Web Content");
+  EXPECT_THAT(context_.meta.warnings,
+              ::testing::Contains(HasSubstr("exact only to that (perf script --ns gives")));
 }
 
 TEST_F(TextLoaderTest, KernelLostEventsLineCarriesTheCount) {

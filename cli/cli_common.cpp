@@ -100,10 +100,18 @@ void AnalysisFlags::AddTo(CLI::App* command) {
                       "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
                       "analysing thread, N adds N-1 decoding threads")
       ->check(CLI::Range(0, 256));
+  AddBufferOption(command, &buffer);
+}
+
+void AddBufferOption(CLI::App* command, std::string* buffer) {
+  command->add_option("--buffer", *buffer,
+                      "the trace.dat buffer instance to read (trace-cmd record -B NAME); default "
+                      "the top buffer, or the only instance with events when it has none");
 }
 
 bool AnalysisFlags::Apply(AnalysisOptions* analysis, std::string* error) const {
   analysis->load.threads = threads;
+  analysis->load.buffer = buffer;
   TimeBound bound;
   std::string why;
   if (!cpus.empty() && !ParseCpuList(cpus, &analysis->cpus)) {
@@ -135,11 +143,13 @@ class FirstEventSink : public EventSink {
   std::atomic<bool> cancel_ = false;
 };
 
-absl::Status TraceStart(const std::string& path, int threads, TimestampNs* start_ns) {
+absl::Status TraceStart(const std::string& path, const AnalysisFlags& flags,
+                        TimestampNs* start_ns) {
   FirstEventSink sink;
   TraceContext context;
   LoadOptions load;
-  load.threads = threads;
+  load.threads = flags.threads;
+  load.buffer = flags.buffer;
   load.cancel = &sink.cancel_;
   absl::Status status = LoadTrace(path, context, sink, load);
   if (!sink.seen_) {
@@ -168,7 +178,7 @@ absl::Status ResolveWindow(const std::string& path, const AnalysisFlags& flags,
   bool has_to = !flags.to.empty() && ParseTimeBound(flags.to, &to, &why);
   TimestampNs start_ns = 0;
   if ((has_from && from.from_trace_start) || (has_to && to.from_trace_start)) {
-    if (absl::Status status = TraceStart(path, flags.threads, &start_ns); !status.ok()) {
+    if (absl::Status status = TraceStart(path, flags, &start_ns); !status.ok()) {
       return status;
     }
   }

@@ -20,19 +20,24 @@ namespace napiscope::cli {
 /// "0,2-3" -> {0, 2, 3}, as taskset and /proc/irq/N/smp_affinity_list write CPU lists.
 bool ParseCpuList(std::string_view text, std::vector<int>* cpus);
 
-/// --cpu, --from, --to and --threads as given on the command line of report, check and diff.
+/// --cpu, --from, --to, --threads and --buffer as given on the command line of report, check and
+/// diff.
 struct AnalysisFlags {
   std::string cpus;  ///< CPU list, "" for all
   std::string from;  ///< TimeBound text, "" for the start
   std::string to;    ///< TimeBound text, "" for the end
   int threads = 0;   ///< trace.dat decoding threads (LoadOptions::threads)
+  std::string buffer;  ///< trace.dat buffer instance (LoadOptions::buffer), "" for the default
 
-  /// Registers --cpu, --from, --to and --threads on `command`.
+  /// Registers --cpu, --from, --to, --threads and --buffer on `command`.
   void AddTo(CLI::App* command);
   /// Fills the CPUs and load threads of `analysis` and checks the window's syntax; false with a
   /// message for people on bad input. Windows are resolved per trace by AnalyzeTraceWindowed.
   bool Apply(AnalysisOptions* analysis, std::string* error) const;
 };
+
+/// Registers --buffer (LoadOptions::buffer) on `command`, read into `buffer`.
+void AddBufferOption(CLI::App* command, std::string* buffer);
 
 /// Sets the window of `analysis` from `flags`: offsets (+100ms) count from the first event of
 /// `path`. Syntax is checked earlier, by AnalysisFlags::Apply.

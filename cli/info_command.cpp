@@ -18,6 +18,7 @@ struct InfoOptions {
   std::string format = "text";
   bool json = false;  // --json, the older spelling of --format json
   int threads = 0;
+  std::string buffer;
   bool quiet = false;
   int width = -1;  // -1: the terminal's width on a terminal, else the default
 };
@@ -27,6 +28,7 @@ int RunInfo(const InfoOptions& options) {
   TraceSummaryBuilder summary;
   LoadOptions load;
   load.threads = options.threads;
+  load.buffer = options.buffer;
   load.decoding_threads_merge = false;  // counting is lighter than decoding
   absl::Status status = LoadWithProgress(options.path, context, summary, load, options.quiet);
   if (!status.ok()) return Fail("", std::string(status.message()));
@@ -59,6 +61,7 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
                    "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
                    "counting thread, N adds N-1 decoding threads")
       ->check(CLI::Range(0, 256));
+  AddBufferOption(info, &options->buffer);
   info->footer(
       "Examples:\n  napiscope info trace.dat\n"
       "  napiscope info --format json trace.dat | jq .event_counts");

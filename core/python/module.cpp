@@ -28,10 +28,11 @@ PYBIND11_MODULE(_napiscope, module) {
   });
 
   py::class_<TraceSession>(module, "Trace")
-      .def(py::init<std::string, int, std::vector<int>, py::object, py::object, py::object>(),
+      .def(py::init<std::string, int, std::vector<int>, py::object, py::object, py::object,
+                    std::string>(),
            py::arg("path"), py::arg("threads") = 0, py::arg("cpus") = std::vector<int>{},
            py::arg("start") = py::none(), py::arg("end") = py::none(),
-           py::arg("progress") = py::none())
+           py::arg("progress") = py::none(), py::arg("buffer") = std::string())
       .def_property_readonly("path", &TraceSession::path)
       .def_property_readonly("start_ns", &TraceSession::start_ns)
       .def_property_readonly("end_ns", &TraceSession::end_ns)

@@ -94,10 +94,11 @@ std::string_view KindLabel(EventKind kind) {
   }
 }
 
-TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus,
-                           py::object start, py::object end, py::object progress) {
+TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus, py::object start,
+                           py::object end, py::object progress, std::string buffer) {
   options_.path = std::move(path);
   options_.threads = threads;
+  options_.buffer = std::move(buffer);
   options_.progress = std::move(progress);
   if (threads < 0 || threads > 256) throw py::value_error("threads wants 0 to 256");
   for (int cpu : cpus) {
@@ -134,6 +135,7 @@ TimestampNs TraceSession::FirstEventNs() {
   TraceContext context;
   LoadOptions load;
   load.threads = options_.threads;
+  load.buffer = options_.buffer;
   load.cancel = &stop;
   absl::Status status;
   {
@@ -158,6 +160,7 @@ void TraceSession::Load(TraceContext& context, EventSink& sink) {
   std::exception_ptr callback_error;
   LoadOptions load;
   load.threads = options_.threads;
+  load.buffer = options_.buffer;
   load.cancel = &cancel;
   // Called on the loading thread now and then: the place to run the Python callback and to
   // notice Ctrl-C, both with the GIL held.

@@ -32,9 +32,10 @@ std::string_view KindLabel(EventKind kind);
 class TraceSession {
  public:
   /// Loads and analyses `path` without the GIL; `start`/`end` are None, ns (int), seconds
-  /// (float) or the CLI's time syntax (str); `progress` is None or a callable(fraction).
+  /// (float) or the CLI's time syntax (str); `progress` is None or a callable(fraction);
+  /// `buffer` the trace.dat buffer instance to read (LoadOptions::buffer).
   TraceSession(std::string path, int threads, std::vector<int> cpus, pybind11::object start,
-               pybind11::object end, pybind11::object progress);
+               pybind11::object end, pybind11::object progress, std::string buffer);
 
   /// The file's path.
   const std::string& path() const { return options_.path; }
@@ -61,6 +62,7 @@ class TraceSession {
     std::string path;
     int threads = 0;
     pybind11::object progress;
+    std::string buffer;
   };
 
   /// The time of the trace's first event (reads only until it).

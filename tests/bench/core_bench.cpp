@@ -64,7 +64,7 @@ class CountingSink : public EventSink {
 void BM_DecodeOneCpu(benchmark::State& state) {
   Fixture& trace = Trace();
   internal::TraceDatHeader header;
-  if (!internal::ReadTraceDatHeader(trace.path, &header).ok()) std::abort();
+  if (!internal::ReadTraceDatHeader(trace.path, "", &header).ok()) std::abort();
   internal::TracedatParser parser;
   if (!internal::BuildTracedatParser(header, &parser).ok()) std::abort();
   int fd = open(trace.path.c_str(), O_RDONLY);

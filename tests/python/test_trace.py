@@ -1,6 +1,7 @@
 """The Python module against the command-line tool on the same traces: info, report,
 findings and events per kind must be what `napiscope` prints."""
 import collections
+import json
 import os
 import subprocess
 import sys
@@ -225,3 +226,26 @@ def test_cmake_install_puts_an_importable_package(tmp_path):
     assert where.startswith(str(packages[0]))
     assert int(waits) == sum(row["count"] for row in
                              napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat")).report()["softirq_latency"])
+
+
+def test_buffer_reads_a_trace_cmd_instance(tmp_path):
+    """A trace.dat whose events are in a buffer instance (trace-cmd record -B): the only instance
+    with events is read when the top buffer has none; naming another is an error."""
+    tracegen = os.environ.get("NAPISCOPE_TRACEGEN")
+    if not tracegen:
+        pytest.skip("NAPISCOPE_TRACEGEN is not set (run through ctest)")
+    scenario = tmp_path / "raises.json"
+    scenario.write_text(json.dumps({"cpus": 2, "events": [
+        {"ts": 1_000_000_000 + i * 1000, "cpu": 1, "event": "softirq_raise", "vec": 3}
+        for i in range(5)]}))
+    path = tmp_path / "instance.dat"
+    subprocess.run([tracegen, str(scenario), "-o", str(path), "--buffer", "net"], check=True,
+                   capture_output=True)
+    trace = napiscope.open(str(path), buffer="net")
+    events = trace.events(kinds=["softirq_raise"])
+    assert list(events["cpu"]) == [1] * 5
+    assert list(events["ts_ns"]) == [1_000_000_000 + i * 1000 for i in range(5)]
+    assert trace.info()["trace"]["buffer"] == "net"
+    assert napiscope.open(str(path)).events(kinds=["softirq_raise"]).shape[0] == 5
+    with pytest.raises(napiscope.Error, match="no buffer 'other' in the file"):
+        napiscope.open(str(path), buffer="other")

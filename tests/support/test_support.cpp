@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "napiscope/analysis_pipeline.h"
@@ -19,10 +21,39 @@ std::string TestData(const std::string& relative) {
   return std::string(NAPISCOPE_TESTDATA) + "/" + relative;
 }
 
+namespace {
+
+// The directories MakeTempDir made, removed when the test process that made them exits (not
+// when a child it forked does).
+class TempDirs {
+ public:
+  ~TempDirs() {
+    if (getpid() != owner_) return;
+    for (const std::string& dir : dirs_) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+  void Add(std::string dir) {
+    std::lock_guard lock(mutex_);
+    dirs_.push_back(std::move(dir));
+  }
+
+ private:
+  const pid_t owner_ = getpid();
+  std::mutex mutex_;
+  std::vector<std::string> dirs_;
+};
+
+}  // namespace
+
 std::string MakeTempDir() {
+  static TempDirs made;
   char pattern[] = "/tmp/napiscope-test-XXXXXX";
   const char* dir = mkdtemp(pattern);
-  return dir ? dir : "/tmp";
+  if (dir == nullptr) return "/tmp";
+  made.Add(dir);
+  return dir;
 }
 
 absl::Status SummarizeTrace(const std::string& path, TraceSummary* summary) {

@@ -17,7 +17,7 @@ namespace napiscope::testing {
 /// Path of a file under testdata/.
 std::string TestData(const std::string& relative);
 
-/// A fresh, empty temporary directory for one test.
+/// A fresh, empty temporary directory for one test, removed when the test process exits.
 std::string MakeTempDir();
 
 /// Loads `path` into a summary; the status says why it failed.

@@ -21,7 +21,8 @@ int Fail(const absl::Status& status) {
   return 1;
 }
 
-int RunJson(const std::string& input, const std::string& output, const std::string& text) {
+int RunJson(const std::string& input, const std::string& output, const std::string& text,
+            const std::string& buffer) {
   std::ifstream in(input);
   if (!in) return Fail(absl::NotFoundError(input + ": cannot open"));
   nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
@@ -30,11 +31,17 @@ int RunJson(const std::string& input, const std::string& output, const std::stri
   absl::Status status = ScenarioFromJson(json, &scenario);
   if (!status.ok())
     return Fail(absl::InvalidArgumentError(input + ": " + std::string(status.message())));
-  TraceDatWriterStats stats;
-  status = scenario->WriteTraceDat(output, &stats);
-  if (!status.ok()) return Fail(status);
-  std::cout << "wrote " << output << ": " << stats.records << " events, " << stats.pages
-            << " pages\n";
+  if (buffer.empty()) {
+    TraceDatWriterStats stats;
+    status = scenario->WriteTraceDat(output, &stats);
+    if (!status.ok()) return Fail(status);
+    std::cout << "wrote " << output << ": " << stats.records << " events, " << stats.pages
+              << " pages\n";
+  } else {
+    status = WriteTraceDatBuffers(output, scenario->cpus(), nullptr, {{buffer, scenario.get()}});
+    if (!status.ok()) return Fail(status);
+    std::cout << "wrote " << output << ": the events in buffer instance '" << buffer << "'\n";
+  }
   if (!text.empty()) {
     std::vector<napiscope::Event> events;
     status = scenario->Resolve(&events);
@@ -76,7 +83,7 @@ int RunSynthetic(const SyntheticOptions& options, const std::string& output) {
 
 int main(int argc, char** argv) {
   CLI::App app{"napiscope-tracegen: write trace.dat v6 files from scenarios"};
-  std::string input, output, text, scenario;
+  std::string input, output, text, scenario, buffer;
   bool all = false, list = false;
   SyntheticOptions synthetic;
   synthetic.events = 0;
@@ -84,6 +91,9 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", output,
                  "trace.dat to write (JSON, --synthetic) or directory (--scenario, --all)");
   app.add_option("--text", text, "also write the events as kernel ftrace text (JSON mode)");
+  app.add_option("--buffer", buffer,
+                 "write the events into a buffer instance of this name, the top buffer empty, "
+                 "as trace-cmd record -B NAME does (JSON mode)");
   app.add_option("--scenario", scenario, "write the built-in scenario NAME and its expected JSON");
   app.add_flag("--all", all, "write every built-in scenario");
   app.add_flag("--list", list, "list the built-in scenarios");
@@ -110,7 +120,7 @@ int main(int argc, char** argv) {
   }
   if (!scenario.empty()) return RunBuiltin({scenario}, output);
   if (synthetic.events > 0) return RunSynthetic(synthetic, output);
-  if (!input.empty()) return RunJson(input, output, text);
+  if (!input.empty()) return RunJson(input, output, text, buffer);
   std::cerr << app.help();
   return 1;
 }

@@ -106,6 +106,9 @@ class Scenario {
 
   /// Writes the scenario as a trace.dat v6 file.
   absl::Status WriteTraceDat(const std::string& path, TraceDatWriterStats* stats = nullptr) const;
+  /// Writes the scenario's events into the buffer an open writer is at (the top buffer, or the
+  /// instance it has just begun); the writer has at least the scenario's CPUs.
+  absl::Status WriteEvents(TraceDatWriter* writer) const;
 
  private:
   friend class EventRef;
@@ -134,5 +137,13 @@ class Scenario {
   std::vector<int32_t> running_;
   std::vector<Pending> events_;
 };
+
+/// Writes a trace.dat v6 file of `cpus` CPUs with buffer instances, as trace-cmd record -B lays
+/// them out: the top buffer holds `top`'s events (none when null), then each instance (a name
+/// and the scenario of its events, none when null) follows in order. The first scenario given
+/// names the tasks.
+absl::Status WriteTraceDatBuffers(
+    const std::string& path, int cpus, const Scenario* top,
+    const std::vector<std::pair<std::string, const Scenario*>>& instances);
 
 }  // namespace napiscope::tracegen

@@ -159,40 +159,68 @@ absl::Status Scenario::Resolve(std::vector<Event>* events) const {
   return status;
 }
 
-absl::Status Scenario::WriteTraceDat(const std::string& path, TraceDatWriterStats* stats) const {
+absl::Status Scenario::WriteEvents(TraceDatWriter* writer) const {
   std::vector<Event> events;
   absl::Status status = Resolve(&events);
   if (!status.ok()) return status;
   std::vector<std::vector<const Event*>> per_cpu(cpus_);
   for (const Event& event : events) per_cpu[event.cpu].push_back(&event);
+  RecordEncoder encoder(FormatCatalog::Embedded(), strings_,
+                        [this](int32_t pid) { return CommOf(pid); });
+  std::string payload;
+  for (int cpu = 0; cpu < cpus_ && status.ok(); ++cpu) {
+    if (per_cpu[cpu].empty()) continue;
+    status = writer->BeginCpu(cpu);
+    for (const Event* event : per_cpu[cpu]) {
+      if (!status.ok()) break;
+      if (event->kind == EventKind::kMissedEvents) {
+        writer->MarkMissed(event->missed.count);
+        continue;
+      }
+      status = encoder.Encode(*event, &payload);
+      if (status.ok()) status = writer->Append(event->ts_ns, payload);
+    }
+    if (status.ok()) status = writer->EndCpu();
+  }
+  return status;
+}
 
+absl::Status Scenario::WriteTraceDat(const std::string& path, TraceDatWriterStats* stats) const {
   TraceDatWriterOptions options;
   options.cpus = cpus_;
   options.cmdlines = Cmdlines();
   options.uname = uname_;
   options.extra_options = options_;
   TraceDatWriter writer;
-  status = writer.Open(path, options);
+  absl::Status status = writer.Open(path, options);
   if (!status.ok()) return status;
-  RecordEncoder encoder(FormatCatalog::Embedded(), strings_,
-                        [this](int32_t pid) { return CommOf(pid); });
-  std::string payload;
-  for (int cpu = 0; cpu < cpus_ && status.ok(); ++cpu) {
-    if (per_cpu[cpu].empty()) continue;
-    status = writer.BeginCpu(cpu);
-    for (const Event* event : per_cpu[cpu]) {
-      if (!status.ok()) break;
-      if (event->kind == EventKind::kMissedEvents) {
-        writer.MarkMissed(event->missed.count);
-        continue;
-      }
-      status = encoder.Encode(*event, &payload);
-      if (status.ok()) status = writer.Append(event->ts_ns, payload);
-    }
-    if (status.ok()) status = writer.EndCpu();
-  }
+  status = WriteEvents(&writer);
   absl::Status closed = writer.Close();
   if (stats != nullptr) *stats = writer.stats();
+  return status.ok() ? closed : status;
+}
+
+absl::Status WriteTraceDatBuffers(
+    const std::string& path, int cpus, const Scenario* top,
+    const std::vector<std::pair<std::string, const Scenario*>>& instances) {
+  TraceDatWriterOptions options;
+  options.cpus = cpus;
+  const Scenario* first = top;
+  for (const auto& [name, scenario] : instances) {
+    options.buffer_instances.push_back(name);
+    if (first == nullptr) first = scenario;
+  }
+  if (first != nullptr) options.cmdlines = first->Cmdlines();
+  TraceDatWriter writer;
+  absl::Status status = writer.Open(path, options);
+  if (status.ok() && top != nullptr) status = top->WriteEvents(&writer);
+  for (size_t i = 0; i < instances.size() && status.ok(); ++i) {
+    status = writer.BeginBuffer(i);
+    if (status.ok() && instances[i].second != nullptr) {
+      status = instances[i].second->WriteEvents(&writer);
+    }
+  }
+  absl::Status closed = writer.Close();
   return status.ok() ? closed : status;
 }
 

@@ -34,6 +34,7 @@ TraceDatHeader HeaderOf(const TraceDatWriterOptions& options, const FormatCatalo
   header.cmdlines = options.cmdlines;
   header.uname = options.uname;
   header.extra_options = options.extra_options;
+  header.buffer_instances = options.buffer_instances;
   return header;
 }
 

@@ -23,6 +23,7 @@ struct TraceDatWriterOptions {
   std::vector<std::pair<int32_t, std::string>> cmdlines;  ///< saved cmdlines (pid, comm)
   std::string uname;  ///< written as the UNAME option when not empty
   std::vector<TraceDatOption> extra_options;  ///< more options (TIME_SHIFT ...), in order
+  std::vector<std::string> buffer_instances;  ///< instance buffers after the top buffer
 };
 
 /// Counts of what the writer produced.
@@ -34,7 +35,8 @@ struct TraceDatWriterStats {
 };
 
 /// Streams one CPU at a time: Open, then for each CPU in increasing order BeginCpu, Append
-/// (timestamps never decreasing), EndCpu; then Close. CPUs without BeginCpu get no data.
+/// (timestamps never decreasing), EndCpu; then for each buffer instance BeginBuffer and its
+/// CPUs the same way; then Close. CPUs without BeginCpu get no data.
 class TraceDatWriter {
  public:
   TraceDatWriter() = default;
@@ -48,6 +50,11 @@ class TraceDatWriter {
   /// Starts the data of `cpu`; CPUs must come in increasing order.
   absl::Status BeginCpu(int cpu);
 
+  /// Starts buffer instance `instance` (an index into the options' buffer_instances, in order).
+  absl::Status BeginBuffer(size_t instance) {
+    current_cpu_ = -1;
+    return file_.BeginBuffer(instance);
+  }
   /// Appends one record payload (as RecordEncoder makes it) at `ts_ns`.
   absl::Status Append(TimestampNs ts_ns, std::string_view payload);
 

@@ -88,9 +88,9 @@ class Trace:
 
     def __init__(self, path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
                  start: TimeArg = None, end: TimeArg = None,
-                 progress: Optional[Callable[[float], None]] = None):
+                 progress: Optional[Callable[[float], None]] = None, buffer: str = ""):
         self._native = _napiscope.Trace(str(path), threads, list(cpus or []), start, end,
-                                        progress)
+                                        progress, buffer)
 
     @property
     def path(self) -> str:
@@ -259,11 +259,13 @@ SOFTIRQ_VECTORS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASK
 
 def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
          start: TimeArg = None, end: TimeArg = None,
-         progress: Optional[Callable[[float], None]] = None) -> Trace:
+         progress: Optional[Callable[[float], None]] = None, buffer: str = "") -> Trace:
     """Loads and analyses `path` (trace.dat or ftrace text) without holding the GIL.
 
     threads: trace.dat threads in all (0: one per core). cpus: restrict rows to these CPUs.
     start/end: the window, as int nanoseconds or float seconds of trace time, or a str in the
     CLI's syntax: "705.4123" (trace seconds) or "+100ms" (after the first event). progress: called
-    now and then with the fraction done; Ctrl-C stops the load (KeyboardInterrupt)."""
-    return Trace(path, threads, cpus, start, end, progress)
+    now and then with the fraction done; Ctrl-C stops the load (KeyboardInterrupt). buffer: the
+    trace.dat buffer instance to read (trace-cmd record -B NAME); "" reads the top buffer, or the
+    only instance with events when the top buffer has none."""
+    return Trace(path, threads, cpus, start, end, progress, buffer)

@@ -18,7 +18,7 @@ def table_names() -> list[str]:
 
 def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
          start: TimeArg = None, end: TimeArg = None,
-         progress: Optional[Callable[[float], None]] = None) -> Trace:
+         progress: Optional[Callable[[float], None]] = None, buffer: str = "") -> Trace:
     """Loads and analyses a trace.dat or ftrace text file without holding the GIL."""
 
 class Trace:
@@ -26,7 +26,7 @@ class Trace:
 
     def __init__(self, path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
                  start: TimeArg = None, end: TimeArg = None,
-                 progress: Optional[Callable[[float], None]] = None) -> None: ...
+                 progress: Optional[Callable[[float], None]] = None, buffer: str = "") -> None: ...
     @property
     def path(self) -> str:
         """The trace file."""

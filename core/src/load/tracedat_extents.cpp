@@ -59,6 +59,10 @@ void WarnOfUnclaimedData(int fd, TraceDatHeader* header) {
     starts.push_back(extent.offset);
     if (extent.size > 0) data.emplace_back(extent.offset, ExtentEnd(extent, compressed));
   }
+  for (const auto& [start, end] : header->other_buffers) {  // the buffers not read claim theirs
+    starts.push_back(start);
+    data.emplace_back(start, end);
+  }
   starts.push_back(header->file_size);
   std::sort(starts.begin(), starts.end());
   std::sort(data.begin(), data.end());

@@ -135,6 +135,13 @@ absl::Status Corrupt(const std::string& what) {
   return absl::DataLossError(absl::StrCat("corrupt trace.dat header: ", what));
 }
 
+// Buffer instances a file may name: each costs a CPU table in memory.
+constexpr size_t kMaxBufferInstances = 256;
+
+absl::Status TooManyInstances() {
+  return Corrupt(absl::StrCat("more than ", kMaxBufferInstances, " buffer instances"));
+}
+
 absl::Status Truncated(const std::string& what) {
   return absl::DataLossError(absl::StrCat("truncated trace.dat: ", what));
 }
@@ -261,7 +268,9 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           return Corrupt("BUFFER option too short");
         }
         if (version < 7) {
-          if (!name.empty()) header->buffer_instances.push_back(name);
+          // Its CPU table, at `offset`, is read once the CPU count is known (ReadV6Buffers).
+          if (!name.empty()) header->instances.push_back(TraceDatBuffer{name, offset, "", {}});
+          if (header->instances.size() > kMaxBufferInstances) return TooManyInstances();
           break;
         }
         std::string clock;
@@ -271,16 +280,14 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           return Corrupt("BUFFER option too short");
         }
         header->section_offsets.push_back(offset);
-        if (!name.empty()) {
-          header->buffer_instances.push_back(name);
-          break;
-        }
-        if (!clock.empty()) header->clock = clock;
-        header->has_top_buffer = true;
-        header->cpu_data_start = offset;  // the flyrecord section; its data follows it
         if (cpu_count > static_cast<uint32_t>(kMaxCpus)) {
           return Corrupt(absl::StrCat("absurd CPU count ", cpu_count));
         }
+        if (!name.empty() && page_size != static_cast<uint32_t>(header->page_size)) {
+          return absl::UnimplementedError(absl::StrCat(
+              "buffer '", name, "' has ", page_size, "-byte pages, the file ", header->page_size));
+        }
+        std::vector<CpuDataExtent> extents;
         for (uint32_t i = 0; i < cpu_count; ++i) {
           uint32_t cpu = 0;
           CpuDataExtent extent;
@@ -289,8 +296,17 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
             return Corrupt("BUFFER option CPU list too short");
           }
           extent.cpu = static_cast<int>(cpu);
-          header->top_buffer.push_back(extent);
+          extents.push_back(extent);
         }
+        if (!name.empty()) {
+          header->instances.push_back(TraceDatBuffer{name, offset, clock, std::move(extents)});
+          if (header->instances.size() > kMaxBufferInstances) return TooManyInstances();
+          break;
+        }
+        if (!clock.empty()) header->clock = clock;
+        header->has_top_buffer = true;
+        header->cpu_data_start = offset;  // the flyrecord section; its data follows it
+        header->top_buffer = std::move(extents);
         break;
       }
       case kTraceDatOptionPagesNotKept: {
@@ -591,6 +607,100 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
   return Corrupt("too many option blocks");
 }
 
+// The CPU table of each v6 buffer instance: at the offset its BUFFER option gives, a
+// flyrecord label and an (offset, size) pair per CPU of the file, as for the top buffer.
+absl::Status ReadV6Buffers(const FileView& file, TraceDatHeader* header) {
+  const uint64_t table_bytes = 16 * static_cast<uint64_t>(header->cpus);
+  for (TraceDatBuffer& buffer : header->instances) {
+    std::string raw;
+    if (!file.Read(buffer.section, 10 + table_bytes, &raw)) {
+      return Truncated(absl::StrCat("buffer '", buffer.name, "': its CPU table at byte ",
+                                    buffer.section, " runs past the end of the file"));
+    }
+    if (raw.compare(0, 10, std::string_view("flyrecord\0", 10)) != 0) {
+      return Corrupt(
+          absl::StrCat("buffer '", buffer.name, "': no flyrecord label at byte ", buffer.section));
+    }
+    const uint8_t* table = reinterpret_cast<const uint8_t*>(raw.data()) + 10;
+    for (int cpu = 0; cpu < header->cpus; ++cpu) {
+      buffer.extents.push_back(
+          CpuDataExtent{cpu, ReadFileInt(table + 16 * cpu, 8, header->big_endian),
+                        ReadFileInt(table + 16 * cpu + 8, 8, header->big_endian)});
+    }
+  }
+  return absl::OkStatus();
+}
+
+uint64_t DataBytes(const std::vector<CpuDataExtent>& extents) {
+  uint64_t bytes = 0;
+  for (const CpuDataExtent& extent : extents) bytes += extent.size;
+  return bytes;
+}
+
+// "a, b": the names of the instances with data.
+std::string InstancesWithData(const TraceDatHeader& header) {
+  std::string names;
+  for (const TraceDatBuffer& buffer : header.instances) {
+    if (DataBytes(buffer.extents) > 0)
+      absl::StrAppend(&names, names.empty() ? "" : ", ", buffer.name);
+  }
+  return names;
+}
+
+// Puts the extents of the buffer to read in top_buffer (see ReadTraceDatHeader) and notes where
+// the others lie.
+absl::Status SelectBuffer(const std::string& wanted, TraceDatHeader* header) {
+  const TraceDatBuffer* chosen = nullptr;
+  if (!wanted.empty()) {
+    for (const TraceDatBuffer& buffer : header->instances) {
+      if (buffer.name == wanted) chosen = &buffer;
+    }
+    if (chosen == nullptr) {
+      std::string names;
+      for (const TraceDatBuffer& buffer : header->instances) {
+        absl::StrAppend(&names, ", '", buffer.name, "'");
+      }
+      return absl::NotFoundError(
+          absl::StrCat("no buffer '", wanted, "' in the file (it has the top buffer", names, ")"));
+    }
+  } else if (DataBytes(header->top_buffer) == 0) {
+    for (const TraceDatBuffer& buffer : header->instances) {
+      if (DataBytes(buffer.extents) == 0) continue;
+      if (chosen != nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("the top buffer holds no events, and buffers ", InstancesWithData(*header),
+                         " do: choose one with --buffer NAME"));
+      }
+      chosen = &buffer;
+    }
+    if (chosen != nullptr) {
+      header->warnings.push_back(
+          absl::StrCat("the top buffer holds no events: read buffer '", chosen->name, "' instead"));
+    }
+  }
+  const uint64_t table_bytes = 10 + 16 * static_cast<uint64_t>(header->cpus);
+  auto note_other = [&](const std::vector<CpuDataExtent>& extents) {
+    for (const CpuDataExtent& extent : extents) {
+      // Compressed data: a chunk count, then the chunks its size counts.
+      const uint64_t end = extent.offset + extent.size + (CompressedWithZstd(*header) ? 4 : 0);
+      if (extent.size > 0) header->other_buffers.emplace_back(extent.offset, end);
+    }
+  };
+  for (const TraceDatBuffer& buffer : header->instances) {
+    if (&buffer == chosen) continue;
+    if (header->version < 7)
+      header->other_buffers.emplace_back(buffer.section, buffer.section + table_bytes);
+    note_other(buffer.extents);
+  }
+  if (chosen == nullptr) return absl::OkStatus();
+  note_other(header->top_buffer);
+  header->top_buffer = chosen->extents;
+  header->loaded_buffer = chosen->name;
+  header->cpu_data_start = chosen->section + (header->version < 7 ? table_bytes : 0);
+  if (!chosen->clock.empty()) header->clock = chosen->clock;
+  return absl::OkStatus();
+}
+
 // libtracecmd (1.3) crashes in its own error path when the header_page text does not parse,
 // so parse it first with libtraceevent. Like libtracecmd, trust the page header's commit size
 // over the file header's long size: it is the kernel's.
@@ -785,7 +895,8 @@ bool HasTraceDatMagic(const char* bytes, size_t size) {
   return size >= sizeof(kMagic) && std::memcmp(bytes, kMagic, sizeof(kMagic)) == 0;
 }
 
-absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header) {
+absl::Status ReadTraceDatHeader(const std::string& path, const std::string& buffer,
+                                TraceDatHeader* header) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return absl::NotFoundError(std::strerror(errno));
   struct stat st;
@@ -826,6 +937,8 @@ absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header)
   absl::Status status = header->version >= 7
                             ? ParseV7(file, rest, header)
                             : ParseV6(file, head.size() - rest.remaining(), header);
+  if (status.ok() && header->version < 7) status = ReadV6Buffers(file, header);
+  if (status.ok()) status = SelectBuffer(buffer, header);
   if (!status.ok()) return status;
   for (const CpuDataExtent& extent : header->top_buffer) {
     if (extent.offset > file.size() || extent.size > file.size() - extent.offset) {

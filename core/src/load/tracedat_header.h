@@ -20,6 +20,15 @@ struct CpuDataExtent {
   uint64_t size = 0;
 };
 
+/// A buffer instance (a tracefs instance recorded with trace-cmd record -B) beside the top
+/// buffer: its name and where its CPU data is.
+struct TraceDatBuffer {
+  std::string name;                    ///< the instance's name
+  uint64_t section = 0;                ///< offset of its flyrecord label (v6) or section (v7)
+  std::string clock;                   ///< v7: its trace_clock, "" when not said
+  std::vector<CpuDataExtent> extents;  ///< its CPU data
+};
+
 /// How trace-cmd turns a file's raw ring-buffer timestamps into the times it shows (its
 /// timestamp_calc): a guest's CPU clock synchronised to its host's when a TIME_SHIFT option
 /// gives samples for the CPU, then scaled by `mult >> shift` when a TSC2NSEC option gives
@@ -48,8 +57,11 @@ struct TraceDatHeader {
   int cpus = 0;
   std::string uname;
   std::string clock;
-  std::vector<std::string> buffer_instances;  ///< names of non-top buffers
-  std::vector<CpuDataExtent> top_buffer;      ///< extents of the top buffer's CPU data
+  std::vector<TraceDatBuffer> instances;  ///< the buffers beside the top buffer
+  std::vector<CpuDataExtent> top_buffer;  ///< the top buffer's CPU data; the loaded one's once read
+  std::string loaded_buffer;  ///< the instance top_buffer holds once read, "" for the top buffer
+  /// The bytes of the buffers not loaded, [start, end): their labels, tables and data.
+  std::vector<std::pair<uint64_t, uint64_t>> other_buffers;
   std::vector<uint64_t> section_offsets;     ///< v7 sections the options point at
   bool has_top_buffer = false;               ///< v7: a BUFFER option names the top buffer
   uint64_t cpu_data_start = 0;               ///< CPU data lies after this (header, table)
@@ -104,7 +116,10 @@ bool HasTraceDatMagic(const char* bytes, size_t size);
 
 /// Parses the header of the trace.dat at `path` and checks what libtracecmd would trip over
 /// (the page-header format, each CPU's first page); an error says what is wrong in plain words.
-absl::Status ReadTraceDatHeader(const std::string& path, TraceDatHeader* header);
+/// `buffer` names the instance whose data to read ("": the top buffer, or the only instance
+/// with data when the top buffer has none); top_buffer then holds that buffer's extents.
+absl::Status ReadTraceDatHeader(const std::string& path, const std::string& buffer,
+                                TraceDatHeader* header);
 
 /// Parses the event formats at `formats` (indices into header.event_formats) in a forked
 /// child first, because libtraceevent crashes on some corrupt formats: a crash or hang there

@@ -45,7 +45,10 @@ void FillMeta(const TraceDatHeader& header, std::vector<std::string> event_forma
   meta->page_size = header.page_size;
   meta->uname = header.uname;
   meta->clock = header.clock;
-  meta->buffer_instances = header.buffer_instances;
+  meta->buffer = header.loaded_buffer;
+  for (const TraceDatBuffer& buffer : header.instances) {
+    if (buffer.name != header.loaded_buffer) meta->buffer_instances.push_back(buffer.name);
+  }
   meta->cpus = header.cpus;  // every extent's CPU is below it (ReadTraceDatHeader)
   // uname is "sysname nodename release version machine"; the release is the third word.
   std::vector<std::string> words;
@@ -152,6 +155,22 @@ absl::Status OpenLibtracecmdReaders(const std::string& path, const TraceDatHeade
     return absl::DataLossError(
         "libtracecmd could not open it (corrupt or unsupported header sections)");
   }
+  if (!header.loaded_buffer.empty()) {
+    // The instance's handle holds a reference to the file's, which it shares the parser with.
+    tracecmd_input* file = readers->handle.get();
+    tracecmd_input* instance = nullptr;
+    for (int i = 0; i < tracecmd_buffer_instances(file) && instance == nullptr; ++i) {
+      const char* name = tracecmd_buffer_instance_name(file, i);
+      if (name != nullptr && name == header.loaded_buffer) {
+        instance = tracecmd_buffer_instance_handle(file, i);
+      }
+    }
+    if (instance == nullptr) {
+      return absl::DataLossError(
+          absl::StrCat("libtracecmd could not open buffer '", header.loaded_buffer, "'"));
+    }
+    readers->handle.reset(instance);
+  }
   tep_handle* tep = tracecmd_get_tep(readers->handle.get());
   if (tep == nullptr) return absl::DataLossError("libtracecmd returned no event parser");
   status = CheckDecodedFieldsFit(tep, header.page_size);
@@ -172,7 +191,7 @@ absl::Status OpenLibtracecmdReaders(const std::string& path, const TraceDatHeade
 absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventSink& sink,
                           const LoadOptions& options) {
   TraceDatHeader header;
-  absl::Status status = ReadTraceDatHeader(path, &header);
+  absl::Status status = ReadTraceDatHeader(path, options.buffer, &header);
   if (!status.ok()) return status;
 
   if (header.compression != "none" && !CompressedWithZstd(header)) {

@@ -11,6 +11,7 @@
 namespace napiscope {
 namespace {
 
+constexpr uint16_t kOptionBuffer = 3;
 constexpr uint16_t kOptionTraceClock = 4;
 constexpr uint16_t kOptionUname = 5;
 constexpr uint16_t kOptionCpuCount = 8;
@@ -30,9 +31,18 @@ void PutSized(std::string* out, std::string_view text, int size_bytes) {
   out->append(text);
 }
 
-// Everything before the CPU data, as `trace-cmd.dat.v6(5)` lays it out. Sets
-// `*pages_not_kept_offset` to where that option's value lies (0 when not reserved).
-std::string BuildHeader(const TraceDatHeader& header, uint64_t* pages_not_kept_offset) {
+// The label and CPU table that start a buffer's data; the table is filled in by Close.
+void PutFlyrecord(std::string* out, int cpus) {
+  out->append("flyrecord", 9);
+  out->push_back('\0');
+  out->append(16 * static_cast<size_t>(cpus), '\0');  // (offset, size) per CPU
+}
+
+// Everything before the CPU data, as `trace-cmd.dat.v6(5)` lays it out, up to the top buffer's
+// CPU table. Sets `*pages_not_kept_offset` to where that option's value lies (0 when not
+// reserved) and `*buffer_offsets` to where each instance's BUFFER option holds its offset.
+std::string BuildHeader(const TraceDatHeader& header, uint64_t* pages_not_kept_offset,
+                        std::vector<uint64_t>* buffer_offsets) {
   std::string out("\x17\x08\x44tracing6", 11);
   out.push_back('\0');
   out.push_back(0);  // little endian
@@ -78,14 +88,22 @@ std::string BuildHeader(const TraceDatHeader& header, uint64_t* pages_not_kept_o
     *pages_not_kept_offset = out.size();
     PutLe(&out, 0, 8);
   }
+  buffer_offsets->clear();
+  for (const std::string& name : header.buffer_instances) {
+    // As trace-cmd writes it: the offset of the instance's flyrecord, then its name.
+    PutLe(&out, kOptionBuffer, 2);
+    PutLe(&out, 8 + name.size() + 1, 4);
+    buffer_offsets->push_back(out.size());
+    PutLe(&out, 0, 8);
+    PutCString(&out, name);
+  }
   for (const TraceDatOption& option : header.extra_options) {
     PutLe(&out, option.id, 2);
     PutLe(&out, option.payload.size(), 4);
     out.append(option.payload);
   }
   PutLe(&out, 0, 2);  // options done
-  out.append("flyrecord", 9);
-  out.push_back('\0');
+  PutFlyrecord(&out, header.cpus);
   return out;
 }
 
@@ -116,7 +134,8 @@ TraceDatFileWriter::~TraceDatFileWriter() {
 
 uint64_t TraceDatFileWriter::HeaderBytes(const TraceDatHeader& header) {
   uint64_t unused = 0;
-  uint64_t bytes = BuildHeader(header, &unused).size() + 16 * static_cast<uint64_t>(header.cpus);
+  std::vector<uint64_t> buffer_offsets;
+  uint64_t bytes = BuildHeader(header, &unused, &buffer_offsets).size();
   uint64_t page = header.page_size > 0 ? static_cast<uint64_t>(header.page_size) : 4096;
   return (bytes + page - 1) / page * page;
 }
@@ -132,21 +151,40 @@ absl::Status TraceDatFileWriter::Open(const std::string& path, const TraceDatHea
   if (fd_ < 0) return absl::PermissionDeniedError(absl::StrCat(path, ": ", std::strerror(errno)));
   path_ = path;
   page_size_ = static_cast<size_t>(header.page_size);
-  cpu_extents_.assign(header.cpus, {0, 0});
-  std::string text = BuildHeader(header, &pages_not_kept_offset_);
-  cpu_table_offset_ = text.size();
-  text.append(16 * cpu_extents_.size(), '\0');  // (offset, size) per CPU, filled in by Close
+  cpus_ = header.cpus;
+  std::vector<uint64_t> buffer_offsets;
+  std::string text = BuildHeader(header, &pages_not_kept_offset_, &buffer_offsets);
+  buffers_.assign(1, Buffer{text.size() - 16 * static_cast<size_t>(cpus_), 0, {}});
+  buffers_[0].extents.assign(cpus_, {0, 0});
+  for (uint64_t offset : buffer_offsets) instance_option_offsets_.push_back(offset);
   text.append((page_size_ - text.size() % page_size_) % page_size_, '\0');
+  return Write(text);
+}
+
+absl::Status TraceDatFileWriter::BeginBuffer(size_t instance) {
+  if (fd_ < 0) return absl::FailedPreconditionError("writer is not open");
+  if (instance + 1 != buffers_.size() || instance >= instance_option_offsets_.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("buffer instance ", instance, " out of order or not in the header"));
+  }
+  // The instance's flyrecord label and CPU table, then its pages from the next page on.
+  std::string text;
+  PutFlyrecord(&text, cpus_);
+  Buffer buffer{file_offset_ + 10, file_offset_, {}};
+  buffer.extents.assign(cpus_, {0, 0});
+  buffers_.push_back(std::move(buffer));
+  current_cpu_ = -1;
+  text.append((page_size_ - (file_offset_ + text.size()) % page_size_) % page_size_, '\0');
   return Write(text);
 }
 
 absl::Status TraceDatFileWriter::BeginCpu(int cpu) {
   if (fd_ < 0) return absl::FailedPreconditionError("writer is not open");
-  if (cpu <= current_cpu_ || cpu >= static_cast<int>(cpu_extents_.size())) {
+  if (cpu <= current_cpu_ || cpu >= cpus_) {
     return absl::InvalidArgumentError(absl::StrCat("CPU ", cpu, " out of order or out of range"));
   }
   current_cpu_ = cpu;
-  cpu_extents_[cpu] = {file_offset_, 0};
+  buffers_.back().extents[cpu] = {file_offset_, 0};
   return absl::OkStatus();
 }
 
@@ -161,7 +199,8 @@ absl::Status TraceDatFileWriter::WritePages(std::string_view pages) {
 
 absl::Status TraceDatFileWriter::EndCpu() {
   if (current_cpu_ < 0) return absl::FailedPreconditionError("EndCpu before BeginCpu");
-  cpu_extents_[current_cpu_].second = file_offset_ - cpu_extents_[current_cpu_].first;
+  auto& [offset, size] = buffers_.back().extents[current_cpu_];
+  size = file_offset_ - offset;
   return absl::OkStatus();
 }
 
@@ -186,29 +225,43 @@ absl::Status TraceDatFileWriter::Drain() {
   return absl::OkStatus();
 }
 
+absl::Status TraceDatFileWriter::PatchAt(uint64_t offset, std::string_view bytes) {
+  if (pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset)) !=
+      static_cast<ssize_t>(bytes.size())) {
+    return absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status TraceDatFileWriter::Close() {
   if (fd_ < 0) return absl::FailedPreconditionError("writer is not open");
-  absl::Status status = Drain();
-  std::string table;
-  for (const auto& [offset, size] : cpu_extents_) {
-    // An empty CPU still needs an offset inside the file.
-    PutLe(&table, size == 0 ? file_offset_ : offset, 8);
-    PutLe(&table, size, 8);
+  // Instances given no data get an empty table, so that every BUFFER option points at one.
+  absl::Status status;
+  while (status.ok() && buffers_.size() <= instance_option_offsets_.size()) {
+    status = BeginBuffer(buffers_.size() - 1);
   }
-  if (status.ok() &&
-      pwrite(fd_, table.data(), table.size(), static_cast<off_t>(cpu_table_offset_)) !=
-          static_cast<ssize_t>(table.size())) {
-    status = absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
+  if (status.ok()) status = Drain();
+  for (size_t i = 0; i < buffers_.size() && status.ok(); ++i) {
+    std::string table;
+    for (const auto& [offset, size] : buffers_[i].extents) {
+      // An empty CPU still needs an offset inside the file.
+      PutLe(&table, size == 0 ? file_offset_ : offset, 8);
+      PutLe(&table, size, 8);
+    }
+    status = PatchAt(buffers_[i].table_offset, table);
+    if (status.ok() && i > 0) {
+      std::string offset;
+      PutLe(&offset, buffers_[i].section_offset, 8);
+      status = PatchAt(instance_option_offsets_[i - 1], offset);
+    }
   }
   if (status.ok() && pages_not_kept_ > 0) {
     std::string value;
     PutLe(&value, pages_not_kept_, 8);
     if (pages_not_kept_offset_ == 0) {
       status = absl::FailedPreconditionError("pages not kept, but no room reserved to say so");
-    } else if (pwrite(fd_, value.data(), value.size(),
-                      static_cast<off_t>(pages_not_kept_offset_)) !=
-               static_cast<ssize_t>(value.size())) {
-      status = absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
+    } else {
+      status = PatchAt(pages_not_kept_offset_, value);
     }
   }
   if (close(fd_) != 0 && status.ok()) {

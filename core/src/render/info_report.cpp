@@ -158,6 +158,8 @@ std::string InfoToText(const TraceSummary& s, size_t width) {
                      FormatTimestamp(s.last_ts_ns), FormatDuration(s.last_ts_ns - s.first_ts_ns)));
   }
   line(fmt::format("tasks:    {}", s.tasks));
+  if (!s.meta.buffer.empty())
+    line(fmt::format("buffer:   {} (an instance, not the top buffer)", s.meta.buffer));
   if (!s.meta.buffer_instances.empty()) {
     line(fmt::format("other buffers (not loaded): {}", fmt::join(s.meta.buffer_instances, ", ")));
   }
@@ -201,6 +203,7 @@ nlohmann::json InfoToJson(const TraceSummary& s) {
       {"uname", s.meta.uname},
       {"kernel_release", s.meta.kernel_release},
       {"clock", s.meta.clock},
+      {"buffer", s.meta.buffer},
       {"buffer_instances", s.meta.buffer_instances},
   };
   json counts = json::object();

@@ -21,7 +21,7 @@ class CompressedPagesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     path_ = testing::TestData("real/idle.dat");
-    ASSERT_TRUE(internal::ReadTraceDatHeader(path_, &header_).ok());
+    ASSERT_TRUE(internal::ReadTraceDatHeader(path_, "", &header_).ok());
     ASSERT_EQ(header_.compression.rfind("zstd", 0), 0u) << header_.compression;
     ASSERT_FALSE(header_.top_buffer.empty());
     cpu0_ = header_.top_buffer[0];

@@ -41,6 +41,9 @@ struct LoadOptions {
   /// N-1 threads while the calling thread merges and analyses. Files libtracecmd reads are
   /// always read on the calling thread. Events arrive in the same order either way.
   int threads = 0;
+  /// The trace.dat buffer instance to read (trace-cmd record -B NAME); "" reads the top buffer,
+  /// or the only instance with events when the top buffer has none. Text has no buffers.
+  std::string buffer;
   /// With decoding threads: true, each merges the CPUs it decodes and the calling thread only
   /// their streams (best when the sink is the heavier side, as the analyses are); false, the
   /// calling thread merges every CPU (best when the sink is light, as counting, or when the

@@ -72,11 +72,16 @@ struct TraceDatHeader {
   /// as trace-cmd does when not empty.
   std::string trace_clock;
   bool reserve_pages_not_kept = false;  ///< write the pages-not-kept option (record does)
+  /// Names of buffer instances (tracefs instances) whose data follows the top buffer's, each
+  /// named by a BUFFER option as trace-cmd record -B writes them.
+  std::vector<std::string> buffer_instances;
   std::vector<TraceDatOption> extra_options;  ///< written after the others, in order
 };
 
 /// Streams a trace.dat v6 file: Open, then for each CPU in increasing order BeginCpu,
-/// WritePages, EndCpu; then Close. CPUs without BeginCpu have no data.
+/// WritePages, EndCpu; then, for each buffer instance in header order, BeginBuffer and its CPUs
+/// the same way; then Close. CPUs without BeginCpu have no data, nor instances without
+/// BeginBuffer.
 class TraceDatFileWriter {
  public:
   TraceDatFileWriter() = default;
@@ -92,6 +97,10 @@ class TraceDatFileWriter {
 
   /// Starts the data of `cpu`; CPUs must come in increasing order.
   absl::Status BeginCpu(int cpu);
+
+  /// Ends the buffer being written and starts the data of buffer instance `instance` (an index
+  /// into TraceDatHeader::buffer_instances; instances come in that order).
+  absl::Status BeginBuffer(size_t instance);
 
   /// Appends whole pages (a multiple of the page size) to the current CPU's data.
   absl::Status WritePages(std::string_view pages);
@@ -110,18 +119,27 @@ class TraceDatFileWriter {
   uint64_t bytes() const { return file_offset_; }
 
  private:
+  // One buffer's data: the top buffer's, then each instance's.
+  struct Buffer {
+    uint64_t table_offset = 0;    // where its flyrecord (offset, size) pairs go
+    uint64_t section_offset = 0;  // where its flyrecord label is (instances: BUFFER's offset)
+    std::vector<std::pair<uint64_t, uint64_t>> extents;  // (offset, size) by CPU
+  };
+
   absl::Status Write(std::string_view data);
   absl::Status Drain();
+  absl::Status PatchAt(uint64_t offset, std::string_view bytes);  // written data, in place
 
   int fd_ = -1;
   std::string path_;
   size_t page_size_ = 4096;
+  int cpus_ = 0;
   int current_cpu_ = -1;
-  uint64_t file_offset_ = 0;       // bytes handed to Write so far
-  uint64_t cpu_table_offset_ = 0;  // where the flyrecord (offset, size) pairs go
+  uint64_t file_offset_ = 0;            // bytes handed to Write so far
   uint64_t pages_not_kept_offset_ = 0;  // where that option's value goes; 0: not reserved
   uint64_t pages_not_kept_ = 0;
-  std::vector<std::pair<uint64_t, uint64_t>> cpu_extents_;
+  std::vector<Buffer> buffers_;                    // the top buffer, then instances begun
+  std::vector<uint64_t> instance_option_offsets_;  // by instance: its BUFFER option's offset
   std::string out_;  // buffered file output
 };
 

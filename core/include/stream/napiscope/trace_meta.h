@@ -43,7 +43,8 @@ struct TraceMeta {
   std::string uname;               ///< uname of the traced machine if the file has it
   std::string kernel_release;      ///< release part of uname ("6.18.0-rt5"), or ""
   std::string clock;               ///< trace clock of the top buffer if known
-  std::vector<std::string> buffer_instances;  ///< other buffers in the file (not loaded)
+  std::string buffer;  ///< the buffer instance read (LoadOptions::buffer), "" for the top buffer
+  std::vector<std::string> buffer_instances;  ///< other buffer instances in the file (not read)
   std::vector<std::string> event_formats;     ///< "system:event" formats the file carries
   std::vector<std::string> warnings;          ///< things skipped or suspicious while loading
   int64_t skipped_records = 0;     ///< records the loader could not decode

@@ -1,0 +1,197 @@
+// A trace.dat with buffer instances (trace-cmd record -B NAME: a tracefs instance's events in a
+// buffer of their own beside the top buffer) is read one buffer at a time: the top buffer by
+// default, the instance LoadOptions::buffer names, or the only instance with events when the top
+// buffer has none; checked against libtracecmd's instance handles and `trace-cmd report`.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "napiscope/loader.h"
+#include "support/test_support.h"
+#include "tracegen/event_describe.h"
+#include "tracegen/scenario.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::HaveProgram;
+using ::napiscope::testing::MakeTempDir;
+using ::napiscope::testing::RunCommand;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr TimestampNs T = 10'000'000'000;
+constexpr int kCpus = 4;
+
+// `count` NET_RX raises on `cpu`, a microsecond apart from `start`.
+tracegen::Scenario Raises(int cpu, int count, TimestampNs start = T) {
+  tracegen::Scenario s(kCpus);
+  for (int i = 0; i < count; ++i) s.SoftirqRaise(cpu, start + i * 1'000, kNetRx);
+  return s;
+}
+
+struct Loaded {
+  absl::Status status;
+  TraceContext context;
+  std::vector<Event> events;
+  // (cpu, time) of each event, in order.
+  std::vector<std::pair<int, TimestampNs>> Places() const {
+    std::vector<std::pair<int, TimestampNs>> places;
+    for (const Event& event : events) places.emplace_back(event.cpu, event.ts_ns);
+    return places;
+  }
+};
+
+Loaded Load(const std::string& path, const std::string& buffer, bool through_libtracecmd = false) {
+  Loaded loaded;
+  tracegen::CollectingSink sink;
+  LoadOptions options;
+  options.buffer = buffer;
+  options.libtracecmd_records = through_libtracecmd;
+  loaded.status = LoadTrace(path, loaded.context, sink, options);
+  loaded.events = std::move(sink.events);
+  return loaded;
+}
+
+class TraceDatBuffersTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = MakeTempDir(); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Loads `buffer` with napiscope's reader and with libtracecmd: the same events.
+  Loaded LoadBoth(const std::string& path, const std::string& buffer) {
+    Loaded own = Load(path, buffer);
+    Loaded reference = Load(path, buffer, true);
+    EXPECT_TRUE(own.status.ok()) << own.status;
+    EXPECT_TRUE(reference.status.ok()) << reference.status;
+    EXPECT_EQ(own.Places(), reference.Places());
+    return own;
+  }
+
+  // Writes `name` in the test's directory (see tracegen::WriteTraceDatBuffers).
+  std::string Write(
+      const std::string& name, const tracegen::Scenario* top,
+      const std::vector<std::pair<std::string, const tracegen::Scenario*>>& instances) {
+    std::string path = dir_ + "/" + name;
+    absl::Status status = tracegen::WriteTraceDatBuffers(path, kCpus, top, instances);
+    EXPECT_TRUE(status.ok()) << status;
+    return path;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(TraceDatBuffersTest, TheTopBufferIsReadUnlessAnInstanceIsNamed) {
+  tracegen::Scenario top = Raises(0, 2);
+  tracegen::Scenario net = Raises(1, 3, T + 500);
+  std::string path = Write("two.dat", &top, {{"net", &net}});
+
+  Loaded by_default = LoadBoth(path, "");
+  EXPECT_THAT(by_default.Places(), ElementsAre(std::pair(0, T), std::pair(0, T + 1'000)));
+  EXPECT_EQ(by_default.context.meta.buffer, "");
+  EXPECT_THAT(by_default.context.meta.buffer_instances, ElementsAre("net"));
+  EXPECT_THAT(by_default.context.meta.warnings, IsEmpty());
+
+  Loaded instance = LoadBoth(path, "net");
+  EXPECT_THAT(instance.Places(),
+              ElementsAre(std::pair(1, T + 500), std::pair(1, T + 1'500), std::pair(1, T + 2'500)));
+  EXPECT_EQ(instance.context.meta.buffer, "net");
+  EXPECT_THAT(instance.context.meta.buffer_instances, IsEmpty());
+  EXPECT_THAT(instance.context.meta.warnings, IsEmpty());
+}
+
+TEST_F(TraceDatBuffersTest, AnEmptyTopBufferReadsTheOnlyInstanceWithEventsAndSaysSo) {
+  tracegen::Scenario net = Raises(2, 3);
+  std::string path = Write("only.dat", nullptr, {{"idle", nullptr}, {"net", &net}});
+  Loaded loaded = LoadBoth(path, "");
+  EXPECT_THAT(loaded.Places(),
+              ElementsAre(std::pair(2, T), std::pair(2, T + 1'000), std::pair(2, T + 2'000)));
+  EXPECT_EQ(loaded.context.meta.buffer, "net");
+  EXPECT_THAT(loaded.context.meta.buffer_instances, ElementsAre("idle"));
+  EXPECT_THAT(loaded.context.meta.warnings,
+              ElementsAre("the top buffer holds no events: read buffer 'net' instead"));
+}
+
+TEST_F(TraceDatBuffersTest, AnEmptyTopBufferBesideTwoInstancesWithEventsAsksWhichOne) {
+  tracegen::Scenario net = Raises(1, 3);
+  tracegen::Scenario sched = Raises(3, 4);
+  std::string path = Write("many.dat", nullptr, {{"net", &net}, {"sched", &sched}});
+  Loaded loaded = Load(path, "");
+  EXPECT_EQ(loaded.status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(loaded.status.message(),
+            path +
+                ": the top buffer holds no events, and buffers net, sched do: choose one "
+                "with --buffer NAME");
+  EXPECT_THAT(loaded.events, IsEmpty());
+  EXPECT_EQ(LoadBoth(path, "sched").events.size(), 4u);
+}
+
+TEST_F(TraceDatBuffersTest, ABufferTheFileLacksIsAnErrorNamingItsBuffers) {
+  tracegen::Scenario top = Raises(0, 1);
+  std::string path = Write("named.dat", &top, {{"net", nullptr}});
+  Loaded loaded = Load(path, "nope");
+  EXPECT_EQ(loaded.status.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(loaded.status.message(),
+            path + ": no buffer 'nope' in the file (it has the top buffer, 'net')");
+
+  // A text trace has no buffers at all.
+  std::string text = dir_ + "/trace.txt";
+  std::ofstream(text) << "# tracer: nop\n          <idle>-0     [000] d.h1.   100.000001: "
+                         "softirq_raise: vec=3 [action=NET_RX]\n";
+  loaded = Load(text, "net");
+  EXPECT_EQ(loaded.status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(loaded.status.message()),
+              HasSubstr("no buffer 'net': a text trace has no buffer instances"));
+}
+
+TEST_F(TraceDatBuffersTest, AnInstanceTableOutsideTheFileIsAnError) {
+  tracegen::Scenario net = Raises(1, 2);
+  std::string path = Write("bad.dat", nullptr, {{"net", &net}});
+  // The BUFFER option: id 3, size 12, its 8-byte offset, then "net\0".
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  size_t option = bytes.find(std::string("\x03\0\x0c\0\0\0", 6));
+  ASSERT_NE(option, std::string::npos);
+  ASSERT_EQ(bytes.substr(option + 14, 4), std::string("net\0", 4));
+  for (int i = 0; i < 8; ++i) bytes[option + 6 + i] = static_cast<char>(i == 5 ? 0x10 : 0);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  Loaded loaded = Load(path, "");
+  EXPECT_EQ(loaded.status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(std::string(loaded.status.message()),
+              HasSubstr("buffer 'net': its CPU table at byte 17592186044416 runs past the end"));
+}
+
+TEST_F(TraceDatBuffersTest, TraceCmdReportShowsTheSameEventsOfEachBuffer) {
+  if (!HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
+  tracegen::Scenario top = Raises(0, 2);
+  tracegen::Scenario net = Raises(1, 3, T + 500);
+  std::string path = Write("both.dat", &top, {{"net", &net}});
+  testing::CommandResult report = RunCommand("trace-cmd report -t -i " + path);
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  // trace-cmd prints every buffer, an instance's lines after its name: (cpu, time) by buffer.
+  std::map<std::string, std::vector<std::pair<int, TimestampNs>>> shown;
+  std::regex line(R"((?:^|\n)(?:(\w+):)?\s+\S+-\d+\s+\[(\d+)\]\s+(\d+)\.(\d{9}):)");
+  for (std::sregex_iterator it(report.out.begin(), report.out.end(), line), end; it != end; ++it) {
+    shown[(*it)[1]].emplace_back(std::stoi((*it)[2]),
+                                 std::stoll((*it)[3]) * 1'000'000'000 + std::stoll((*it)[4]));
+  }
+  EXPECT_EQ(shown.size(), 2u) << report.out;
+  EXPECT_EQ(shown[""], Load(path, "").Places()) << report.out;
+  EXPECT_EQ(shown["net"], Load(path, "net").Places()) << report.out;
+}
+
+}  // namespace
+}  // namespace napiscope

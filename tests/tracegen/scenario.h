@@ -140,8 +140,8 @@ class Scenario {
 
 /// Writes a trace.dat v6 file of `cpus` CPUs with buffer instances, as trace-cmd record -B lays
 /// them out: the top buffer holds `top`'s events (none when null), then each instance (a name
-/// and the scenario of its events, none when null) follows in order. The first scenario given
-/// names the tasks.
+/// and the scenario of its events, none when null) follows in order. The saved cmdlines name
+/// every scenario's tasks.
 absl::Status WriteTraceDatBuffers(
     const std::string& path, int cpus, const Scenario* top,
     const std::vector<std::pair<std::string, const Scenario*>>& instances);

@@ -1,5 +1,6 @@
 // Scenario::Resolve and Scenario::WriteTraceDat: from the builder's calls to the exact events.
 #include <algorithm>
+#include <map>
 
 #include <absl/strings/str_cat.h>
 
@@ -205,12 +206,18 @@ absl::Status WriteTraceDatBuffers(
     const std::vector<std::pair<std::string, const Scenario*>>& instances) {
   TraceDatWriterOptions options;
   options.cpus = cpus;
-  const Scenario* first = top;
+  // The saved cmdlines are the system's: every buffer's tasks.
+  std::map<int32_t, std::string> cmdlines;
+  auto add_tasks = [&cmdlines](const Scenario* scenario) {
+    if (scenario == nullptr) return;
+    for (auto& [pid, comm] : scenario->Cmdlines()) cmdlines.emplace(pid, std::move(comm));
+  };
+  add_tasks(top);
   for (const auto& [name, scenario] : instances) {
     options.buffer_instances.push_back(name);
-    if (first == nullptr) first = scenario;
+    add_tasks(scenario);
   }
-  if (first != nullptr) options.cmdlines = first->Cmdlines();
+  options.cmdlines.assign(cmdlines.begin(), cmdlines.end());
   TraceDatWriter writer;
   absl::Status status = writer.Open(path, options);
   if (status.ok() && top != nullptr) status = top->WriteEvents(&writer);

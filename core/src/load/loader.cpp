@@ -77,10 +77,6 @@ absl::Status LoadTrace(const std::string& path, TraceContext& context, EventSink
   internal::TimePlausibilityGuard guard(context, sink);
   if (format == TraceFormat::kTraceDat) {
     status = internal::LoadTraceDat(path, context, guard, options);
-  } else if (!options.buffer.empty()) {
-    status = absl::InvalidArgumentError(absl::StrCat("no buffer '", options.buffer,
-                                                     "': a text trace has no buffer instances (",
-                                                     std::string(TraceFormatName(format)), ")"));
   } else {
     status = internal::LoadTraceText(path, context, guard, options);
   }

@@ -142,6 +142,14 @@ bool ParsePerfTaskColumns(std::string_view prefix, TextEventLine* out) {
 
 // Parses "comm-pid" with an optional "(tgid)" after it, or perf script's "comm pid".
 bool ParseTaskColumns(std::string_view prefix, TextEventLine* out) {
+  // trace-cmd report prints an instance buffer's events after its name, from the first column
+  // ("net:           <idle>-0"); a task's comm is printed right-aligned, after spaces.
+  if (size_t end = prefix.find(": "); end != std::string_view::npos && end > 0 &&
+                                      prefix.substr(0, end).find(' ') == std::string_view::npos &&
+                                      !TrimLeft(prefix.substr(end + 1)).empty()) {
+    out->buffer = prefix.substr(0, end);
+    prefix = prefix.substr(end + 1);
+  }
   if (!prefix.empty() && prefix.back() == ')') {
     size_t open = prefix.rfind('(');
     if (open == std::string_view::npos) return false;

@@ -12,6 +12,9 @@ namespace napiscope::internal {
 /// The columns every event line has; the views point into the line.
 struct TextEventLine {
   std::string_view comm;  ///< as printed; "<idle>", "<...>" for unknown
+  /// The buffer instance trace-cmd report names before the task ("net:   <idle>-0 ..."), empty
+  /// for the top buffer's events.
+  std::string_view buffer;
   int32_t pid = 0;
   int32_t tgid = -1;  ///< -1 when there is no tgid column or it shows "-------"
   int32_t cpu = 0;

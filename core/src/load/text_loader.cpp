@@ -1,5 +1,7 @@
 #include "load/text_loader.h"
 
+#include "load/buffer_choice.h"
+
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -60,6 +62,7 @@ class TextTraceLoader {
   absl::Status Load(const std::string& path) {
     absl::Status status = ScanText(path, options_, &scan_);
     if (!status.ok()) return status;
+    if (status = ChooseTextBuffer(); !status.ok()) return status;
     context_.meta.file_version = 0;
     context_.meta.format = scan_.evidence.Decide();
     context_.meta.cpus = std::max(scan_.header_cpus, scan_.max_cpu + 1);
@@ -100,6 +103,21 @@ class TextTraceLoader {
   }
 
  private:
+  // The buffer whose lines to read (LoadOptions::buffer, chosen as for a trace.dat).
+  absl::Status ChooseTextBuffer() {
+    std::vector<BufferHolding> holdings;
+    for (const auto& [name, lines] : scan_.instance_lines) holdings.push_back({name, lines > 0});
+    std::string warning;
+    absl::Status status = ChooseBuffer(options_.buffer, scan_.top_buffer_lines > 0, holdings,
+                                       &context_.meta.buffer, &warning);
+    if (!status.ok()) return status;
+    if (!warning.empty()) Warn(std::move(warning));
+    for (const auto& [name, lines] : scan_.instance_lines) {
+      if (name != context_.meta.buffer) context_.meta.buffer_instances.push_back(name);
+    }
+    return absl::OkStatus();
+  }
+
   // Reads `run` up to its next event; false when the run has no more.
   bool Advance(Run& run) {
     std::string_view line;
@@ -119,6 +137,7 @@ class TextTraceLoader {
   bool HandleLine(Run& run, std::string_view line) {
     TextEventLine parsed;
     if (ParseEventLine(line, &parsed)) {
+      if (parsed.buffer != context_.meta.buffer) return false;  // another buffer's event
       if (IsStackHead(parsed.name)) {
         ++context_.meta.stack_records;
         return false;

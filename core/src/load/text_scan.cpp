@@ -129,6 +129,27 @@ bool HtmlTraceData::Keep(std::string_view line) {
   return !other_block_;
 }
 
+namespace {
+
+// Counts an event line of `buffer` ("" for the top buffer).
+void CountBufferLine(std::string_view buffer, TextScan* scan) {
+  if (buffer.empty()) {
+    ++scan->top_buffer_lines;
+    return;
+  }
+  for (auto& [name, lines] : scan->instance_lines) {
+    if (name == buffer) {
+      ++lines;
+      return;
+    }
+  }
+  if (scan->instance_lines.size() < kMaxTextBuffers) {
+    scan->instance_lines.emplace_back(std::string(buffer), 1);
+  }
+}
+
+}  // namespace
+
 absl::Status ScanText(const std::string& path, const LoadOptions& options, TextScan* scan) {
   TextLineReader reader;
   absl::Status status = reader.Open(path);
@@ -157,6 +178,7 @@ absl::Status ScanText(const std::string& path, const LoadOptions& options, TextS
       if (parsed.ts_is_count) return ClockCountError(scan->lines, parsed.ts_ns);
       scan->evidence.NoteEvent(parsed);
       ++scan->event_lines;
+      CountBufferLine(parsed.buffer, scan);
       if (parsed.ts_ns < last_ns && !scan->too_many_runs) {
         if (scan->runs.size() == max_runs) {
           scan->too_many_runs = true;

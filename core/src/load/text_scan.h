@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <absl/status/status.h>
@@ -81,7 +82,14 @@ struct TextScan {
   bool html = false;  ///< a systrace HTML page
   int html_blocks = 0;  ///< its trace-data blocks
   FormatEvidence evidence;
+  int64_t top_buffer_lines = 0;  ///< event lines of the top buffer
+  /// Event lines of each buffer instance trace-cmd report named, in the order first seen (at
+  /// most kMaxTextBuffers: the lines of more are never read).
+  std::vector<std::pair<std::string, int64_t>> instance_lines;
 };
+
+/// Buffer instances told apart in a text trace.
+constexpr size_t kMaxTextBuffers = 256;
 
 /// Most runs merged at once (each has a reader of its own); more is not a trace merged by
 /// CPU but noise, read in file order with time clamped.

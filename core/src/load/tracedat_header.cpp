@@ -1,5 +1,6 @@
 #include "load/tracedat_header.h"
 
+#include "load/buffer_choice.h"
 #include "load/tracedat_extents.h"
 #include "napiscope/tracedat_writer.h"
 
@@ -637,46 +638,21 @@ uint64_t DataBytes(const std::vector<CpuDataExtent>& extents) {
   return bytes;
 }
 
-// "a, b": the names of the instances with data.
-std::string InstancesWithData(const TraceDatHeader& header) {
-  std::string names;
-  for (const TraceDatBuffer& buffer : header.instances) {
-    if (DataBytes(buffer.extents) > 0)
-      absl::StrAppend(&names, names.empty() ? "" : ", ", buffer.name);
-  }
-  return names;
-}
-
 // Puts the extents of the buffer to read in top_buffer (see ReadTraceDatHeader) and notes where
 // the others lie.
 absl::Status SelectBuffer(const std::string& wanted, TraceDatHeader* header) {
-  const TraceDatBuffer* chosen = nullptr;
-  if (!wanted.empty()) {
-    for (const TraceDatBuffer& buffer : header->instances) {
-      if (buffer.name == wanted) chosen = &buffer;
-    }
-    if (chosen == nullptr) {
-      std::string names;
-      for (const TraceDatBuffer& buffer : header->instances) {
-        absl::StrAppend(&names, ", '", buffer.name, "'");
-      }
-      return absl::NotFoundError(
-          absl::StrCat("no buffer '", wanted, "' in the file (it has the top buffer", names, ")"));
-    }
-  } else if (DataBytes(header->top_buffer) == 0) {
-    for (const TraceDatBuffer& buffer : header->instances) {
-      if (DataBytes(buffer.extents) == 0) continue;
-      if (chosen != nullptr) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("the top buffer holds no events, and buffers ", InstancesWithData(*header),
-                         " do: choose one with --buffer NAME"));
-      }
-      chosen = &buffer;
-    }
-    if (chosen != nullptr) {
-      header->warnings.push_back(
-          absl::StrCat("the top buffer holds no events: read buffer '", chosen->name, "' instead"));
-    }
+  std::vector<BufferHolding> holdings;
+  for (const TraceDatBuffer& buffer : header->instances) {
+    holdings.push_back(BufferHolding{buffer.name, DataBytes(buffer.extents) > 0});
+  }
+  std::string name, warning;
+  absl::Status status =
+      ChooseBuffer(wanted, DataBytes(header->top_buffer) > 0, holdings, &name, &warning);
+  if (!status.ok()) return status;
+  if (!warning.empty()) header->warnings.push_back(warning);
+  const TraceDatBuffer* chosen = nullptr;  // null: the top buffer
+  for (const TraceDatBuffer& buffer : header->instances) {
+    if (!name.empty() && buffer.name == name && chosen == nullptr) chosen = &buffer;
   }
   const uint64_t table_bytes = 10 + 16 * static_cast<uint64_t>(header->cpus);
   auto note_other = [&](const std::vector<CpuDataExtent>& extents) {
@@ -688,8 +664,9 @@ absl::Status SelectBuffer(const std::string& wanted, TraceDatHeader* header) {
   };
   for (const TraceDatBuffer& buffer : header->instances) {
     if (&buffer == chosen) continue;
-    if (header->version < 7)
+    if (header->version < 7) {
       header->other_buffers.emplace_back(buffer.section, buffer.section + table_bytes);
+    }
     note_other(buffer.extents);
   }
   if (chosen == nullptr) return absl::OkStatus();

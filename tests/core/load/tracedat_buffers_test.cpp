@@ -144,14 +144,14 @@ TEST_F(TraceDatBuffersTest, ABufferTheFileLacksIsAnErrorNamingItsBuffers) {
   EXPECT_EQ(loaded.status.message(),
             path + ": no buffer 'nope' in the file (it has the top buffer, 'net')");
 
-  // A text trace has no buffers at all.
+  // A text trace without buffer names has only its top buffer.
   std::string text = dir_ + "/trace.txt";
   std::ofstream(text) << "# tracer: nop\n          <idle>-0     [000] d.h1.   100.000001: "
                          "softirq_raise: vec=3 [action=NET_RX]\n";
   loaded = Load(text, "net");
-  EXPECT_EQ(loaded.status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(loaded.status.message()),
-              HasSubstr("no buffer 'net': a text trace has no buffer instances"));
+  EXPECT_EQ(loaded.status.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(loaded.status.message(),
+            text + ": no buffer 'net' in the file (it has the top buffer)");
 }
 
 TEST_F(TraceDatBuffersTest, AnInstanceTableOutsideTheFileIsAnError) {
@@ -174,23 +174,35 @@ TEST_F(TraceDatBuffersTest, AnInstanceTableOutsideTheFileIsAnError) {
               HasSubstr("buffer 'net': its CPU table at byte 17592186044416 runs past the end"));
 }
 
-TEST_F(TraceDatBuffersTest, TraceCmdReportShowsTheSameEventsOfEachBuffer) {
+// `trace-cmd report` of such a file prints every buffer, an instance's lines after its name
+// ("net:    ksoftirqd/1-16   [001] ..."): napiscope reads that text's buffers as it reads the
+// file's, and the names of the tasks without the buffer's.
+TEST_F(TraceDatBuffersTest, TraceCmdReportTextOfTheBuffersReadsAsTheFile) {
   if (!HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
   tracegen::Scenario top = Raises(0, 2);
   tracegen::Scenario net = Raises(1, 3, T + 500);
+  net.Task(16, "ksoftirqd/1").Running(1, 16);
   std::string path = Write("both.dat", &top, {{"net", &net}});
   testing::CommandResult report = RunCommand("trace-cmd report -t -i " + path);
   ASSERT_EQ(report.exit_code, 0) << report.err;
-  // trace-cmd prints every buffer, an instance's lines after its name: (cpu, time) by buffer.
-  std::map<std::string, std::vector<std::pair<int, TimestampNs>>> shown;
-  std::regex line(R"((?:^|\n)(?:(\w+):)?\s+\S+-\d+\s+\[(\d+)\]\s+(\d+)\.(\d{9}):)");
-  for (std::sregex_iterator it(report.out.begin(), report.out.end(), line), end; it != end; ++it) {
-    shown[(*it)[1]].emplace_back(std::stoi((*it)[2]),
-                                 std::stoll((*it)[3]) * 1'000'000'000 + std::stoll((*it)[4]));
+  ASSERT_THAT(report.out, HasSubstr("\nnet:"));
+  std::string text = dir_ + "/both.txt";
+  std::ofstream(text) << report.out;
+
+  for (const std::string buffer : {"", "net"}) {
+    Loaded from_file = LoadBoth(path, buffer);
+    Loaded from_text = Load(text, buffer);
+    ASSERT_TRUE(from_text.status.ok()) << from_text.status;
+    EXPECT_EQ(from_text.Places(), from_file.Places()) << report.out;
+    EXPECT_EQ(from_text.context.meta.buffer, buffer);
+    EXPECT_THAT(from_text.context.meta.buffer_instances,
+                buffer.empty() ? std::vector<std::string>{"net"} : std::vector<std::string>{});
   }
-  EXPECT_EQ(shown.size(), 2u) << report.out;
-  EXPECT_EQ(shown[""], Load(path, "").Places()) << report.out;
-  EXPECT_EQ(shown["net"], Load(path, "net").Places()) << report.out;
+  Loaded instance = Load(text, "net");
+  ASSERT_FALSE(instance.events.empty());
+  EXPECT_EQ(instance.events[0].pid, 16);
+  EXPECT_EQ(instance.context.strings.Get(instance.context.tasks.CommOf(16)), "ksoftirqd/1")
+      << report.out;
 }
 
 }  // namespace

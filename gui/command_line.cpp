@@ -7,7 +7,8 @@ namespace napiscope::gui {
 
 QString GuiUsage() {
   return "Usage: napiscope-gui [FILE] [--range FROM TO] [--cpus LIST] [--pin TASKS]\n"
-         "                    [--session FILE] [--screenshot OUT.png [--size WxH]]\n"
+         "                    [--buffer NAME] [--session FILE] [--screenshot OUT.png [--size "
+         "WxH]]\n"
          "\n"
          "Shows what IRQs, softirqs and NAPI polling did to each CPU of a trace.dat or ftrace\n"
          "text file.\n"
@@ -18,6 +19,8 @@ QString GuiUsage() {
          "  --cpus LIST           the CPUs to show, e.g. 0-3,8 (View > CPUs shows the others)\n"
          "  --pin TASKS           pin tasks as thread lanes: comm prefixes or pids, comma\n"
          "                        separated (napi/va,irq/354,1234)\n"
+         "  --buffer NAME         the trace.dat buffer instance to read (trace-cmd record -B);\n"
+         "                        default the top buffer, or the only instance with events\n"
          "  --session FILE        restore markers, pins, filters, hidden CPUs and the view\n"
          "                        saved with File > Save session\n"
          "  --screenshot OUT.png  render the window offscreen after loading FILE, save, exit\n"
@@ -75,6 +78,9 @@ bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QStrin
       for (const QString& task : arguments[++i].split(',', Qt::SkipEmptyParts)) {
         options->pins.append(task.trimmed());
       }
+    } else if (arg == "--buffer") {
+      if (!value(1)) return false;
+      options->buffer = arguments[++i];
     } else if (arg == "--session") {
       if (!value(1)) return false;
       options->session = arguments[++i];

@@ -1,6 +1,6 @@
 // The napiscope-gui command line: FILE [--range FROM TO] [--cpus LIST] [--pin TASKS]
-// [--session FILE] [--screenshot OUT.png [--size WxH]]. Parsed before any QApplication
-// exists, so --help and --version work without a display.
+// [--buffer NAME] [--session FILE] [--screenshot OUT.png [--size WxH]]. Parsed before any
+// QApplication exists, so --help and --version work without a display.
 #pragma once
 
 #include <QSize>
@@ -21,6 +21,7 @@ struct GuiOptions {
   std::optional<std::vector<int>> cpus;              ///< --cpus: the CPUs to show
   QStringList pins;                                  ///< --pin: tasks to pin (comm prefix or pid)
   QString session;                                   ///< --session: restore this session file
+  QString buffer;  ///< --buffer: the trace.dat buffer instance to read (LoadOptions::buffer)
   QSize size{1600, 1000};
   bool help = false;
   bool version = false;

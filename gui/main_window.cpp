@@ -232,15 +232,17 @@ void MainWindow::OpenTrace(const QString& path, const GuiOptions& options) {
   pending_options_ = options;
   SetLoading(true);
   status_->setText(QString("Loading %1 ...").arg(path));
-  loader_->Start(path);
+  loader_->Start(path, options.buffer);
 }
 
 void MainWindow::WaitForLoad() { loader_->Wait(); }
 
 QString MainWindow::StatusText() const { return status_->text(); }
 
-bool MainWindow::OpenTraceAndWait(const QString& path) {
-  OpenTrace(path);
+bool MainWindow::OpenTraceAndWait(const QString& path, const QString& buffer) {
+  GuiOptions options;
+  options.buffer = buffer;
+  OpenTrace(path, options);
   loader_->Wait();
   charts_->WaitForRefresh();
   return last_error_.isEmpty() && trace_ && trace_->path == path.toStdString();

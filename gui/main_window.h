@@ -62,9 +62,9 @@ class MainWindow : public QMainWindow {
   /// The header line above the timeline (file, range shown, markers), as plain text.
   QString HeaderText() const;
 
-  /// Loads `path` and waits for the result and its charts; false when it failed (see
-  /// LastError()).
-  bool OpenTraceAndWait(const QString& path);
+  /// Loads `path` (the buffer instance `buffer`, "" for the default) and waits for the result
+  /// and its charts; false when it failed (see LastError()).
+  bool OpenTraceAndWait(const QString& path, const QString& buffer = QString());
 
   /// Blocks until the running load (if any) has finished and its result is shown (the charts
   /// may still be computing: charts()->WaitForRefresh()).

@@ -31,7 +31,7 @@ bool SaveScreenshot(const GuiOptions& options, QString* error) {
   MainWindow window;
   window.SetShowErrorDialogs(false);
   window.resize(options.size);
-  if (!window.OpenTraceAndWait(options.file)) {
+  if (!window.OpenTraceAndWait(options.file, options.buffer)) {
     *error = window.LastError();
     return false;
   }

@@ -18,7 +18,7 @@ TraceLoader::~TraceLoader() {
   }
 }
 
-void TraceLoader::Start(const QString& path) {
+void TraceLoader::Start(const QString& path, const QString& buffer) {
   if (worker_ != nullptr) {
     cancel_->store(true);
     worker_->wait();
@@ -28,11 +28,13 @@ void TraceLoader::Start(const QString& path) {
   cancel_ = std::make_shared<std::atomic<bool>>(false);
   last_percent_ = std::make_shared<std::atomic<int>>(-1);
   std::string file = path.toStdString();
+  std::string buffer_name = buffer.toStdString();
   auto cancel = cancel_;
   auto last_percent = last_percent_;
-  worker_ = QThread::create([this, file, trace, cancel, last_percent] {
+  worker_ = QThread::create([this, file, buffer_name, trace, cancel, last_percent] {
     LoadOptions options;
     options.cancel = cancel.get();
+    options.buffer = buffer_name;
     // Called on the worker: post only whole-percent changes to the GUI thread.
     options.progress = [this, last_percent](double fraction) {
       int percent = static_cast<int>(fraction * 100);

@@ -20,8 +20,8 @@ class TraceLoader : public QObject {
   explicit TraceLoader(QObject* parent = nullptr);
   ~TraceLoader() override;
 
-  /// Starts loading `path` in the background.
-  void Start(const QString& path);
+  /// Starts loading `path` (its buffer instance `buffer`, "" for the default) in the background.
+  void Start(const QString& path, const QString& buffer = QString());
 
   /// Asks the running load to stop; Cancelled() follows.
   void Cancel();

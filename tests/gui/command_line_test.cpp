@@ -60,13 +60,15 @@ TEST(TraceTime, FormatsAsManyDigitsAsTheResolutionNeeds) {
 TEST(CommandLine, CpuListsPinsAndSession) {
   GuiOptions options;
   QString error;
-  ASSERT_TRUE(ParseGuiArguments({"t.dat", "--cpus", "0-3,8", "--pin", "napi/va,irq/354",
-                                 "--session", "s.json", "--range", "+1ms", "705.5"},
-                                &options, &error))
+  ASSERT_TRUE(
+      ParseGuiArguments({"t.dat", "--cpus", "0-3,8", "--pin", "napi/va,irq/354", "--session",
+                         "s.json", "--range", "+1ms", "705.5", "--buffer", "net"},
+                        &options, &error))
       << error.toStdString();
   EXPECT_EQ(options.cpus, (std::vector<int>{0, 1, 2, 3, 8}));
   EXPECT_EQ(options.pins, (QStringList{"napi/va", "irq/354"}));
   EXPECT_EQ(options.session, "s.json");
+  EXPECT_EQ(options.buffer, "net");
   EXPECT_EQ(options.range->first, "+1ms");
   EXPECT_FALSE(ParseGuiArguments({"--cpus", "3-1"}, &options, &error));
   EXPECT_TRUE(error.contains("3-1")) << error.toStdString();

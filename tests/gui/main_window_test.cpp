@@ -15,6 +15,7 @@
 #include "screenshot.h"
 #include "support/test_support.h"
 #include "timeline_view.h"
+#include "tracegen/scenario.h"
 
 namespace napiscope::gui {
 namespace {
@@ -51,6 +52,26 @@ TEST(MainWindow, OpensCompressedFtraceText) {
     intervals += timeline.lane(cpu, Lane::kTask).size() + timeline.lane(cpu, Lane::kSoftirq).size();
   }
   EXPECT_GT(intervals, 0u);
+}
+
+// A trace.dat whose events are in two buffer instances: the CLI's error without --buffer, the
+// named instance's events with it.
+TEST(MainWindow, ABufferInstanceIsReadWhenNamed) {
+  QTemporaryDir dir;
+  std::string path = dir.filePath("instances.dat").toStdString();
+  tracegen::Scenario net(2), sched(2);
+  for (int i = 0; i < 3; ++i) net.SoftirqRaise(1, 10'000'000'000 + i * 1'000, 3);
+  sched.SoftirqRaise(0, 10'000'000'000, 3);
+  ASSERT_TRUE(
+      tracegen::WriteTraceDatBuffers(path, 2, nullptr, {{"net", &net}, {"sched", &sched}}).ok());
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  EXPECT_FALSE(window.OpenTraceAndWait(QString::fromStdString(path)));
+  EXPECT_TRUE(window.LastError().endsWith("choose one with --buffer NAME"))
+      << window.LastError().toStdString();
+  ASSERT_TRUE(window.OpenTraceAndWait(QString::fromStdString(path), "net"));
+  EXPECT_EQ(window.trace()->context.meta.buffer, "net");
+  EXPECT_EQ(window.trace()->report.trace.events, 3);
 }
 
 TEST(MainWindow, ABrokenFileShowsTheClisMessage) {

@@ -174,6 +174,28 @@ TEST_F(TraceDatBuffersTest, AnInstanceTableOutsideTheFileIsAnError) {
               HasSubstr("buffer 'net': its CPU table at byte 17592186044416 runs past the end"));
 }
 
+// trace-cmd convert writes the same buffers as a v7 file (the BUFFER options hold the CPU tables),
+// compressed or not: each buffer reads as from the v6 file.
+TEST_F(TraceDatBuffersTest, AVersion7FileReadsEachBufferAsVersion6) {
+  if (!HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
+  tracegen::Scenario top = Raises(0, 2);
+  tracegen::Scenario net = Raises(1, 3, T + 500);
+  std::string v6 = Write("v6.dat", &top, {{"net", &net}});
+  for (const std::string compression : {"zstd", "none"}) {
+    std::string v7 = dir_ + "/v7-" + compression + ".dat";
+    testing::CommandResult convert =
+        RunCommand("trace-cmd convert --file-version 7 --compression " + compression + " -i " + v6 +
+                   " -o " + v7);
+    ASSERT_EQ(convert.exit_code, 0) << convert.err;
+    for (const std::string buffer : {"", "net"}) {
+      Loaded from_v7 = LoadBoth(v7, buffer);
+      EXPECT_EQ(from_v7.context.meta.file_version, 7);
+      EXPECT_EQ(from_v7.Places(), Load(v6, buffer).Places()) << compression << " " << buffer;
+      EXPECT_EQ(from_v7.context.meta.buffer, buffer);
+    }
+  }
+}
+
 // `trace-cmd report` of such a file prints every buffer, an instance's lines after its name
 // ("net:    ksoftirqd/1-16   [001] ..."): napiscope reads that text's buffers as it reads the
 // file's, and the names of the tasks without the buffer's.

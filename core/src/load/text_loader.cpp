@@ -1,7 +1,5 @@
 #include "load/text_loader.h"
 
-#include "load/buffer_choice.h"
-
 #include <algorithm>
 #include <memory>
 #include <vector>
@@ -10,6 +8,7 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 
+#include "load/buffer_choice.h"
 #include "load/event_ingest.h"
 #include "load/text_fields.h"
 #include "load/text_input.h"

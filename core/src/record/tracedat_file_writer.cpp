@@ -31,10 +31,12 @@ void PutSized(std::string* out, std::string_view text, int size_bytes) {
   out->append(text);
 }
 
+// "flyrecord" and its NUL: the label before each buffer's CPU table.
+constexpr size_t kFlyrecordLabelBytes = 10;
+
 // The label and CPU table that start a buffer's data; the table is filled in by Close.
 void PutFlyrecord(std::string* out, int cpus) {
-  out->append("flyrecord", 9);
-  out->push_back('\0');
+  out->append("flyrecord\0", kFlyrecordLabelBytes);
   out->append(16 * static_cast<size_t>(cpus), '\0');  // (offset, size) per CPU
 }
 
@@ -156,7 +158,7 @@ absl::Status TraceDatFileWriter::Open(const std::string& path, const TraceDatHea
   std::string text = BuildHeader(header, &pages_not_kept_offset_, &buffer_offsets);
   buffers_.assign(1, Buffer{text.size() - 16 * static_cast<size_t>(cpus_), 0, {}});
   buffers_[0].extents.assign(cpus_, {0, 0});
-  for (uint64_t offset : buffer_offsets) instance_option_offsets_.push_back(offset);
+  instance_option_offsets_ = std::move(buffer_offsets);
   text.append((page_size_ - text.size() % page_size_) % page_size_, '\0');
   return Write(text);
 }
@@ -170,7 +172,7 @@ absl::Status TraceDatFileWriter::BeginBuffer(size_t instance) {
   // The instance's flyrecord label and CPU table, then its pages from the next page on.
   std::string text;
   PutFlyrecord(&text, cpus_);
-  Buffer buffer{file_offset_ + 10, file_offset_, {}};
+  Buffer buffer{file_offset_ + kFlyrecordLabelBytes, file_offset_, {}};
   buffer.extents.assign(cpus_, {0, 0});
   buffers_.push_back(std::move(buffer));
   current_cpu_ = -1;

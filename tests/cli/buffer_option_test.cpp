@@ -63,7 +63,8 @@ TEST(BufferOption, ReadsTheNamedInstance) {
   auto info = RunCommand(CliPath() + " info --buffer net " + path);
   ASSERT_EQ(info.exit_code, 0) << info.err;
   EXPECT_THAT(info.out, HasSubstr("events:   3\n"));
-  EXPECT_THAT(info.out, HasSubstr("buffer:   net (an instance, not the top buffer)\n"));
+  EXPECT_THAT(info.out,
+              HasSubstr("format:   trace.dat v6, compression none, buffer instance 'net'\n"));
   EXPECT_THAT(info.out, HasSubstr("other buffers (not loaded): sched\n"));
 
   auto missing = RunCommand(CliPath() + " report --buffer nope " + path);

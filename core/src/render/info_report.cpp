@@ -48,8 +48,12 @@ nlohmann::json MissedPerCpuJson(const std::vector<CpuMissedSummary>& rows) {
 }
 
 std::string DescribeTraceFormat(const TraceMeta& meta) {
-  if (meta.format != TraceFormat::kTraceDat) return std::string(TraceFormatName(meta.format));
-  return fmt::format("trace.dat v{}, compression {}", meta.file_version, meta.compression);
+  std::string format =
+      meta.format != TraceFormat::kTraceDat
+          ? std::string(TraceFormatName(meta.format))
+          : fmt::format("trace.dat v{}, compression {}", meta.file_version, meta.compression);
+  if (!meta.buffer.empty()) format += fmt::format(", buffer instance '{}'", meta.buffer);
+  return format;
 }
 
 namespace {
@@ -158,8 +162,6 @@ std::string InfoToText(const TraceSummary& s, size_t width) {
                      FormatTimestamp(s.last_ts_ns), FormatDuration(s.last_ts_ns - s.first_ts_ns)));
   }
   line(fmt::format("tasks:    {}", s.tasks));
-  if (!s.meta.buffer.empty())
-    line(fmt::format("buffer:   {} (an instance, not the top buffer)", s.meta.buffer));
   if (!s.meta.buffer_instances.empty()) {
     line(fmt::format("other buffers (not loaded): {}", fmt::join(s.meta.buffer_instances, ", ")));
   }

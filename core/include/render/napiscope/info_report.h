@@ -9,7 +9,8 @@
 
 namespace napiscope {
 
-/// The file's format for people: "trace.dat v7, compression zstd 1.5.4", "ftrace text".
+/// The file's format for people: "trace.dat v7, compression zstd 1.5.4", "ftrace text", with
+/// ", buffer instance 'net'" when the trace read an instance's buffer.
 std::string DescribeTraceFormat(const TraceMeta& meta);
 
 /// The summary for people, several lines ending in a newline; the events by name as a column

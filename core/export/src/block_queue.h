@@ -106,6 +106,9 @@ class BlockQueue {
   static constexpr size_t kMaxFree = 64;           // written blocks kept for reuse
   static constexpr size_t kWriteBlocks = 32;       // blocks gathered per writev, at most
   static constexpr size_t kWriteBytes = 4 << 20;   // bytes gathered per writev, about
+  // The writer wakes for kWriteBlocks queued blocks: a queue that holds fewer would wait on it
+  // forever.
+  static_assert(kMaxQueued > kWriteBlocks);
   bool EnoughToWrite() const {  // caller holds mutex_
     return queued_bytes_ >= kWriteBytes || queued_.size() >= kWriteBlocks;
   }

@@ -270,7 +270,7 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
         }
         if (version < 7) {
           // Its CPU table, at `offset`, is read once the CPU count is known (ReadV6Buffers).
-          if (!name.empty()) header->instances.push_back(TraceDatBuffer{name, offset, "", {}});
+          if (!name.empty()) header->instances.push_back(TraceDatBuffer{name, offset, "", {}, {}});
           if (header->instances.size() > kMaxBufferInstances) return TooManyInstances();
           break;
         }
@@ -284,8 +284,9 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
         if (cpu_count > static_cast<uint32_t>(kMaxCpus)) {
           return Corrupt(absl::StrCat("absurd CPU count ", cpu_count));
         }
+        absl::Status readable;
         if (!name.empty() && page_size != static_cast<uint32_t>(header->page_size)) {
-          return absl::UnimplementedError(absl::StrCat(
+          readable = absl::UnimplementedError(absl::StrCat(
               "buffer '", name, "' has ", page_size, "-byte pages, the file ", header->page_size));
         }
         std::vector<CpuDataExtent> extents;
@@ -300,7 +301,9 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           extents.push_back(extent);
         }
         if (!name.empty()) {
-          header->instances.push_back(TraceDatBuffer{name, offset, clock, std::move(extents)});
+          if (!readable.ok()) extents.clear();
+          header->instances.push_back(
+              TraceDatBuffer{name, offset, clock, std::move(extents), readable});
           if (header->instances.size() > kMaxBufferInstances) return TooManyInstances();
           break;
         }
@@ -609,18 +612,22 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
 }
 
 // The CPU table of each v6 buffer instance: at the offset its BUFFER option gives, a
-// flyrecord label and an (offset, size) pair per CPU of the file, as for the top buffer.
+// flyrecord label and an (offset, size) pair per CPU of the file, as for the top buffer. A
+// table that does not read makes that buffer unreadable, not the file (a recording cut short
+// before trace-cmd wrote an instance's data leaves its offset 0).
 absl::Status ReadV6Buffers(const FileView& file, TraceDatHeader* header) {
   const uint64_t table_bytes = 16 * static_cast<uint64_t>(header->cpus);
   for (TraceDatBuffer& buffer : header->instances) {
     std::string raw;
     if (!file.Read(buffer.section, 10 + table_bytes, &raw)) {
-      return Truncated(absl::StrCat("buffer '", buffer.name, "': its CPU table at byte ",
-                                    buffer.section, " runs past the end of the file"));
+      buffer.status = Truncated(absl::StrCat("buffer '", buffer.name, "': its CPU table at byte ",
+                                             buffer.section, " runs past the end of the file"));
+      continue;
     }
     if (raw.compare(0, 10, std::string_view("flyrecord\0", 10)) != 0) {
-      return Corrupt(
+      buffer.status = Corrupt(
           absl::StrCat("buffer '", buffer.name, "': no flyrecord label at byte ", buffer.section));
+      continue;
     }
     const uint8_t* table = reinterpret_cast<const uint8_t*>(raw.data()) + 10;
     for (int cpu = 0; cpu < header->cpus; ++cpu) {
@@ -643,7 +650,9 @@ uint64_t DataBytes(const std::vector<CpuDataExtent>& extents) {
 absl::Status SelectBuffer(const std::string& wanted, TraceDatHeader* header) {
   std::vector<BufferHolding> holdings;
   for (const TraceDatBuffer& buffer : header->instances) {
-    holdings.push_back(BufferHolding{buffer.name, DataBytes(buffer.extents) > 0});
+    // An unreadable buffer may hold events: chosen, it is the error.
+    holdings.push_back(
+        BufferHolding{buffer.name, !buffer.status.ok() || DataBytes(buffer.extents) > 0});
   }
   std::string name, warning;
   absl::Status status =
@@ -653,6 +662,13 @@ absl::Status SelectBuffer(const std::string& wanted, TraceDatHeader* header) {
   const TraceDatBuffer* chosen = nullptr;  // null: the top buffer
   for (const TraceDatBuffer& buffer : header->instances) {
     if (!name.empty() && buffer.name == name && chosen == nullptr) chosen = &buffer;
+  }
+  if (chosen != nullptr && !chosen->status.ok()) return chosen->status;
+  for (const TraceDatBuffer& buffer : header->instances) {
+    if (!buffer.status.ok()) {
+      header->warnings.push_back(
+          absl::StrCat(buffer.status.message(), "; that buffer is not read"));
+    }
   }
   const uint64_t table_bytes = 10 + 16 * static_cast<uint64_t>(header->cpus);
   auto note_other = [&](const std::vector<CpuDataExtent>& extents) {

@@ -27,6 +27,9 @@ struct TraceDatBuffer {
   uint64_t section = 0;                ///< offset of its flyrecord label (v6) or section (v7)
   std::string clock;                   ///< v7: its trace_clock, "" when not said
   std::vector<CpuDataExtent> extents;  ///< its CPU data
+  /// Why it cannot be read (its table outside the file, ...); OK when it can. Only an error
+  /// when it is the buffer to read: the others still read.
+  absl::Status status;
 };
 
 /// How trace-cmd turns a file's raw ring-buffer timestamps into the times it shows (its

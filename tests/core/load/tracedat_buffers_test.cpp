@@ -154,24 +154,46 @@ TEST_F(TraceDatBuffersTest, ABufferTheFileLacksIsAnErrorNamingItsBuffers) {
             text + ": no buffer 'net' in the file (it has the top buffer)");
 }
 
-TEST_F(TraceDatBuffersTest, AnInstanceTableOutsideTheFileIsAnError) {
-  tracegen::Scenario net = Raises(1, 2);
-  std::string path = Write("bad.dat", nullptr, {{"net", &net}});
-  // The BUFFER option: id 3, size 12, its 8-byte offset, then "net\0".
+// Points the BUFFER option of instance "net" in `path` at `offset`.
+void MoveNetTable(const std::string& path, uint64_t offset) {
   std::string bytes;
   {
     std::ifstream in(path, std::ios::binary);
     bytes.assign(std::istreambuf_iterator<char>(in), {});
   }
+  // The BUFFER option: id 3, size 12, its 8-byte offset, then "net\0".
   size_t option = bytes.find(std::string("\x03\0\x0c\0\0\0", 6));
   ASSERT_NE(option, std::string::npos);
   ASSERT_EQ(bytes.substr(option + 14, 4), std::string("net\0", 4));
-  for (int i = 0; i < 8; ++i) bytes[option + 6 + i] = static_cast<char>(i == 5 ? 0x10 : 0);
+  for (int i = 0; i < 8; ++i) bytes[option + 6 + i] = static_cast<char>(offset >> (8 * i));
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-  Loaded loaded = Load(path, "");
+}
+
+// An instance whose table does not read is the error when it is the buffer to read; beside a
+// top buffer with events (a recording cut short before trace-cmd wrote the instance leaves
+// its offset 0) the top buffer is read, and the instance named as not read.
+TEST_F(TraceDatBuffersTest, AnInstanceTableThatDoesNotReadFailsOnlyThatBuffer) {
+  tracegen::Scenario net = Raises(1, 2);
+  std::string only = Write("bad.dat", nullptr, {{"net", &net}});
+  MoveNetTable(only, uint64_t{1} << 44);
+  Loaded loaded = Load(only, "");
   EXPECT_EQ(loaded.status.code(), absl::StatusCode::kDataLoss);
-  EXPECT_THAT(std::string(loaded.status.message()),
-              HasSubstr("buffer 'net': its CPU table at byte 17592186044416 runs past the end"));
+  EXPECT_EQ(loaded.status.message(),
+            only +
+                ": truncated trace.dat: buffer 'net': its CPU table at byte 17592186044416 "
+                "runs past the end of the file");
+
+  tracegen::Scenario top = Raises(0, 3);
+  std::string beside = Write("cut.dat", &top, {{"net", &net}});
+  MoveNetTable(beside, 0);
+  loaded = LoadBoth(beside, "");
+  EXPECT_EQ(loaded.events.size(), 3u);
+  EXPECT_THAT(loaded.context.meta.warnings,
+              ElementsAre("corrupt trace.dat header: buffer 'net': no flyrecord label at byte 0; "
+                          "that buffer is not read"));
+  loaded = Load(beside, "net");
+  EXPECT_EQ(loaded.status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(std::string(loaded.status.message()), HasSubstr("no flyrecord label at byte 0"));
 }
 
 // trace-cmd convert writes the same buffers as a v7 file (the BUFFER options hold the CPU tables),

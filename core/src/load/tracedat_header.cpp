@@ -136,6 +136,9 @@ absl::Status Corrupt(const std::string& what) {
   return absl::DataLossError(absl::StrCat("corrupt trace.dat header: ", what));
 }
 
+// "flyrecord" and its NUL: the label before each buffer's CPU table.
+constexpr uint64_t kFlyrecordLabelBytes = 10;
+
 // Buffer instances a file may name: each costs a CPU table in memory.
 constexpr size_t kMaxBufferInstances = 256;
 
@@ -619,17 +622,18 @@ absl::Status ReadV6Buffers(const FileView& file, TraceDatHeader* header) {
   const uint64_t table_bytes = 16 * static_cast<uint64_t>(header->cpus);
   for (TraceDatBuffer& buffer : header->instances) {
     std::string raw;
-    if (!file.Read(buffer.section, 10 + table_bytes, &raw)) {
+    if (!file.Read(buffer.section, kFlyrecordLabelBytes + table_bytes, &raw)) {
       buffer.status = Truncated(absl::StrCat("buffer '", buffer.name, "': its CPU table at byte ",
                                              buffer.section, " runs past the end of the file"));
       continue;
     }
-    if (raw.compare(0, 10, std::string_view("flyrecord\0", 10)) != 0) {
+    if (raw.compare(0, kFlyrecordLabelBytes,
+                    std::string_view("flyrecord\0", kFlyrecordLabelBytes)) != 0) {
       buffer.status = Corrupt(
           absl::StrCat("buffer '", buffer.name, "': no flyrecord label at byte ", buffer.section));
       continue;
     }
-    const uint8_t* table = reinterpret_cast<const uint8_t*>(raw.data()) + 10;
+    const uint8_t* table = reinterpret_cast<const uint8_t*>(raw.data()) + kFlyrecordLabelBytes;
     for (int cpu = 0; cpu < header->cpus; ++cpu) {
       buffer.extents.push_back(
           CpuDataExtent{cpu, ReadFileInt(table + 16 * cpu, 8, header->big_endian),
@@ -637,12 +641,6 @@ absl::Status ReadV6Buffers(const FileView& file, TraceDatHeader* header) {
     }
   }
   return absl::OkStatus();
-}
-
-uint64_t DataBytes(const std::vector<CpuDataExtent>& extents) {
-  uint64_t bytes = 0;
-  for (const CpuDataExtent& extent : extents) bytes += extent.size;
-  return bytes;
 }
 
 // Puts the extents of the buffer to read in top_buffer (see ReadTraceDatHeader) and notes where
@@ -670,7 +668,7 @@ absl::Status SelectBuffer(const std::string& wanted, TraceDatHeader* header) {
           absl::StrCat(buffer.status.message(), "; that buffer is not read"));
     }
   }
-  const uint64_t table_bytes = 10 + 16 * static_cast<uint64_t>(header->cpus);
+  const uint64_t table_bytes = kFlyrecordLabelBytes + 16 * static_cast<uint64_t>(header->cpus);
   auto note_other = [&](const std::vector<CpuDataExtent>& extents) {
     for (const CpuDataExtent& extent : extents) {
       // Compressed data: a chunk count, then the chunks its size counts.
@@ -848,6 +846,12 @@ TimestampConversion TimeConversionOfCpu(const TraceDatHeader& header, int cpu) {
     conversion.interpolate = shift.interpolate();
   }
   return conversion;
+}
+
+uint64_t DataBytes(const std::vector<CpuDataExtent>& extents) {
+  uint64_t bytes = 0;
+  for (const CpuDataExtent& extent : extents) bytes += extent.size;
+  return bytes;
 }
 
 uint64_t ConvertTimestamp(const TimestampConversion& conversion, uint64_t raw) {

@@ -32,6 +32,9 @@ struct TraceDatBuffer {
   absl::Status status;
 };
 
+/// Bytes of CPU data `extents` hold in all.
+uint64_t DataBytes(const std::vector<CpuDataExtent>& extents);
+
 /// How trace-cmd turns a file's raw ring-buffer timestamps into the times it shows (its
 /// timestamp_calc): a guest's CPU clock synchronised to its host's when a TIME_SHIFT option
 /// gives samples for the CPU, then scaled by `mult >> shift` when a TSC2NSEC option gives

@@ -234,8 +234,7 @@ absl::Status LoadTraceDat(const std::string& path, TraceContext& context, EventS
   }
   context.meta.skipped_records = totals.skipped;
 
-  uint64_t data_bytes = 0;
-  for (const CpuDataExtent& extent : header.top_buffer) data_bytes += extent.size;
+  uint64_t data_bytes = DataBytes(header.top_buffer);
   if (records == 0 && data_bytes > 0) {
     return absl::DataLossError(
         absl::StrCat("no event could be read from ", data_bytes, " bytes of CPU data"));

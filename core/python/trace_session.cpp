@@ -11,6 +11,7 @@
 
 #include "derived_tables.h"
 #include "event_columns.h"
+#include "napiscope/event_schema.h"
 #include "napiscope/format.h"
 #include "napiscope/info_report.h"
 #include "napiscope/json_text.h"
@@ -212,7 +213,25 @@ py::tuple TraceSession::EventColumns(const std::vector<std::string>& kind_names,
   TraceContext context;
   Load(context, *sink);
   py::dict arrays = ToNumpyDict(sink->columns(), sink->rows());
-  return py::make_tuple(arrays, StringsOf(context.strings));
+  return py::make_tuple(arrays, StringsOf(context.strings), UnrecordedKinds(kinds));
+}
+
+std::vector<std::pair<std::string, std::string>> TraceSession::UnrecordedKinds(
+    const std::vector<EventKind>& kinds) const {
+  std::vector<std::pair<std::string, std::string>> unrecorded;
+  for (EventKind kind : kinds) {
+    const EventSchema& schema = SchemaOf(kind);
+    if (schema.system.empty()) continue;  // "other" and lost-event marks
+    bool recorded = std::any_of(
+        report_.trace.counts.begin(), report_.trace.counts.end(),
+        [&](const EventNameCount& count) { return EventKindFromName(count.name) == kind; });
+    if (recorded) continue;
+    std::string_view name = schema.name;
+    if (kind == EventKind::kIrqVectorEntry) name = "*_entry";
+    if (kind == EventKind::kIrqVectorExit) name = "*_exit";
+    unrecorded.emplace_back(KindLabel(kind), std::string(schema.system) + ":" + std::string(name));
+  }
+  return unrecorded;
 }
 
 py::tuple TraceSession::Table(const std::string& name) {

@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <absl/status/status.h>
@@ -49,8 +50,10 @@ class TraceSession {
   /// `napiscope report --format json` as text.
   std::string ReportJson() const;
 
-  /// ({column: array}, strings): events of `kinds` (names; empty: all) with `columns` (empty:
-  /// all those kinds have), strings being the table string columns index into.
+  /// ({column: array}, strings, unrecorded): events of `kinds` (names; empty: all) with
+  /// `columns` (empty: all those kinds have), strings being the table string columns index
+  /// into, unrecorded the kinds asked for that the trace holds no event of (on any CPU), as
+  /// (label, "system:event"): ("napi_poll", "napi:napi_poll").
   pybind11::tuple EventColumns(const std::vector<std::string>& kinds,
                                const std::vector<std::string>& columns);
 
@@ -58,6 +61,9 @@ class TraceSession {
   pybind11::tuple Table(const std::string& name);
 
  private:
+  // (label, "system:event") of each of `kinds` the report counted no event of.
+  std::vector<std::pair<std::string, std::string>> UnrecordedKinds(
+      const std::vector<EventKind>& kinds) const;
   struct Options {
     std::string path;
     int threads = 0;

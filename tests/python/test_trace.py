@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -124,6 +125,31 @@ def test_only_asked_columns_are_built():
         t.event_columns(kinds=["softirq_raise"], columns=["next_pid"])
     with pytest.raises(ValueError, match="not an event kind"):
         t.events(kinds=["sched_swtich"])
+
+
+def test_events_of_kinds_not_recorded_warn():
+    # events(kinds=[...]) of a kind the trace never recorded used to come back empty without
+    # a word, as if nothing had happened.
+    path = data_path("scenarios/irq_threads_bouncing.dat")  # no softirq, NAPI or vector events
+    t = napiscope.open(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        events = t.events(kinds=["napi_poll", "sched_switch", "irq_vector_entry"])
+        columns, _ = t.event_columns(kinds=["softirq_raise"])
+    assert [str(w.message) for w in caught] == [
+        f"{path}: events of kind napi_poll are empty: the trace has no napi:napi_poll events",
+        f"{path}: events of kind irq_vector_entry are empty: the trace has no "
+        "irq_vectors:*_entry events",
+        f"{path}: events of kind softirq_raise are empty: the trace has no "
+        "irq:softirq_raise events"]
+    assert all(w.category is napiscope.MissingEventsWarning for w in caught)
+    assert all(w.filename == __file__ for w in caught)  # they name the line that asked
+    assert list(events["kind"].value_counts()[lambda c: c > 0].index) == ["sched_switch"]
+    assert len(columns["ts_ns"]) == 0
+    # Recorded, but not on the CPUs opened: empty for that reason, without a warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(napiscope.open(path, cpus=[1]).events(kinds=["sched_migrate_task"])) == 0
 
 
 def test_window_and_cpus_restrict_events_and_report():

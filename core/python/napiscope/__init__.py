@@ -9,8 +9,8 @@ softirqs and NAPI polling did to a machine, as pandas DataFrames.
     t.report(); t.findings()
 
 Times are integer nanoseconds of the trace clock. Errors raise napiscope.Error with the
-command-line tool's one-line message. A table whose events were not recorded comes back empty
-with a MissingEventsWarning saying which events it needs.
+command-line tool's one-line message. A table, or events of a kind, that the trace did not
+record comes back empty with a MissingEventsWarning saying which events it needs.
 """
 
 from __future__ import annotations
@@ -131,8 +131,19 @@ class Trace:
                       columns: Optional[Sequence[str]] = None) -> tuple[dict, list[str]]:
         """Events of `kinds` (all when None) as ({column: numpy array}, strings): no Python
         object per event, each array allocated once at its final size. String columns hold ids
-        into `strings`. Fields an event's kind does not have read -1 (strings: "", id 0)."""
-        arrays, strings = self._native.event_columns(list(kinds or []), list(columns or []))
+        into `strings`. Fields an event's kind does not have read -1 (strings: "", id 0). A
+        kind the trace never recorded gives a MissingEventsWarning."""
+        return self._event_columns(kinds, columns, stacklevel=2)
+
+    def _event_columns(self, kinds: Optional[Sequence[str]], columns: Optional[Sequence[str]],
+                       stacklevel: int) -> tuple[dict, list[str]]:
+        """event_columns(), warning (MissingEventsWarning) of each kind asked for that the
+        trace holds none of; `stacklevel` names the user's call."""
+        arrays, strings, unrecorded = self._native.event_columns(list(kinds or []),
+                                                                 list(columns or []))
+        for kind, qualified in unrecorded:
+            warnings.warn(f"{self.path}: events of kind {kind} are empty: the trace has no "
+                          f"{qualified} events", MissingEventsWarning, stacklevel=stacklevel + 1)
         return dict(arrays), list(strings)
 
     def events(self, kinds: Optional[Sequence[str]] = None,
@@ -141,7 +152,7 @@ class Trace:
         on the CPU), kind, flags (common_flags), event, then the fields of the kinds asked
         (kernel names; task_pid/task_prio/task_comm for the task a wakeup, migration,
         pi_setprio or exit is about). String columns are categoricals."""
-        arrays, strings = self.event_columns(kinds, columns)
+        arrays, strings = self._event_columns(kinds, columns, stacklevel=2)
         if "kind" in arrays:
             arrays["kind"] = pd.Categorical.from_codes(
                 arrays["kind"].astype(np.int8, copy=False), categories=event_kinds())

@@ -110,7 +110,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::Cancel);
   connect(loader_, &TraceLoader::Progress, progress_, &QProgressBar::setValue);
   connect(loader_, &TraceLoader::Loaded, this, &MainWindow::ShowTrace);
-  connect(loader_, &TraceLoader::Failed, this, &MainWindow::ShowError);
+  connect(loader_, &TraceLoader::Failed, this, &MainWindow::ShowLoadError);
   connect(loader_, &TraceLoader::Cancelled, this, [this](const QString& path) {
     SetLoading(false);
     status_->setText(QString("Cancelled loading %1").arg(path));
@@ -149,6 +149,10 @@ void MainWindow::BuildMenus() {
   QMenu* file = menuBar()->addMenu("&File");
   file->addAction("&Open...", QKeySequence::Open, this, &MainWindow::ChooseAndOpen);
   recent_menu_ = file->addMenu("Open &Recent");
+  buffer_menu_ = file->addMenu("&Buffer");
+  buffer_menu_->setObjectName("bufferMenu");
+  buffer_menu_->setToolTip("The buffer instance of the trace to read (trace-cmd record -B)");
+  buffer_menu_->setEnabled(false);
   file->addSeparator();
   file->addAction("&Save session...", QKeySequence::Save, this, &MainWindow::ChooseAndSaveSession);
   file->addAction("Open s&ession...", this, &MainWindow::ChooseAndOpenSession);
@@ -284,6 +288,16 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   events_->SetTrace(trace_);
   FitTimelineHeight();
   RebuildCpuMenu();
+  const TraceMeta& meta = trace_->context.meta;
+  QStringList buffers;
+  if (!meta.buffer.empty() || !meta.buffer_instances.empty()) {
+    buffers.append(QString());  // the top buffer
+    for (const std::string& name : meta.buffer_instances)
+      buffers.append(QString::fromStdString(name));
+    if (!meta.buffer.empty()) buffers.append(QString::fromStdString(meta.buffer));
+    std::sort(buffers.begin() + 1, buffers.end());
+  }
+  RebuildBufferMenu(path, buffers, QString::fromStdString(meta.buffer));
   ApplyFilter();
   AddRecentFile(path);
   const Timeline& t = trace_->timeline;

@@ -139,6 +139,12 @@ class MainWindow : public QMainWindow {
   void ChooseAndOpenSession();
   void ShowTrace(std::shared_ptr<const LoadedTrace> trace);
   void ShowError(const QString& message);
+  // A load that failed: its error, and when the file's buffers are the question, the choice
+  // of them (asked in a dialog, and offered in File > Buffer).
+  void ShowLoadError(const QString& message, const QStringList& buffers);
+  // File > Buffer: `buffers` of `path` to load instead ("" stands for the top buffer), the one
+  // shown (`current`) checked; disabled when empty.
+  void RebuildBufferMenu(const QString& path, const QStringList& buffers, const QString& current);
   void AddRecentFile(const QString& path);
   void RebuildRecentMenu();
   void RebuildCpuMenu();
@@ -171,6 +177,7 @@ class MainWindow : public QMainWindow {
   QComboBox* vector_filter_;
   QMenu* recent_menu_;
   QMenu* cpu_menu_;
+  QMenu* buffer_menu_;
   QProgressBar* progress_;
   QPushButton* cancel_;
   QLabel* status_;

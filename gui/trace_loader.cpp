@@ -65,7 +65,11 @@ void TraceLoader::Finished(QThread* worker, std::shared_ptr<LoadedTrace> trace,
   } else if (status.code() == absl::StatusCode::kCancelled) {
     emit Cancelled(QString::fromStdString(trace->path));
   } else {
-    emit Failed(QString::fromStdString(std::string(status.message())));
+    QStringList buffers;
+    for (const std::string& name : BufferChoices(status)) {
+      buffers.append(QString::fromStdString(name));
+    }
+    emit Failed(QString::fromStdString(std::string(status.message())), buffers);
   }
 }
 

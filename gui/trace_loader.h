@@ -4,6 +4,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QThread>
 #include <atomic>
 #include <memory>
@@ -36,8 +37,9 @@ class TraceLoader : public QObject {
   /// Fraction done, 0..100.
   void Progress(int percent);
   void Loaded(std::shared_ptr<const napiscope::gui::LoadedTrace> trace);
-  /// The loader's message, "PATH: what is wrong".
-  void Failed(const QString& message);
+  /// The loader's message, "PATH: what is wrong", and the buffer instances of the file to
+  /// choose from when the error is that the buffer to read is not clear (BufferChoices).
+  void Failed(const QString& message, const QStringList& buffers);
   void Cancelled(const QString& path);
 
  private:

@@ -1,12 +1,17 @@
 #include "main_window.h"
 #include "time_text.h"
 
+#include <QApplication>
 #include <QFileInfo>
 #include <QImage>
+#include <QInputDialog>
+#include <QMenu>
 #include <QPushButton>
 #include <QTemporaryDir>
+#include <QTimer>
 
 #include <absl/strings/str_cat.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "charts_panel.h"
@@ -72,6 +77,106 @@ TEST(MainWindow, ABufferInstanceIsReadWhenNamed) {
   ASSERT_TRUE(window.OpenTraceAndWait(QString::fromStdString(path), "net"));
   EXPECT_EQ(window.trace()->context.meta.buffer, "net");
   EXPECT_EQ(window.trace()->report.trace.events, 3);
+}
+
+// The texts of File > Buffer's entries, the checked one in brackets.
+QStringList BufferMenu(const MainWindow& window) {
+  QStringList entries;
+  const QMenu* menu = window.findChild<QMenu*>("bufferMenu");
+  if (menu == nullptr || !menu->isEnabled()) return entries;
+  for (const QAction* action : menu->actions()) {
+    entries.append(action->isChecked() ? "[" + action->text() + "]" : action->text());
+  }
+  return entries;
+}
+
+// Triggers File > Buffer's entry `text` and waits for the load it starts.
+void ChooseBuffer(MainWindow& window, const QString& text) {
+  for (QAction* action : window.findChild<QMenu*>("bufferMenu")->actions()) {
+    if (action->text() == text) action->trigger();
+  }
+  window.WaitForLoad();
+}
+
+// Where the buffer to read is not clear, File > Buffer offers the file's instances, and once
+// one is read, the others and the top buffer; a user without the command line can choose.
+TEST(MainWindow, FileBufferOffersTheInstancesOfTheTrace) {
+  QTemporaryDir dir;
+  std::string path = dir.filePath("instances.dat").toStdString();
+  tracegen::Scenario top(2), net(2), sched(2);
+  top.SoftirqRaise(0, 10'000'000'000, 3);
+  for (int i = 0; i < 3; ++i) net.SoftirqRaise(1, 10'000'000'000 + i * 1'000, 3);
+  sched.SoftirqRaise(0, 10'000'000'000, 3);
+  std::string empty_top = dir.filePath("empty-top.dat").toStdString();
+  ASSERT_TRUE(
+      tracegen::WriteTraceDatBuffers(empty_top, 2, nullptr, {{"sched", &sched}, {"net", &net}})
+          .ok());
+  ASSERT_TRUE(
+      tracegen::WriteTraceDatBuffers(path, 2, &top, {{"net", &net}, {"sched", &sched}}).ok());
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  EXPECT_THAT(BufferMenu(window), ::testing::IsEmpty());
+  EXPECT_FALSE(window.OpenTraceAndWait(QString::fromStdString(empty_top)));
+  EXPECT_TRUE(window.StatusText().endsWith("do: choose one with --buffer NAME (File > Buffer)"))
+      << window.StatusText().toStdString();
+  EXPECT_EQ(BufferMenu(window), QStringList({"sched", "net"}));
+  ChooseBuffer(window, "net");
+  ASSERT_NE(window.trace(), nullptr);
+  EXPECT_EQ(window.trace()->path, empty_top);
+  EXPECT_EQ(window.trace()->report.trace.events, 3);
+  EXPECT_EQ(BufferMenu(window), QStringList({"Top buffer", "[net]", "sched"}));
+
+  ASSERT_TRUE(window.OpenTraceAndWait(QString::fromStdString(path)));
+  EXPECT_EQ(window.trace()->report.trace.events, 1);
+  EXPECT_EQ(BufferMenu(window), QStringList({"[Top buffer]", "net", "sched"}));
+  ChooseBuffer(window, "net");
+  EXPECT_EQ(window.trace()->context.meta.buffer, "net");
+  EXPECT_EQ(window.trace()->report.trace.events, 3);
+  ChooseBuffer(window, "Top buffer");
+  EXPECT_EQ(window.trace()->context.meta.buffer, "");
+  EXPECT_EQ(BufferMenu(window), QStringList({"[Top buffer]", "net", "sched"}));
+
+  // A trace without instances has nothing to choose.
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("scenarios/softirq_contexts.dat")));
+  EXPECT_THAT(BufferMenu(window), ::testing::IsEmpty());
+}
+
+// With dialogs on (an interactive window), the choice is asked at once.
+TEST(MainWindow, AnUnclearBufferIsAskedInADialog) {
+  QTemporaryDir dir;
+  std::string path = dir.filePath("instances.dat").toStdString();
+  tracegen::Scenario net(2), sched(2);
+  for (int i = 0; i < 3; ++i) net.SoftirqRaise(1, 10'000'000'000 + i * 1'000, 3);
+  sched.SoftirqRaise(0, 10'000'000'000, 3);
+  ASSERT_TRUE(
+      tracegen::WriteTraceDatBuffers(path, 2, nullptr, {{"net", &net}, {"sched", &sched}}).ok());
+  MainWindow window;
+  QStringList offered;
+  QString asked;
+  QTimer answer;
+  QObject::connect(&answer, &QTimer::timeout, [&] {
+    QWidget* modal = QApplication::activeModalWidget();
+    if (modal == nullptr) return;
+    answer.stop();
+    auto* dialog = qobject_cast<QInputDialog*>(modal);
+    if (dialog == nullptr) {  // not the question: the test fails, without waiting on it
+      asked = modal->metaObject()->className();
+      modal->close();
+      return;
+    }
+    offered = dialog->comboBoxItems();
+    asked = dialog->labelText();
+    dialog->setTextValue("sched");
+    dialog->accept();
+  });
+  answer.start(10);
+  ASSERT_TRUE(window.OpenTraceAndWait(QString::fromStdString(path)))
+      << window.LastError().toStdString();
+  EXPECT_EQ(offered, QStringList({"net", "sched"}));
+  EXPECT_TRUE(asked.endsWith("choose one with --buffer NAME\n\nWhich buffer instance to read?"))
+      << asked.toStdString();
+  EXPECT_EQ(window.trace()->context.meta.buffer, "sched");
+  EXPECT_EQ(window.trace()->report.trace.events, 1);
 }
 
 TEST(MainWindow, ABrokenFileShowsTheClisMessage) {
@@ -172,9 +277,9 @@ TEST(MainWindow, TaskFilterMatchesCommOrPid) {
 TEST(Screenshot, RendersTheRequestedSizeAndRange) {
   QTemporaryDir dir;
   QString out = dir.filePath("shot.png");
-  std::string command = absl::StrCat(NAPISCOPE_GUI, " '", TestData("real/idle.dat"),
-                                     "' --screenshot '", out.toStdString(),
-                                     "' --size 900x600 --range +0ms +250ms");
+  std::string command =
+      absl::StrCat(NAPISCOPE_GUI, " '", TestData("real/idle.dat"), "' --screenshot '",
+                   out.toStdString(), "' --size 900x600 --range +0ms +250ms");
   napiscope::testing::CommandResult result = RunCommand("QT_QPA_PLATFORM= " + command);
   ASSERT_EQ(result.exit_code, 0) << result.err;
   QImage image(out);

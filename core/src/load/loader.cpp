@@ -7,7 +7,9 @@
 #include <cerrno>
 #include <cstring>
 
+#include <absl/strings/cord.h>
 #include <absl/strings/str_cat.h>
+#include <absl/strings/str_split.h>
 
 #include "load/text_loader.h"
 #include "load/time_plausibility.h"
@@ -22,8 +24,12 @@ constexpr size_t kSniffBytes = 64 * 1024;
 
 absl::Status WithPath(const std::string& path, const absl::Status& status) {
   if (status.ok()) return status;
-  return absl::Status(status.code(),
-                      absl::StrCat(OneLine(path), ": ", OneLine(std::string(status.message()))));
+  absl::Status named(status.code(),
+                     absl::StrCat(OneLine(path), ": ", OneLine(std::string(status.message()))));
+  status.ForEachPayload([&](absl::string_view type_url, const absl::Cord& payload) {
+    named.SetPayload(type_url, payload);
+  });
+  return named;
 }
 
 // Checks the path is a readable, non-empty regular file and returns its first bytes.
@@ -61,6 +67,12 @@ absl::Status Detect(const std::string& path, TraceFormat* format) {
 }
 
 }  // namespace
+
+std::vector<std::string> BufferChoices(const absl::Status& status) {
+  auto payload = status.GetPayload(kBufferChoicesPayload);
+  if (!payload) return {};
+  return absl::StrSplit(std::string(*payload), '\n', absl::SkipEmpty());
+}
 
 absl::Status DetectTraceFormat(const std::string& path, TraceFormat* format) {
   return WithPath(path, Detect(path, format));

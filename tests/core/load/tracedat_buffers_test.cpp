@@ -133,6 +133,8 @@ TEST_F(TraceDatBuffersTest, AnEmptyTopBufferBesideTwoInstancesWithEventsAsksWhic
                 ": the top buffer holds no events, and buffers net, sched do: choose one "
                 "with --buffer NAME");
   EXPECT_THAT(loaded.events, IsEmpty());
+  // The error carries the choice as data, for a GUI to offer it.
+  EXPECT_THAT(BufferChoices(loaded.status), ElementsAre("net", "sched"));
   EXPECT_EQ(LoadBoth(path, "sched").events.size(), 4u);
 }
 
@@ -143,6 +145,7 @@ TEST_F(TraceDatBuffersTest, ABufferTheFileLacksIsAnErrorNamingItsBuffers) {
   EXPECT_EQ(loaded.status.code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(loaded.status.message(),
             path + ": no buffer 'nope' in the file (it has the top buffer, 'net')");
+  EXPECT_THAT(BufferChoices(loaded.status), ElementsAre("net"));
 
   // A text trace without buffer names has only its top buffer.
   std::string text = dir_ + "/trace.txt";
@@ -152,6 +155,8 @@ TEST_F(TraceDatBuffersTest, ABufferTheFileLacksIsAnErrorNamingItsBuffers) {
   EXPECT_EQ(loaded.status.code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(loaded.status.message(),
             text + ": no buffer 'net' in the file (it has the top buffer)");
+  EXPECT_THAT(BufferChoices(loaded.status), IsEmpty());  // nothing to choose from
+  EXPECT_THAT(BufferChoices(Load(dir_ + "/absent.dat", "").status), IsEmpty());
 }
 
 // Points the BUFFER option of instance "net" in `path` at `offset`.

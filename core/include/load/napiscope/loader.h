@@ -6,6 +6,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <absl/status/status.h>
 
@@ -42,7 +43,8 @@ struct LoadOptions {
   /// always read on the calling thread. Events arrive in the same order either way.
   int threads = 0;
   /// The trace.dat buffer instance to read (trace-cmd record -B NAME); "" reads the top buffer,
-  /// or the only instance with events when the top buffer has none. Text has no buffers.
+  /// or the only instance with events when the top buffer has none. trace-cmd report text of
+  /// several buffers names them too (the "net:" prefix of each instance's lines).
   std::string buffer;
   /// With decoding threads: true, each merges the CPUs it decodes and the calling thread only
   /// their streams (best when the sink is the heavier side, as the analyses are); false, the
@@ -55,6 +57,14 @@ struct LoadOptions {
   /// When set, sees every trace.dat record as it is decoded (see DecodedRecordsObserver).
   DecodedRecordsObserver* decoded_records = nullptr;
 };
+
+/// The type URL of the payload under which a load error lists buffers to choose from.
+inline constexpr char kBufferChoicesPayload[] = "napiscope/buffer-choices";
+
+/// The buffer instances a load error offers to choose from (for LoadOptions::buffer): the
+/// instances with events when the top buffer has none, or every instance when the one asked
+/// for is not in the file. Empty for any other status.
+std::vector<std::string> BufferChoices(const absl::Status& status);
 
 /// Detects the format of `path` from its content (not its name).
 absl::Status DetectTraceFormat(const std::string& path, TraceFormat* format);

@@ -127,16 +127,8 @@ absl::Status CheckExtentsBackClaims(int fd, TraceDatHeader* header) {
     }
   }
   WarnOfUnclaimedData(fd, header);
-  int listed = 0;  // CPUs the extent table lists, with data or not
-  for (const CpuDataExtent& extent : header->top_buffer) listed = std::max(listed, extent.cpu + 1);
-  if (header->cpus > listed) {
-    // libtracecmd crashes on such a claim (CPUCOUNT 1000, data for 2); nothing is lost by
-    // reading the CPUs the file lists.
-    header->warnings.push_back(absl::StrCat("the file claims ", header->cpus,
-                                            " CPUs but lists data for ", listed, "; read as ",
-                                            listed, " CPUs"));
-    header->cpus = listed;
-  }
+  // A version 7 table lists only the CPUs with data: the others of CPUCOUNT are CPUs without
+  // events, as trace-cmd report counts them, unless the claim is beyond any machine's.
   if (header->cpus > last_cpu_with_data + 1 + kMaxCpusWithoutData) {
     header->warnings.push_back(absl::StrCat(
         "the file claims ", header->cpus, " CPUs but only CPUs below ", last_cpu_with_data + 1,

@@ -177,11 +177,13 @@ absl::Status OpenLibtracecmdReaders(const std::string& path, const TraceDatHeade
   if (!status.ok()) return status;
   readers->parser.formats.tep = tep;
   FillMeta(header, EventFormatNames(tep), meta);
-  // Only the CPUs the header checked: libtracecmd believes a CPUCOUNT its data does not back
-  // and reads past its CPU table for the others.
+  // Only the CPUs the header's table lists: libtracecmd believes a CPUCOUNT its data does not
+  // back and reads past its CPU table for the others (a version 7 table lists the CPUs with
+  // data alone).
   readers->streams.resize(meta->cpus);
-  for (int cpu = 0; cpu < meta->cpus; ++cpu) {
-    readers->streams[cpu].reader = std::make_unique<TracecmdCpuReader>(readers->handle.get(), cpu);
+  for (const CpuDataExtent& extent : header.top_buffer) {
+    readers->streams[extent.cpu].reader =
+        std::make_unique<TracecmdCpuReader>(readers->handle.get(), extent.cpu);
   }
   return absl::OkStatus();
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <absl/strings/str_join.h>
+#include <absl/strings/str_replace.h>
 #include <gtest/gtest.h>
 
 #include "napiscope/analysis_pipeline.h"
@@ -153,6 +154,34 @@ TEST(ParallelLoad, SyntheticSixteenCpusMatchesLibtracecmd) {
   options.idle_gap_every = 700;
   ASSERT_TRUE(tracegen::WriteSyntheticTrace(path, options).ok());
   ExpectSameEverywhere(path);
+}
+
+// trace-cmd's version 7 table lists only the CPUs with data: the others are CPUs without
+// events (trace-cmd report: cpus=2), not a false claim, and no reader may ask libtracecmd for
+// them. CPU1 of the scenario has none; version 7 was read as 1 CPU, with a warning.
+TEST(ParallelLoad, AVersion7FileCountsItsCpusWithoutData) {
+  if (!testing::HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
+  const std::string v6 = testing::TestData("scenarios/ksoftirqd_blocked.dat");
+  const std::string dir = testing::MakeTempDir();
+  for (const char* compression : {"none", "zstd"}) {
+    SCOPED_TRACE(compression);
+    const std::string v7 = dir + "/v7-" + compression + ".dat";
+    ASSERT_EQ(testing::RunCommand("trace-cmd convert -i " + v6 + " -o " + v7 +
+                                  " --file-version 7 --compression " + compression)
+                  .exit_code,
+              0);
+    Loaded want = Load(v6, Threads(1));
+    ASSERT_EQ(want.context.meta.cpus, 2);
+    for (const LoadOptions& options : {Reference(), Threads(1), Threads(2)}) {
+      Loaded got = Load(v7, options);
+      ExpectSameLoad(want, got);
+      EXPECT_EQ(got.context.meta.file_version, 7);
+      EXPECT_EQ(got.context.meta.cpus, 2);
+      EXPECT_TRUE(got.context.meta.warnings.empty()) << got.context.meta.warnings.front();
+    }
+    EXPECT_EQ(absl::StrReplaceAll(ReportJson(v7, Threads(2)), {{v7, "TRACE"}}),
+              absl::StrReplaceAll(ReportJson(v6, Threads(2)), {{v6, "TRACE"}}));
+  }
 }
 
 TEST(ParallelLoad, CancelStopsTheWorkers) {

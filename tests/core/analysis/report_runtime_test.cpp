@@ -150,7 +150,8 @@ TEST(ContextRuntime, HardIrqsWithBothEndsInTheTraceAreMeasured) {
       .IrqEntry(0, 90, kIperf, 30, "eth0");  // still running at the end: not measured
   b.Other(1, 0, kCyclictest, "x")
       .IrqEntry(1, 50, kCyclictest, 30, "eth0")
-      .IrqExit(1, 57, kCyclictest, 30);
+      .IrqExit(1, 57, kCyclictest, 30)
+      .Switch(1, 60, kCyclictest, kStateInterruptible, 0);  // contexts run only with switches
   Report report = Analyze(b);
   ASSERT_EQ(report.hardirq_runtime.size(), 3u);
   const HardirqRuntimeRow& eth0 = report.hardirq_runtime[0];

@@ -298,12 +298,14 @@ TEST(HostileEvents, PidReuseWithAnotherCommNamesEachRunByItsTime) {
   StringId swapper = context.strings.Intern("swapper/0");
   StringId iperf = context.strings.Intern("iperf3");
   StringId netperf = context.strings.Intern("netperf");
+  StringId sched_switch = context.strings.Intern("sched_switch");
   auto add_switch = [&](std::vector<Event>& events, TimestampNs ts, int32_t prev, StringId prev_comm,
                         int32_t next, StringId next_comm) {
     Event& e = events.emplace_back();
     e.ts_ns = ts;
     e.pid = prev;
     e.kind = EventKind::kSchedSwitch;
+    e.name = sched_switch;  // the trace recorded sched_switch: CPU time is analysed
     e.sched_switch = {prev, next, 120, 120, prev == 0 ? uint16_t{0} : uint16_t{kStateDead},
                       prev_comm, next_comm};
   };

@@ -33,7 +33,8 @@ struct AnalysisDescriptor {
   std::string_view key;                   ///< the report's "id" ("softirq_latency")
   EventKindMask reads = 0;  ///< raw kinds its sink reads after the tracker and fact producers
   std::vector<std::string_view> thresholds;  ///< threshold keys its finding rules use
-  std::vector<std::string_view> sections;    ///< report JSON sections it fills
+  std::vector<std::string_view> sections;    ///< report JSON sections it fills (empty when
+                                             ///< its required events were not recorded)
 };
 
 /// The descriptors, indexed by AnalysisId.

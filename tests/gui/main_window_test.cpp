@@ -59,16 +59,20 @@ TEST(MainWindow, OpensCompressedFtraceText) {
   EXPECT_GT(intervals, 0u);
 }
 
+// A trace.dat with an empty top buffer and two instances: "net" of 3 events, "sched" of 1.
+absl::Status WriteNetAndSchedInstances(const std::string& path) {
+  tracegen::Scenario net(2), sched(2);
+  for (int i = 0; i < 3; ++i) net.SoftirqRaise(1, 10'000'000'000 + i * 1'000, 3);
+  sched.SoftirqRaise(0, 10'000'000'000, 3);
+  return tracegen::WriteTraceDatBuffers(path, 2, nullptr, {{"net", &net}, {"sched", &sched}});
+}
+
 // A trace.dat whose events are in two buffer instances: the CLI's error without --buffer, the
 // named instance's events with it.
 TEST(MainWindow, ABufferInstanceIsReadWhenNamed) {
   QTemporaryDir dir;
   std::string path = dir.filePath("instances.dat").toStdString();
-  tracegen::Scenario net(2), sched(2);
-  for (int i = 0; i < 3; ++i) net.SoftirqRaise(1, 10'000'000'000 + i * 1'000, 3);
-  sched.SoftirqRaise(0, 10'000'000'000, 3);
-  ASSERT_TRUE(
-      tracegen::WriteTraceDatBuffers(path, 2, nullptr, {{"net", &net}, {"sched", &sched}}).ok());
+  ASSERT_TRUE(WriteNetAndSchedInstances(path).ok());
   MainWindow window;
   window.SetShowErrorDialogs(false);
   EXPECT_FALSE(window.OpenTraceAndWait(QString::fromStdString(path)));
@@ -145,11 +149,7 @@ TEST(MainWindow, FileBufferOffersTheInstancesOfTheTrace) {
 TEST(MainWindow, AnUnclearBufferIsAskedInADialog) {
   QTemporaryDir dir;
   std::string path = dir.filePath("instances.dat").toStdString();
-  tracegen::Scenario net(2), sched(2);
-  for (int i = 0; i < 3; ++i) net.SoftirqRaise(1, 10'000'000'000 + i * 1'000, 3);
-  sched.SoftirqRaise(0, 10'000'000'000, 3);
-  ASSERT_TRUE(
-      tracegen::WriteTraceDatBuffers(path, 2, nullptr, {{"net", &net}, {"sched", &sched}}).ok());
+  ASSERT_TRUE(WriteNetAndSchedInstances(path).ok());
   MainWindow window;
   QStringList offered;
   QString asked;

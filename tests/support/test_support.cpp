@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -125,6 +126,13 @@ std::string CliPath() { return NAPISCOPE_CLI; }
 
 bool HaveProgram(const std::string& program) {
   return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::string TestDataName(const std::string& relative) {
+  std::string name = relative.substr(relative.find('/') + 1);
+  name = name.substr(0, name.find('.'));
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
 std::string ReadFile(const std::string& path) {

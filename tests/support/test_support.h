@@ -17,6 +17,10 @@ namespace napiscope::testing {
 /// Path of a file under testdata/.
 std::string TestData(const std::string& relative);
 
+/// A test name for testdata file `relative`: "real/veth-threaded-napi.dat" ->
+/// "veth_threaded_napi" (for INSTANTIATE_TEST_SUITE_P over testdata files).
+std::string TestDataName(const std::string& relative);
+
 /// A fresh, empty temporary directory for one test, removed when the test process exits.
 std::string MakeTempDir();
 

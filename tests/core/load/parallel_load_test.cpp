@@ -136,12 +136,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "scenarios/ksoftirqd_blocked.dat", "scenarios/missed_events_gap.dat",
                       "scenarios/napi_budget.dat", "scenarios/softirq_contexts.dat"),
     [](const ::testing::TestParamInfo<std::string>& param) {
-      std::string name = param.param.substr(param.param.find('/') + 1);
-      name = name.substr(0, name.find('.'));
-      for (char& c : name) {
-        if (c == '-') c = '_';
-      }
-      return name;
+      return testing::TestDataName(param.param);
     });
 
 // 16 CPUs of many chunks each, lost events half way and idle gaps: the ring of chunks per

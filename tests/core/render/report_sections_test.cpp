@@ -48,12 +48,7 @@ INSTANTIATE_TEST_SUITE_P(TracesLackingEvents, ReportSectionsTest,
                                            "scenarios/irq_threads_bouncing.dat",
                                            "text/trace-cmd-stacktrace.txt"),
                          [](const ::testing::TestParamInfo<std::string>& param) {
-                           std::string name = param.param.substr(param.param.find('/') + 1);
-                           name = name.substr(0, name.find('.'));
-                           for (char& c : name) {
-                             if (c == '-') c = '_';
-                           }
-                           return name;
+                           return testing::TestDataName(param.param);
                          });
 
 // Every section a descriptor names is a list of rows of the report, and no two analyses share

@@ -244,10 +244,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "scenarios/ksoftirqd_blocked.dat", "scenarios/napi_budget.dat",
                       "scenarios/softirq_contexts.dat", "scenarios/missed_events_gap.dat"),
     [](const ::testing::TestParamInfo<std::string>& param) {
-      std::string name = param.param.substr(param.param.find('/') + 1);
-      name = name.substr(0, name.find('.'));
-      std::replace(name.begin(), name.end(), '-', '_');
-      return name;
+      return testing::TestDataName(param.param);
     });
 
 }  // namespace

@@ -2,8 +2,11 @@
 
 #include <iostream>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -21,6 +24,24 @@ struct ExportOptions {
   bool progress = false;
   bool quiet = false;
 };
+
+// What the reader of the exported file cannot see in it: the loader's warnings (as the report
+// prints them) and the analyses whose events the trace lacks, which add nothing to it.
+void PrintCaveats(const std::string& path, const TraceSummary& trace) {
+  for (const std::string& warning : trace.meta.warnings) {
+    std::cerr << fmt::format("napiscope: warning: {}: {}\n", path, warning);
+  }
+  std::vector<std::string> not_run;
+  for (const AnalysisAvailability& analysis : trace.analyses) {
+    if (analysis.available) continue;
+    not_run.push_back(
+        fmt::format("{} (needs {})", analysis.title, fmt::join(analysis.missing_required, ", ")));
+  }
+  if (!not_run.empty()) {
+    std::cerr << fmt::format("napiscope: {}: not analysed, for want of events: {}\n", path,
+                             fmt::join(not_run, "; "));
+  }
+}
 
 int RunExport(const ExportOptions& options) {
   AnalysisOptions analysis;
@@ -47,6 +68,7 @@ int RunExport(const ExportOptions& options) {
         "{} findings, {} counter values\n",
         options.output, stats.bytes, stats.ftrace_events, stats.tracks, stats.slices, stats.flows,
         stats.findings, stats.counter_values);
+    PrintCaveats(options.path, stats.trace);
     std::string advice = PerfettoOpeningAdvice(options.output, stats.bytes);
     if (!advice.empty()) std::cerr << "napiscope: " << advice << "\n";
   }

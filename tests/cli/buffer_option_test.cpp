@@ -45,6 +45,21 @@ TEST(BufferOption, WithoutItTheCommandsNameTheInstancesToChooseFrom) {
   EXPECT_THAT(check.out, HasSubstr("ERROR " + path + why + "\n"));
 }
 
+// The export says what the report says of the buffer it read (a warning the export used to
+// keep to itself).
+TEST(BufferOption, TheExportWarnsOfTheInstanceItReadInstead) {
+  tracegen::Scenario net(4);
+  net.SoftirqRaise(1, 10'000'000'000, kNetRx);
+  std::string path = MakeTempDir() + "/net.dat";
+  ASSERT_TRUE(tracegen::WriteTraceDatBuffers(path, 4, nullptr, {{"net", &net}}).ok());
+  auto exported =
+      RunCommand(CliPath() + " export --format perfetto -o " + MakeTempDir() + "/out " + path);
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_THAT(exported.err, HasSubstr("napiscope: warning: " + path +
+                                      ": the top buffer holds no events: read buffer 'net' "
+                                      "instead\n"));
+}
+
 TEST(BufferOption, ReadsTheNamedInstance) {
   std::string path = TwoInstances();
   auto report = RunCommand(CliPath() + " report --format json --buffer sched " + path);

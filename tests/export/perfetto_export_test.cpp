@@ -3,6 +3,8 @@
 // per softirq run, hard IRQ and NAPI poll, lost time marked, and an instant per finding.
 #include <gtest/gtest.h>
 
+#include <absl/strings/str_join.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -380,6 +382,37 @@ TEST(PerfettoExport, SummaryLineCountsTheReportsFindings) {
     EXPECT_NE(exported.err.find(" flows, " + std::to_string(findings) + " findings, "),
               std::string::npos)
         << name << ": " << exported.err;
+  }
+}
+
+// The analyses the trace lacks the events of add nothing to the export: one line names them
+// with what they need (the report's analyses[]), where the export used to say nothing.
+TEST(PerfettoExport, SaysWhichAnalysesTheTraceLacksTheEventsOf) {
+  for (const char* name : {"scenarios/irq_threads_bouncing.dat", "real/veth-softirq-napi.dat",
+                           "scenarios/softirq_contexts.dat"}) {
+    SCOPED_TRACE(name);
+    std::string trace = TestData(name);
+    nlohmann::json report =
+        nlohmann::json::parse(RunCommand(CliPath() + " report --format json " + trace).out);
+    std::string not_run;
+    for (const nlohmann::json& analysis : report["analyses"]) {
+      if (analysis["available"]) continue;
+      std::vector<std::string> needs = analysis["missing_required"];
+      not_run += (not_run.empty() ? "" : "; ") + analysis["title"].get<std::string>() + " (needs " +
+                 absl::StrJoin(needs, ", ") + ")";
+    }
+    CommandResult exported = RunCommand(CliPath() + " export --format perfetto -o " +
+                                        MakeTempDir() + "/out.pftrace " + trace);
+    ASSERT_EQ(exported.exit_code, 0) << exported.err;
+    const std::string line = "napiscope: " + trace + ": not analysed, for want of events: ";
+    if (not_run.empty()) {
+      EXPECT_EQ(exported.err.find(line), std::string::npos) << exported.err;
+    } else {
+      EXPECT_NE(exported.err.find(line + not_run + "\n"), std::string::npos) << exported.err;
+    }
+    CommandResult quiet = RunCommand(CliPath() + " export --format perfetto -q -o " +
+                                     MakeTempDir() + "/out.pftrace " + trace);
+    EXPECT_EQ(quiet.err, "");
   }
 }
 

@@ -288,16 +288,7 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   events_->SetTrace(trace_);
   FitTimelineHeight();
   RebuildCpuMenu();
-  const TraceMeta& meta = trace_->context.meta;
-  QStringList buffers;
-  if (!meta.buffer.empty() || !meta.buffer_instances.empty()) {
-    buffers.append(QString());  // the top buffer
-    for (const std::string& name : meta.buffer_instances)
-      buffers.append(QString::fromStdString(name));
-    if (!meta.buffer.empty()) buffers.append(QString::fromStdString(meta.buffer));
-    std::sort(buffers.begin() + 1, buffers.end());
-  }
-  RebuildBufferMenu(path, buffers, QString::fromStdString(meta.buffer));
+  OfferBuffersOf(*trace_);
   ApplyFilter();
   AddRecentFile(path);
   const Timeline& t = trace_->timeline;

@@ -142,6 +142,8 @@ class MainWindow : public QMainWindow {
   // A load that failed: its error, and when the file's buffers are the question, the choice
   // of them (asked in a dialog, and offered in File > Buffer).
   void ShowLoadError(const QString& message, const QStringList& buffers);
+  // File > Buffer for the trace shown: its top buffer and instances, when it has instances.
+  void OfferBuffersOf(const LoadedTrace& trace);
   // File > Buffer: `buffers` of `path` to load instead ("" stands for the top buffer), the one
   // shown (`current`) checked; disabled when empty.
   void RebuildBufferMenu(const QString& path, const QStringList& buffers, const QString& current);

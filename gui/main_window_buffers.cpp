@@ -30,6 +30,21 @@ void MainWindow::ShowLoadError(const QString& message, const QStringList& buffer
   OpenTrace(path, options);
 }
 
+void MainWindow::OfferBuffersOf(const LoadedTrace& trace) {
+  const TraceMeta& meta = trace.context.meta;
+  QStringList buffers;
+  if (!meta.buffer.empty() || !meta.buffer_instances.empty()) {
+    for (const std::string& name : meta.buffer_instances) {
+      buffers.append(QString::fromStdString(name));
+    }
+    if (!meta.buffer.empty()) buffers.append(QString::fromStdString(meta.buffer));
+    buffers.sort();
+    buffers.prepend(QString());  // the top buffer
+  }
+  RebuildBufferMenu(QString::fromStdString(trace.path), buffers,
+                    QString::fromStdString(meta.buffer));
+}
+
 void MainWindow::RebuildBufferMenu(const QString& path, const QStringList& buffers,
                                    const QString& current) {
   buffer_menu_->clear();

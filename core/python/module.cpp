@@ -19,11 +19,14 @@ using napiscope::python::TraceSession;
 PYBIND11_MODULE(_napiscope, module) {
   module.doc() = "napiscope's trace loader and analyses (use the `napiscope` package, not this).";
   static py::exception<TraceError> error(module, "Error", PyExc_RuntimeError);
+  error.attr("buffers") = py::tuple();  // an instance of a buffer question has its own
   py::register_exception_translator([](std::exception_ptr thrown) {
     try {
       if (thrown) std::rethrow_exception(thrown);
     } catch (const TraceError& e) {
-      error(e.what());
+      py::object instance = py::reinterpret_borrow<py::object>(error.ptr())(e.what());
+      instance.attr("buffers") = py::tuple(py::cast(e.buffers()));
+      PyErr_SetObject(error.ptr(), instance.ptr());
     }
   });
 

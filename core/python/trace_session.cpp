@@ -143,7 +143,9 @@ TimestampNs TraceSession::FirstEventNs() {
     py::gil_scoped_release no_gil;
     status = LoadTrace(options_.path, context, sink, load);
   }
-  if (!status.ok() && !sink.first_ns()) throw TraceError(std::string(status.message()));
+  if (!status.ok() && !sink.first_ns()) {
+    throw TraceError(std::string(status.message()), BufferChoices(status));
+  }
   if (!sink.first_ns()) throw TraceError(options_.path + ": the trace has no events");
   return *sink.first_ns();
 }
@@ -182,7 +184,7 @@ void TraceSession::Load(TraceContext& context, EventSink& sink) {
     status = LoadTrace(options_.path, context, sink, load);
   }
   if (callback_error) std::rethrow_exception(callback_error);
-  if (!status.ok()) throw TraceError(std::string(status.message()));
+  if (!status.ok()) throw TraceError(std::string(status.message()), BufferChoices(status));
 }
 
 std::string TraceSession::InfoJson() const { return JsonText(InfoToJson(report_.trace)); }

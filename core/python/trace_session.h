@@ -19,7 +19,15 @@ namespace napiscope::python {
 /// A trace that cannot be opened or read; what() is the CLI's one-line message.
 class TraceError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  /// `message`, and the buffer instances to choose from when the buffer to read is the
+  /// question (BufferChoices).
+  explicit TraceError(const std::string& message, std::vector<std::string> buffers = {})
+      : std::runtime_error(message), buffers_(std::move(buffers)) {}
+  /// The buffer instances a `buffer=` may name to read the trace; empty for other errors.
+  const std::vector<std::string>& buffers() const { return buffers_; }
+
+ private:
+  std::vector<std::string> buffers_;
 };
 
 /// Labels of the event kinds by EventKind value: "other", "sched_switch", ...,

@@ -273,5 +273,9 @@ def test_buffer_reads_a_trace_cmd_instance(tmp_path):
     assert list(events["ts_ns"]) == [1_000_000_000 + i * 1000 for i in range(5)]
     assert trace.info()["trace"]["buffer"] == "net"
     assert napiscope.open(str(path)).events(kinds=["softirq_raise"]).shape[0] == 5
-    with pytest.raises(napiscope.Error, match="no buffer 'other' in the file"):
+    with pytest.raises(napiscope.Error, match="no buffer 'other' in the file") as error:
         napiscope.open(str(path), buffer="other")
+    assert error.value.buffers == ("net",)  # what buffer= may name, as data
+    with pytest.raises(napiscope.Error) as error:
+        napiscope.open(str(tmp_path / "absent.dat"))
+    assert error.value.buffers == ()

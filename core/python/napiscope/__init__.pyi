@@ -9,6 +9,9 @@ TimeArg = Union[None, int, float, str]
 
 class Error(RuntimeError):
     """A trace that cannot be opened or read; str() is the CLI's one-line message."""
+    buffers: tuple[str, ...]
+    """The buffer instances `buffer=` may name when which buffer to read is the question (the
+    top buffer empty beside several instances with events, or a name the file lacks); ()."""
 
 def event_kinds() -> list[str]:
     """Labels of the event kinds, in the order of the `kind` column's codes."""

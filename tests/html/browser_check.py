@@ -279,7 +279,10 @@ def main():
     for i, finding in enumerate(dom["findings"]):
         if not finding["sentence"].strip():
             failures.append(f"finding {i} ({finding['rule']}) has no sentence")
-        if not finding["svg"] or finding["svg_width"] < 100:
+        if finding["rule"] == "analysis-unavailable":  # about no time or CPU: no picture
+            if finding["svg"]:
+                failures.append(f"finding {i} ({finding['rule']}) has a timeline of nothing")
+        elif not finding["svg"] or finding["svg_width"] < 100:
             failures.append(f"finding {i} ({finding['rule']}) has no visible timeline SVG")
         elif finding["data_rects"] == 0:
             failures.append(f"finding {i} ({finding['rule']}) timeline has no data")

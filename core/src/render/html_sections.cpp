@@ -107,7 +107,11 @@ void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::strin
     }
     out << "</dl>\n";
   }
-  if (view.timeline != nullptr && view.timeline->cpus() > 0) {
+  // A finding of no time, CPU or item (an analysis that did not run) has no picture: the
+  // busiest CPUs of the whole trace would be about nothing it says.
+  bool pictured = finding.end_ns > 0 || finding.start_ns > 0 || finding.cpu >= 0 ||
+                  finding.vec >= 0 || finding.irq >= 0 || !TasksNamed(finding).empty();
+  if (pictured && view.timeline != nullptr && view.timeline->cpus() > 0) {
     TimelineFilter named;
     if (finding.vec >= 0) named.vecs.push_back(static_cast<uint32_t>(finding.vec));
     if (finding.irq >= 0) named.irqs.push_back(finding.irq);
@@ -123,7 +127,7 @@ void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::strin
         << FindingTimelineSvg(view, TimelineCpus(view, finding), threads, named, from,
                               std::max(to, from))
         << "</figure>\n";
-  } else {
+  } else if (pictured) {
     out << "<p class=\"note\">No timeline: the trace's lanes were not built.</p>\n";
   }
   out << "</article>\n";

@@ -1,6 +1,7 @@
 // The HTML report: every finding with its sentence and timeline, timelines bounded by pixel
 // columns (not events), chains, header facts, escaping, nothing external, check pages failing
 // first. The browser's view of the page is tests/html/browser_check.py.
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <string>
@@ -49,12 +50,19 @@ class ReportHtml : public ::testing::Test {
   std::unique_ptr<HtmlTrace> html_;
 };
 
+// Every finding has its sentence, and a timeline unless it is about no time, CPU or item (an
+// analysis that did not run: the page drew the busiest CPUs of the whole trace for each).
 TEST_F(ReportHtml, EveryFindingHasItsSentenceAndTimeline) {
   std::string page = Render("scenarios/ksoftirqd_blocked.dat");
   const std::vector<Finding>& findings = html_->report.findings;
   ASSERT_GE(findings.size(), 2u);
   EXPECT_EQ(Count(page, "<article class=\"finding"), findings.size());
-  EXPECT_EQ(Timelines(page).size(), findings.size());
+  size_t not_run =
+      static_cast<size_t>(std::count_if(findings.begin(), findings.end(), [](const Finding& f) {
+        return f.rule == "analysis-unavailable";
+      }));
+  EXPECT_EQ(not_run, 3u);  // IRQ-thread ping-pong, NAPI, network path: no irq or napi events
+  EXPECT_EQ(Timelines(page).size(), findings.size() - not_run);
   for (const Finding& finding : findings) {
     EXPECT_THAT(page, HasSubstr(internal::HtmlEscape(finding.summary))) << finding.rule;
     EXPECT_THAT(page, HasSubstr("data-rule=\"" + finding.rule + "\""));
@@ -167,6 +175,12 @@ TEST_F(ReportHtml, CpuTimeWithoutSchedSwitchIsNotDrawnAsIdle) {
   EXPECT_THAT(cpu_time, HasSubstr("<p>Not analysed: the trace has no sched:sched_switch events, "
                                   "so no task is known to run.</p>"));
   EXPECT_THAT(cpu_time, Not(HasSubstr("cpu-bars")));
+  // The wake latency section said "No real-time thread was woken" under its own "Not analysed".
+  section = page.find("<section class=\"wake-latency\">");
+  ASSERT_NE(section, std::string::npos);
+  std::string wake = page.substr(section, page.find("</section>", section) - section);
+  EXPECT_THAT(wake, HasSubstr("<p class=\"note\">Not analysed: needs "));
+  EXPECT_THAT(wake, Not(HasSubstr("No real-time thread")));
   EXPECT_THAT(Render("real/short-v6.dat"), HasSubstr("class=\"chart cpu-bars\""));
 }
 
@@ -195,9 +209,15 @@ TEST(ReportHtmlSilentCpus, AFindingAboutNoCpuShowsTheCpusWithEvents) {
   HtmlTrace html;
   ASSERT_TRUE(LoadHtmlTrace(path, AnalysisOptions{}, &html).ok());
   EXPECT_EQ(html.report.trace.CpusWithEvents(), (std::vector<int>{5, 6}));
+  Finding about_no_cpu;  // as a finding over an interval of the whole machine
+  about_no_cpu.rule = "softirq-latency";
+  about_no_cpu.summary = "over the whole machine";
+  about_no_cpu.start_ns = 1'000;
+  about_no_cpu.end_ns = 9'000;
+  html.report.findings = {about_no_cpu};
   std::string page = ReportToHtml(html.View());
   std::vector<std::string> timelines = Timelines(page);
-  ASSERT_FALSE(timelines.empty());  // the analyses without their events say so, about no CPU
+  ASSERT_EQ(timelines.size(), 1u);
   for (const std::string& svg : timelines) {
     EXPECT_THAT(svg, HasSubstr(">CPU 5 task<"));
     EXPECT_THAT(svg, HasSubstr(">CPU 6 task<"));
@@ -209,6 +229,7 @@ TEST(ReportHtmlEscape, PathsAndTextAreEscaped) {
   Report report;
   Finding finding;
   finding.rule = "softirq-latency";
+  finding.cpu = 0;
   finding.summary = "a <script>alert(1)</script> & \"quotes\"";
   report.findings.push_back(finding);
   HtmlTraceView view{"<b>odd.dat", &report, nullptr, nullptr};

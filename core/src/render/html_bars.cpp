@@ -147,6 +147,7 @@ void RenderCpuTimeChart(const HtmlTraceView& view, HtmlOut& out) {
 void RenderActivationCharts(const HtmlTraceView& view, HtmlOut& out) {
   const Report& report = *view.report;
   out << "<section class=\"activations\"><h2>IRQ and NAPI thread activations</h2>\n";
+  if (NotAnalysedNote(report, {"irq_thread_pingpong", "napi_thread_pingpong"}, out)) return;
   std::vector<const ThreadActivityRow*> rows;
   for (const auto* list : {&report.irq_threads, &report.napi_threads, &report.ksoftirqd}) {
     for (const ThreadActivityRow& row : *list) {
@@ -211,13 +212,7 @@ void RenderActivationCharts(const HtmlTraceView& view, HtmlOut& out) {
 void RenderNapiBudget(const HtmlTraceView& view, HtmlOut& out) {
   const Report& report = *view.report;
   out << "<section class=\"napi\"><h2>NAPI budget per instance</h2>\n";
-  const AnalysisAvailability* available = report.Availability("napi");
-  if (available != nullptr && !available->available) {
-    out << "<p class=\"note\">Not analysed: ";
-    out.Text(available->note);
-    out << "</p></section>\n";
-    return;
-  }
+  if (NotAnalysedNote(report, {"napi"}, out)) return;
   if (report.napi.empty()) {
     out << "<p>No napi:napi_poll in the range.</p></section>\n";
     return;

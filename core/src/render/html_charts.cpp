@@ -123,23 +123,12 @@ std::pair<TimestampNs, TimestampNs> Range(const HtmlTraceView& view) {
   return {from, to == std::numeric_limits<TimestampNs>::max() ? to : to + 1};
 }
 
-// Says so and closes the section when analysis `id` did not run for want of events; then
-// nothing follows, not a "no ... in the range" that would read as a result.
-bool NotAnalysed(const Report& report, std::string_view id, HtmlOut& out) {
-  const AnalysisAvailability* available = report.Availability(id);
-  if (available == nullptr || available->available) return false;
-  out << "<p class=\"note\">Not analysed: ";
-  out.Text(available->note);
-  out << "</p></section>\n";
-  return true;
-}
-
 }  // namespace
 
 void RenderSoftirqWaitCharts(const HtmlTraceView& view, HtmlOut& out) {
   const Report& report = *view.report;
   out << "<section class=\"softirq-waits\"><h2>Softirq raise → entry delay</h2>\n";
-  if (NotAnalysed(report, "softirq_latency", out)) return;
+  if (NotAnalysedNote(report, {"softirq_latency"}, out)) return;
   if (view.timeline == nullptr || view.timeline->cpus() == 0) {
     out << "<p class=\"note\">No histograms: the trace's lanes were not built.</p></section>\n";
     return;
@@ -202,7 +191,7 @@ void RenderSoftirqWaitCharts(const HtmlTraceView& view, HtmlOut& out) {
 void RenderWakeLatencyCharts(const HtmlTraceView& view, HtmlOut& out) {
   const Report& report = *view.report;
   out << "<section class=\"wake-latency\"><h2>RT thread wake latency</h2>\n";
-  if (NotAnalysed(report, "rt_wake_latency", out)) return;
+  if (NotAnalysedNote(report, {"rt_wake_latency"}, out)) return;
   std::vector<const WakeLatencyRow*> rows;
   for (const WakeLatencyRow& row : report.rt_wake_latency) {
     if (row.policy == SchedPolicyClass::kRealtime && row.latency.count > 0) rows.push_back(&row);

@@ -69,6 +69,24 @@ std::string PercentText(int64_t part, int64_t whole) {
   return whole > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(part) / whole) : "-";
 }
 
+bool NotAnalysedNote(const Report& report, std::initializer_list<std::string_view> ids,
+                     HtmlOut& out) {
+  std::vector<const AnalysisAvailability*> not_run;
+  for (std::string_view id : ids) {
+    const AnalysisAvailability* analysis = report.Availability(id);
+    if (analysis == nullptr || analysis->available) return false;
+    not_run.push_back(analysis);
+  }
+  out << "<p class=\"note\">Not analysed: ";
+  for (size_t i = 0; i < not_run.size(); ++i) {
+    if (i > 0) out << "; ";
+    if (not_run.size() > 1) out.Text(not_run[i]->title + ": ");
+    out.Text(not_run[i]->note);
+  }
+  out << "</p></section>\n";
+  return true;
+}
+
 HtmlOut& HtmlOut::Text(std::string_view text) {
   out_ += HtmlEscape(text);
   return *this;

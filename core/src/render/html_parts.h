@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,11 @@ std::string Coord(double value);
 
 /// A percentage of `part` in `whole` with one decimal ("12.5%"), "-" when whole is 0.
 std::string PercentText(int64_t part, int64_t whole);
+
+/// When none of the analyses `ids` ran (their events were not recorded), writes why and closes
+/// the section, and is true: nothing else follows that would read as a result.
+bool NotAnalysedNote(const Report& report, std::initializer_list<std::string_view> ids,
+                     HtmlOut& out);
 
 /// The sections of one trace. `id` prefixes element ids so that a check page with several
 /// traces keeps them unique.

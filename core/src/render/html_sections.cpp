@@ -172,13 +172,7 @@ void RenderFindings(const HtmlTraceView& view, std::string_view id, HtmlOut& out
 void RenderKsoftirqdChains(const HtmlTraceView& view, HtmlOut& out) {
   const Report& report = *view.report;
   out << "<section class=\"chains\"><h2>Blocked ksoftirqd chains</h2>\n";
-  const AnalysisAvailability* available = report.Availability("ksoftirqd_blocked");
-  if (available != nullptr && !available->available) {
-    out << "<p class=\"note\">Not analysed: ";
-    out.Text(available->note);
-    out << "</p></section>\n";
-    return;
-  }
+  if (NotAnalysedNote(report, {"ksoftirqd_blocked"}, out)) return;
   if (report.ksoftirqd_blocked.empty()) {
     out << "<p>ksoftirqd never blocked while softirqs were pending on its CPU.</p></section>\n";
     return;

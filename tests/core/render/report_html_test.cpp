@@ -181,6 +181,15 @@ TEST_F(ReportHtml, CpuTimeWithoutSchedSwitchIsNotDrawnAsIdle) {
   std::string wake = page.substr(section, page.find("</section>", section) - section);
   EXPECT_THAT(wake, HasSubstr("<p class=\"note\">Not analysed: needs "));
   EXPECT_THAT(wake, Not(HasSubstr("No real-time thread")));
+  // So did the activations ("No IRQ thread, NAPI kthread or ksoftirqd was activated"), with
+  // neither of their analyses run.
+  section = page.find("<section class=\"activations\">");
+  ASSERT_NE(section, std::string::npos);
+  std::string activations = page.substr(section, page.find("</section>", section) - section);
+  EXPECT_THAT(activations, HasSubstr("<p class=\"note\">Not analysed: IRQ-thread ping-pong: "
+                                     "needs sched:sched_switch: not recorded; NAPI-thread and "
+                                     "ksoftirqd ping-pong: needs "));
+  EXPECT_THAT(activations, Not(HasSubstr("was activated")));
   EXPECT_THAT(Render("real/short-v6.dat"), HasSubstr("class=\"chart cpu-bars\""));
 }
 

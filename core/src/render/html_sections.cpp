@@ -78,6 +78,13 @@ std::vector<int> TimelineCpus(const HtmlTraceView& view, const Finding& finding)
   return cpus;
 }
 
+// A finding of no time, CPU or item (an analysis that did not run) has no picture: the
+// busiest CPUs of the whole trace would be about nothing it says.
+bool Pictured(const Finding& finding) {
+  return finding.end_ns > 0 || finding.start_ns > 0 || finding.cpu >= 0 || finding.vec >= 0 ||
+         finding.irq >= 0 || !TasksNamed(finding).empty();
+}
+
 void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::string_view id,
                    size_t index, HtmlOut& out) {
   std::string_view severity = SeverityName(finding.severity);
@@ -107,10 +114,7 @@ void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::strin
     }
     out << "</dl>\n";
   }
-  // A finding of no time, CPU or item (an analysis that did not run) has no picture: the
-  // busiest CPUs of the whole trace would be about nothing it says.
-  bool pictured = finding.end_ns > 0 || finding.start_ns > 0 || finding.cpu >= 0 ||
-                  finding.vec >= 0 || finding.irq >= 0 || !TasksNamed(finding).empty();
+  bool pictured = Pictured(finding);
   if (pictured && view.timeline != nullptr && view.timeline->cpus() > 0) {
     TimelineFilter named;
     if (finding.vec >= 0) named.vecs.push_back(static_cast<uint32_t>(finding.vec));
@@ -160,8 +164,8 @@ void RenderFindings(const HtmlTraceView& view, std::string_view id, HtmlOut& out
                      id, report.findings.size());
   if (report.findings.empty()) {
     out << "<p>No findings: nothing reached a threshold.</p>\n";
-  } else {
-    Legend(out);
+  } else if (std::any_of(report.findings.begin(), report.findings.end(), Pictured)) {
+    Legend(out);  // of the findings' timelines
   }
   for (size_t i = 0; i < report.findings.size(); ++i) {
     RenderFinding(view, report.findings[i], id, i, out);

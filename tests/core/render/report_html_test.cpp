@@ -190,6 +190,13 @@ TEST_F(ReportHtml, CpuTimeWithoutSchedSwitchIsNotDrawnAsIdle) {
                                      "needs sched:sched_switch: not recorded; NAPI-thread and "
                                      "ksoftirqd ping-pong: needs "));
   EXPECT_THAT(activations, Not(HasSubstr("was activated")));
+  // Every finding is of an analysis that did not run: no timeline, so no legend of one.
+  section = page.find("<section class=\"findings\"");
+  ASSERT_NE(section, std::string::npos);
+  std::string findings = page.substr(section, page.find("</section>", section) - section);
+  EXPECT_THAT(findings, HasSubstr("was not analysed"));
+  EXPECT_THAT(findings, Not(HasSubstr("class=\"legend\"")));
+  EXPECT_THAT(findings, Not(HasSubstr("<figure")));
   EXPECT_THAT(Render("real/short-v6.dat"), HasSubstr("class=\"chart cpu-bars\""));
 }
 

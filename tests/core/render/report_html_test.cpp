@@ -29,6 +29,17 @@ size_t Count(const std::string& text, const std::string& what) {
   return count;
 }
 
+// The section of `page` whose class is `name`, up to its </section>; "" (a failure) when the
+// page has none.
+std::string Section(const std::string& page, const std::string& name) {
+  size_t at = page.find("<section class=\"" + name + "\"");
+  if (at == std::string::npos) {
+    ADD_FAILURE() << "no section " << name;
+    return "";
+  }
+  return page.substr(at, page.find("</section>", at) - at);
+}
+
 // The <svg class="timeline"...</svg> blocks of a page.
 std::vector<std::string> Timelines(const std::string& page) {
   std::vector<std::string> out;
@@ -169,31 +180,23 @@ TEST_F(ReportHtml, AnalysesThatCouldNotRunSayWhy) {
 // under the page's own "CPU time was not analysed": it says why instead, as the text report.
 TEST_F(ReportHtml, CpuTimeWithoutSchedSwitchIsNotDrawnAsIdle) {
   std::string page = Render("text/trace-cmd-stacktrace.txt");
-  size_t section = page.find("<section class=\"cpu-time\">");
-  ASSERT_NE(section, std::string::npos);
-  std::string cpu_time = page.substr(section, page.find("</section>", section) - section);
+  std::string cpu_time = Section(page, "cpu-time");
   EXPECT_THAT(cpu_time, HasSubstr("<p>Not analysed: the trace has no sched:sched_switch events, "
                                   "so no task is known to run.</p>"));
   EXPECT_THAT(cpu_time, Not(HasSubstr("cpu-bars")));
   // The wake latency section said "No real-time thread was woken" under its own "Not analysed".
-  section = page.find("<section class=\"wake-latency\">");
-  ASSERT_NE(section, std::string::npos);
-  std::string wake = page.substr(section, page.find("</section>", section) - section);
+  std::string wake = Section(page, "wake-latency");
   EXPECT_THAT(wake, HasSubstr("<p class=\"note\">Not analysed: needs "));
   EXPECT_THAT(wake, Not(HasSubstr("No real-time thread")));
   // So did the activations ("No IRQ thread, NAPI kthread or ksoftirqd was activated"), with
   // neither of their analyses run.
-  section = page.find("<section class=\"activations\">");
-  ASSERT_NE(section, std::string::npos);
-  std::string activations = page.substr(section, page.find("</section>", section) - section);
+  std::string activations = Section(page, "activations");
   EXPECT_THAT(activations, HasSubstr("<p class=\"note\">Not analysed: IRQ-thread ping-pong: "
                                      "needs sched:sched_switch: not recorded; NAPI-thread and "
                                      "ksoftirqd ping-pong: needs "));
   EXPECT_THAT(activations, Not(HasSubstr("was activated")));
   // Every finding is of an analysis that did not run: no timeline, so no legend of one.
-  section = page.find("<section class=\"findings\"");
-  ASSERT_NE(section, std::string::npos);
-  std::string findings = page.substr(section, page.find("</section>", section) - section);
+  std::string findings = Section(page, "findings");
   EXPECT_THAT(findings, HasSubstr("was not analysed"));
   EXPECT_THAT(findings, Not(HasSubstr("class=\"legend\"")));
   EXPECT_THAT(findings, Not(HasSubstr("<figure")));

@@ -267,8 +267,11 @@ void ChartsPanel::Show(const Request& request, const Statistics& statistics) {
   QString why = not_recorded({AnalysisId::kSoftirqLatency});
   Replace(0, why.isEmpty() ? MakeDelayChart(statistics.delays, title)
                            : MakeNotRecordedChart(title, why));
-  Replace(1, MakeCpuTimeChart(statistics.cpus, QString("CPU time%1").arg(range),
-                              BarsThatFit(views_[1], 24)));
+  // Without task switches the IRQ and softirq time is still known; the rest is not a task's.
+  title = QString("CPU time%1").arg(range);
+  why = not_recorded({AnalysisId::kContexts});
+  if (!why.isEmpty()) title += QString("<br>(tasks %1)").arg(why.replace("<br>", " "));
+  Replace(1, MakeCpuTimeChart(statistics.cpus, title, BarsThatFit(views_[1], 24)));
   title = QString("Thread activations, same vs cross-CPU%1").arg(range);
   why = not_recorded({AnalysisId::kIrqThreadPingpong, AnalysisId::kNapiThreadPingpong});
   Replace(2, why.isEmpty()

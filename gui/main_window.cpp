@@ -9,6 +9,7 @@
 #include <QFontDatabase>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -43,6 +44,8 @@ namespace napiscope::gui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+// Below this many events the bytes per event are mostly the fixed cost of an empty model.
+constexpr int64_t kEventsForBytesPerEvent = 100000;
 // The data of the CPUs menu's switch for the CPUs without events (the other items hold a CPU).
 constexpr int kSilentCpusAction = -1;
 const char* const kRecentKey = "recentFiles";
@@ -297,15 +300,19 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
       silent > 0
           ? QString("%1 CPUs (%2 without events, hidden: View > CPUs)").arg(t.cpus()).arg(silent)
           : QString("%1 CPUs").arg(t.cpus());
-  status_->setText(
-      QString("%1 · %2 events · %3 · %4 · timeline %5 + event list %6 bytes/event")
-          .arg(path)
-          .arg(t.events())
-          .arg(cpus)
-          .arg(Duration(t.end_ns() - t.start_ns()))
-          .arg(t.events() > 0 ? static_cast<double>(t.BytesUsed()) / t.events() : 0.0, 0, 'f', 1)
-          .arg(t.events() > 0 ? static_cast<double>(trace_->events.BytesUsed()) / t.events() : 0.0,
-               0, 'f', 1));
+  // The model's memory; per event once there are enough events for the ratio to mean much.
+  int64_t bytes = static_cast<int64_t>(t.BytesUsed() + trace_->events.BytesUsed());
+  QString memory = QString("%1 in memory").arg(QLocale().formattedDataSize(bytes));
+  if (t.events() >= kEventsForBytesPerEvent) {
+    memory += QString(" (%1 bytes/event)")
+                  .arg(static_cast<double>(bytes) / static_cast<double>(t.events()), 0, 'f', 1);
+  }
+  status_->setText(QString("%1 · %2 events · %3 · %4 · %5")
+                       .arg(path)
+                       .arg(t.events())
+                       .arg(cpus)
+                       .arg(Duration(t.end_ns() - t.start_ns()))
+                       .arg(memory));
   UpdateInfo();
   QString error;
   if (!ApplyViewOptions(pending_options_, &error)) ShowError(error);

@@ -95,11 +95,16 @@ TEST(CpuTimeChart, WithoutSchedSwitchTheRestIsUnknownNotIdle) {
   EXPECT_GT(parts["unknown"], 0);
   EXPECT_GT(parts["hard IRQ"], 0);
   EXPECT_GT(parts["NET_RX"], 0);
+  // Its title says why no task is shown, as the report says the analysis did not run.
+  QString title = window.charts()->view(1)->chart()->title();
+  EXPECT_TRUE(title.endsWith("<br>(tasks not recorded: no sched:sched_switch events)"))
+      << title.toStdString();
   // A trace with sched_switch keeps its idle time.
   ASSERT_TRUE(
       window.OpenTraceAndWait(QString::fromStdString(TestData("real/veth-threaded-napi.dat"))));
   window.charts()->WaitForRefresh();
   EXPECT_GT(CpuTimeParts(window)["idle"], 0);
+  EXPECT_FALSE(window.charts()->view(1)->chart()->title().contains("not recorded"));
 }
 
 // A chart whose events were not recorded said "no NAPI poll in this range", as if the range

@@ -7,6 +7,7 @@
 #include <QInputDialog>
 #include <QMenu>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -43,6 +44,21 @@ TEST(MainWindow, OpensARealTraceOffTheGuiThread) {
   EXPECT_TRUE(window.SummaryText().contains("softirq raise-to-entry latency"));
   EXPECT_EQ(window.RecentFiles().value(0),
             QFileInfo(Data("real/veth-threaded-napi.dat")).absoluteFilePath());
+  // The model's memory, and per event for a trace of this many events.
+  EXPECT_TRUE(window.StatusText().contains(QRegularExpression(
+      R"( · 422794 events · 2 CPUs · .* · [0-9.]+ MiB in memory \([0-9.]+ bytes/event\)$)")))
+      << window.StatusText().toStdString();
+}
+
+// For a few events the bytes per event said nothing (26227.2 for a 5-event trace): the status
+// gives the memory alone.
+TEST(MainWindow, TheStatusOfATinyTraceGivesItsMemoryAlone) {
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  ASSERT_TRUE(window.OpenTraceAndWait(Data("text/trace-cmd-stacktrace.txt")));
+  EXPECT_TRUE(window.StatusText().contains(
+      QRegularExpression(R"( · 5 events · .* · [0-9.]+ KiB in memory$)")))
+      << window.StatusText().toStdString();
 }
 
 TEST(MainWindow, OpensCompressedFtraceText) {

@@ -312,6 +312,12 @@ bool IsStackFrameLine(std::string_view line) { return TrimLeft(line).starts_with
 
 bool ParseMissedLine(std::string_view line, TextMissedLine* out) {
   line = TrimSpaces(line);
+  std::string_view buffer;
+  if (size_t end = line.find(": "); end != std::string_view::npos && end > 0 &&
+                                    line.substr(0, end).find(' ') == std::string_view::npos) {
+    buffer = line.substr(0, end);
+    line = TrimLeft(line.substr(end + 1));
+  }
   if (line.size() < 8 || line.compare(0, 4, "CPU:") != 0 || line.back() != ']') return false;
   size_t bracket = line.find(" [");
   if (bracket == std::string_view::npos) return false;
@@ -331,6 +337,7 @@ bool ParseMissedLine(std::string_view line, TextMissedLine* out) {
     return false;
   }
   out->cpu = static_cast<int32_t>(cpu);
+  out->buffer = buffer;
   out->count = -1;
   if (!number.empty() && !ParseUnsigned(number, &out->count)) return false;
   return true;

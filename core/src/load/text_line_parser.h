@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "load/text_flags.h"
@@ -44,6 +45,33 @@ inline constexpr std::string_view kPerfLostRecord = "PERF_RECORD_LOST";
 struct TextMissedLine {
   int32_t cpu = 0;
   int64_t count = -1;  ///< -1 when the line does not say
+  /// The buffer instance trace-cmd report names before it ("net: CPU:1 [17 EVENTS DROPPED]"),
+  /// empty for the top buffer's; points into the line.
+  std::string_view buffer;
+};
+
+/// trace-cmd report names an instance before its lost-events line and not again before the
+/// event printed right after it ("net: CPU:1 [17 EVENTS DROPPED]" then "  <idle>-0 [001] ..."):
+/// that event is the instance's. Told of every line in order, it gives the event its buffer.
+class BufferAfterMissedLine {
+ public:
+  /// After a lost-events line.
+  void Missed(const TextMissedLine& missed) {
+    buffer_.assign(missed.buffer);
+    pending_ = true;
+  }
+  /// For an event line: one printed without a buffer right after an instance's lost-events
+  /// line gets that instance (valid until the next Missed).
+  void Event(TextEventLine* parsed) {
+    if (pending_ && parsed->buffer.empty()) parsed->buffer = buffer_;
+    pending_ = false;
+  }
+  /// After any other line.
+  void Other() { pending_ = false; }
+
+ private:
+  std::string buffer_;
+  bool pending_ = false;
 };
 
 /// Parses "SECONDS.FRACTION" (1 to 9 fraction digits) into nanoseconds; sets
@@ -54,8 +82,8 @@ bool ParseTimestampNs(std::string_view text, TimestampNs* ts_ns,
 /// Parses an event line of any supported layout; false when the line is not one.
 bool ParseEventLine(std::string_view line, TextEventLine* out);
 
-/// Parses trace-cmd's "CPU:N [N EVENTS DROPPED]" / "CPU:N [EVENTS DROPPED]" and the
-/// kernel's "CPU:N [LOST N EVENTS]" / "CPU:N [LOST EVENTS]".
+/// Parses trace-cmd's "CPU:N [N EVENTS DROPPED]" / "CPU:N [EVENTS DROPPED]" (after an
+/// instance's "NAME: ") and the kernel's "CPU:N [LOST N EVENTS]" / "CPU:N [LOST EVENTS]".
 bool ParseMissedLine(std::string_view line, TextMissedLine* out);
 
 /// Why `line`, which is neither an event nor a header, does not read: the ftrace option that

@@ -46,6 +46,7 @@ struct Run {
   uint64_t end_offset = UINT64_MAX;
   int64_t line_number = 0;  // of the last line read
   std::vector<PendingGap> gaps;
+  BufferAfterMissedLine buffer_after_missed;
   HtmlTraceData html{false, false};  // systrace HTML: the lines that are trace text
   Event head;
   StringId head_comm = 0;
@@ -136,6 +137,7 @@ class TextTraceLoader {
   bool HandleLine(Run& run, std::string_view line) {
     TextEventLine parsed;
     if (ParseEventLine(line, &parsed)) {
+      run.buffer_after_missed.Event(&parsed);
       if (parsed.buffer != context_.meta.buffer) return false;  // another buffer's event
       if (IsStackHead(parsed.name)) {
         ++context_.meta.stack_records;
@@ -153,9 +155,11 @@ class TextTraceLoader {
     }
     TextMissedLine missed;
     if (ParseMissedLine(line, &missed)) {
-      AddGap(run, missed.cpu, missed.count);
+      run.buffer_after_missed.Missed(missed);
+      if (missed.buffer == context_.meta.buffer) AddGap(run, missed.cpu, missed.count);
       return false;
     }
+    run.buffer_after_missed.Other();
     if (IsStackFrameLine(line)) return false;
     int cpus = 0;
     FormatEvidence evidence;

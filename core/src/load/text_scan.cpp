@@ -167,6 +167,7 @@ absl::Status ScanText(const std::string& path, const LoadOptions& options, TextS
   std::string_view line;
   TextEventLine parsed;
   TextMissedLine missed;
+  BufferAfterMissedLine buffer_after_missed;
   while (reader.NextLine(&line)) {
     ++scan->lines;
     if (scan->lines == 1 && LooksLikeHtml(line)) {
@@ -178,6 +179,7 @@ absl::Status ScanText(const std::string& path, const LoadOptions& options, TextS
       if (parsed.ts_is_count) return ClockCountError(scan->lines, parsed.ts_ns);
       scan->evidence.NoteEvent(parsed);
       ++scan->event_lines;
+      buffer_after_missed.Event(&parsed);
       CountBufferLine(parsed.buffer, scan);
       if (parsed.ts_ns < last_ns && !scan->too_many_runs) {
         if (scan->runs.size() == max_runs) {
@@ -204,7 +206,9 @@ absl::Status ScanText(const std::string& path, const LoadOptions& options, TextS
       line_after_last_event = scan->lines + 1;
     } else if (ParseMissedLine(line, &missed)) {
       scan->evidence.NoteMissed(line);
+      buffer_after_missed.Missed(missed);
     } else {
+      buffer_after_missed.Other();
       IsHeaderLine(line, &scan->header_cpus, &scan->evidence);
     }
     if (scan->lines % kProgressEveryLines == 0) {

@@ -254,5 +254,46 @@ TEST_F(TraceDatBuffersTest, TraceCmdReportTextOfTheBuffersReadsAsTheFile) {
       << report.out;
 }
 
+// A buffer's lost events print after its name too, and the event after them then goes without
+// it ("net: CPU:1 [17 EVENTS DROPPED]" then "   <idle>-0  [001] ..."): that line read as the
+// top buffer's, the lost-events line as not understood, and a text of one instance gave one
+// event of the top buffer.
+TEST_F(TraceDatBuffersTest, TheLostEventsOfAnInstanceInTraceCmdReportTextAreItsOwn) {
+  if (!HaveProgram("trace-cmd")) GTEST_SKIP() << "trace-cmd is not installed";
+  tracegen::Scenario top = Raises(0, 3);
+  top.Missed(0, T + 1'500, 5);
+  tracegen::Scenario net = Raises(1, 4, T + 500);
+  net.Missed(1, T + 2'000, 17);
+  for (const bool with_top : {true, false}) {
+    std::string name = with_top ? "both" : "net-only";
+    std::string path = Write(name + ".dat", with_top ? &top : nullptr, {{"net", &net}});
+    testing::CommandResult report = RunCommand("trace-cmd report -t -i " + path);
+    ASSERT_EQ(report.exit_code, 0) << report.err;
+    ASSERT_THAT(report.out, HasSubstr("\nnet: CPU:1 [17 EVENTS DROPPED]\n"));
+    std::string text = dir_ + "/" + name + ".txt";
+    std::ofstream(text) << report.out;
+    for (const std::string buffer : {"", "net"}) {
+      if (!with_top && buffer.empty()) continue;
+      Loaded from_file = LoadBoth(path, buffer);
+      Loaded from_text = Load(text, buffer);
+      ASSERT_TRUE(from_text.status.ok()) << from_text.status;
+      EXPECT_EQ(from_text.Places(), from_file.Places()) << name << " " << buffer;
+      for (const char* kWrong : {"not understood", "lost-events line"}) {
+        EXPECT_THAT(from_text.context.meta.warnings,
+                    ::testing::Not(::testing::Contains(HasSubstr(kWrong))));
+      }
+      std::vector<std::pair<int, int64_t>> gaps;
+      for (const Event& event : from_text.events) {
+        if (event.kind == EventKind::kMissedEvents)
+          gaps.emplace_back(event.cpu, event.missed.count);
+      }
+      EXPECT_THAT(gaps, buffer.empty() ? ElementsAre(std::pair<int, int64_t>{0, 5})
+                                       : ElementsAre(std::pair<int, int64_t>{1, 17}))
+          << name << " " << buffer << "\n"
+          << report.out;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace napiscope

@@ -333,9 +333,16 @@ class TextTraceLoader {
             "the trace in <script class=\"trace-data\"> blocks)"));
       }
       if (scan_.lines == 0) return absl::InvalidArgumentError("no text in the file");
-      return absl::InvalidArgumentError(
-          absl::StrCat("no event could be parsed from ", scan_.lines, " lines",
-                       first_skipped_.empty() ? "" : absl::StrCat(" (", first_skipped_, ")")));
+      if (first_skipped_.empty()) {
+        // e.g. trace-cmd report's "cpus=2" alone: a CPU or filter that selected nothing.
+        return absl::InvalidArgumentError(
+            absl::StrCat("no event line: the text has only headers, lost-events marks or blank "
+                         "lines (",
+                         scan_.lines, scan_.lines == 1 ? " line)" : " lines)"));
+      }
+      return absl::InvalidArgumentError(absl::StrCat("no event could be parsed from ", scan_.lines,
+                                                     scan_.lines == 1 ? " line (" : " lines (",
+                                                     first_skipped_, ")"));
     }
     int64_t skipped = context_.meta.skipped_lines;
     if (skipped > 0) {

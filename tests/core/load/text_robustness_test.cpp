@@ -87,6 +87,23 @@ TEST_F(TextRobustnessTest, HeaderWithoutEventsIsAnErrorNamingTheFirstBadLine) {
   EXPECT_THAT(message, HasSubstr("line 4: not an event line: 'this line is not an event'"));
 }
 
+// trace-cmd report of a CPU or buffer without events prints its header alone ("cpus=2"): said
+// so, where it read "no event could be parsed from 1 lines".
+TEST_F(TextRobustnessTest, HeadersAloneSayTheTextHasNoEventLine) {
+  const std::pair<const char*, const char*> kCases[] = {
+      {"cpus=2\n", "1 line"},
+      {"# tracer: nop\n#\n# entries-in-buffer/entries-written: 0/0   #P:2\n", "3 lines"}};
+  for (const auto& [text, lines] : kCases) {
+    std::string path = Write("headers.txt", text);
+    absl::Status status = LoadPath(path);
+    ASSERT_FALSE(status.ok());
+    EXPECT_EQ(status.message(), path +
+                                    ": no event line: the text has only headers, lost-events "
+                                    "marks or blank lines (" +
+                                    lines + ")");
+  }
+}
+
 TEST_F(TextRobustnessTest, MixedGarbageIsSkippedAndReported) {
   std::string good = ReportText(3);
   size_t second = good.find('\n', good.find('\n') + 1) + 1;

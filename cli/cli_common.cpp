@@ -228,6 +228,11 @@ size_t TextWidth(int requested, size_t fallback) {
   return fallback;
 }
 
+size_t TextWidthFor(const std::string& output, int requested, size_t fallback) {
+  if (output.empty() || output == "-") return TextWidth(requested, fallback);
+  return requested >= 0 ? static_cast<size_t>(requested) : fallback;
+}
+
 absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* load,
                              const std::function<absl::Status()>& work) {
   ProgressBar bar(label, show);

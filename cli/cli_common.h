@@ -72,6 +72,10 @@ absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analy
 /// terminal, else `fallback`.
 size_t TextWidth(int requested, size_t fallback);
 
+/// As TextWidth for text written to `output` ("" or "-": stdout): a file never takes the
+/// terminal's width.
+size_t TextWidthFor(const std::string& output, int requested, size_t fallback);
+
 /// LoadTrace with the same progress bar as AnalyzeWithProgress.
 absl::Status LoadWithProgress(const std::string& path, TraceContext& context, EventSink& sink,
                               LoadOptions load, bool quiet);

@@ -17,6 +17,7 @@ struct DiffOptions {
   double fail_on_regression_pct = -1;  // < 0: never fail on a regression
   AnalysisFlags flags;
   bool quiet = false;
+  int width = -1;  // -1: the terminal's width on a terminal, else 120
 };
 
 int RunDiff(const DiffOptions& options) {
@@ -30,9 +31,10 @@ int RunDiff(const DiffOptions& options) {
     if (!status.ok()) return Fail("", std::string(status.message()));
   }
   ReportDiff diff = DiffReports(before, after);
-  std::string text = options.format == "json"       ? JsonText(DiffToJson(diff), 2) + "\n"
-                     : options.format == "markdown" ? DiffToMarkdown(diff)
-                                                    : DiffToText(diff);
+  std::string text = options.format == "json" ? JsonText(DiffToJson(diff), 2) + "\n"
+                     : options.format == "markdown"
+                         ? DiffToMarkdown(diff)
+                         : DiffToText(diff, TextWidthFor(options.output, options.width, 120));
   if (!WriteOutput(options.output, text, &error)) return Fail("diff", error);
   int regressions = options.fail_on_regression_pct < 0
                         ? 0
@@ -65,6 +67,11 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
   diff->add_option("-o,--output", options->output, "write to this file instead of stdout");
   diff->add_option("--fail-on-regression", options->fail_on_regression_pct,
                    "exit 2 when a metric that should go down went up by more than PCT percent")
+      ->check(CLI::NonNegativeNumber);
+  diff->add_option("--width", options->width,
+                   "wrap sentences at N columns, and give each metric two lines when its row is "
+                   "wider (default: the terminal's width, 120 when stdout is not a terminal; 0: "
+                   "never)")
       ->check(CLI::NonNegativeNumber);
   options->flags.AddTo(diff);
   diff->add_flag("-q,--quiet", options->quiet, "no progress bar");

@@ -41,11 +41,7 @@ int RunReport(const ReportOptions& options) {
     content = ReportToHtml(html->View());
   } else {
     TextReportOptions text = options.text;
-    // The terminal's width only when the text goes to the terminal.
-    bool to_stdout = options.output.empty() || options.output == "-";
-    text.width = to_stdout              ? TextWidth(options.width, text.width)
-                 : options.width >= 0 ? static_cast<size_t>(options.width)
-                                      : text.width;
+    text.width = TextWidthFor(options.output, options.width, text.width);
     content = ReportToText(report, text);
   }
   if (!WriteOutput(options.output, content, &error)) return Fail("report", error);

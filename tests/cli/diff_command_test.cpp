@@ -1,3 +1,4 @@
+#include <absl/strings/str_split.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -50,6 +51,21 @@ TEST(DiffCommand, PinningTheIrqThreadsTakesTheCrossCpuShareToZero) {
   result = RunCommand(CliPath() + " diff -f markdown " + Bouncing() + " " + Pinned());
   EXPECT_THAT(result.out, HasSubstr("| IRQ-thread cross-CPU share | irq/354-4848400 | 50.0% | "
                                     "0.0% | -50.0 pp (-100.0%) | 8 -> 8 | ✅ improved |\n"));
+}
+
+// --width as for report: narrower than a row, each metric on two lines; a file gets 120
+// columns whatever the terminal.
+TEST(DiffCommand, WidthFitsTheTextToTheColumnsAskedFor) {
+  auto result = RunCommand(CliPath() + " diff --width 80 " + Bouncing() + " " + Pinned());
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, ::testing::ContainsRegex(
+                              "\n  IRQ-thread cross-CPU share +irq/354-4848400 +improved\n +50.0% "
+                              "+0.0% +-50.0 pp \\(-100.0%\\) +8 -> 8\n"));
+  std::vector<std::string> lines = absl::StrSplit(result.out, '\n');
+  for (size_t i = 1; i < lines.size(); ++i) EXPECT_LE(lines[i].size(), 80u) << lines[i];
+  result = RunCommand(CliPath() + " diff " + Bouncing() + " " + Pinned());
+  EXPECT_THAT(result.out,
+              ::testing::ContainsRegex("\n  IRQ-thread cross-CPU share +irq/354-4848400 +50.0%"));
 }
 
 TEST(DiffCommand, TheSameTraceShowsNoChange) {

@@ -81,35 +81,63 @@ std::string CountsLine(const ReportDiff& diff) {
   return line + fmt::format("; findings: {} new, {} worse, {} gone", new_findings, worse, gone);
 }
 
+// The metrics table: a row per metric, or, when a row is wider than `width`, each metric on
+// two lines (what and verdict; the numbers under it), so that an 80-column terminal reads it.
+std::string MetricsTable(const ReportDiff& diff, size_t width) {
+  enum Column { kMetric, kSubject, kBefore, kAfter, kChange, kSamples, kVerdict, kColumns };
+  using Cells = std::array<std::string, kColumns>;
+  std::vector<Cells> cells;
+  cells.push_back({"metric", "subject", "before", "after", "change", "samples", ""});
+  for (const DiffRow* row : RowsByImportance(diff)) {
+    cells.push_back({row->label, row->subject, Side(*row, row->before), Side(*row, row->after),
+                     row->verdict == ChangeVerdict::kSame ? "=" : FormatChange(*row), Samples(*row),
+                     std::string(Mark(row->verdict))});
+  }
+  std::array<size_t, kColumns> w{};
+  for (const Cells& line : cells) {
+    for (size_t i = 0; i < line.size(); ++i) w[i] = std::max(w[i], line[i].size());
+  }
+  auto trimmed = [](std::string line) {
+    line.erase(line.find_last_not_of(' ') + 1);
+    return line + "\n";
+  };
+  size_t row_width = 2 + w[kMetric] + 2 + w[kSubject] + 2 + w[kBefore] + 2 + w[kAfter] + 2 +
+                     w[kChange] + 2 + w[kSamples] + 2 + w[kVerdict];
+  std::string text;
+  for (const Cells& line : cells) {
+    if (width == 0 || row_width <= width) {
+      text += trimmed(fmt::format("  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {:<{}}  {:>{}}  {}",
+                                  line[kMetric], w[kMetric], line[kSubject], w[kSubject],
+                                  line[kBefore], w[kBefore], line[kAfter], w[kAfter], line[kChange],
+                                  w[kChange], line[kSamples], w[kSamples], line[kVerdict]));
+    } else {
+      text += trimmed(fmt::format("  {:<{}}  {:<{}}  {}", line[kMetric], w[kMetric], line[kSubject],
+                                  w[kSubject], line[kVerdict]));
+      text += trimmed(fmt::format("      {:>{}}  {:>{}}  {:<{}}  {:>{}}", line[kBefore], w[kBefore],
+                                  line[kAfter], w[kAfter], line[kChange], w[kChange],
+                                  line[kSamples], w[kSamples]));
+    }
+  }
+  return text;
+}
+
 }  // namespace
 
-std::string DiffToText(const ReportDiff& diff) {
-  std::string text = CountsLine(diff) + "\n";
+std::string DiffToText(const ReportDiff& diff, size_t width) {
+  std::string text = CountsLine(diff) + "\n";  // one line, whatever its width: for `head -1`
   text += fmt::format("before: {}\nafter:  {}\n", diff.before_path, diff.after_path);
-  constexpr size_t kWidth = 120;
   for (const std::string& warning : diff.warnings) {
-    for (const std::string& line : internal::Wrap(warning, kWidth, "warning: ")) text += line + "\n";
+    for (const std::string& line : internal::Wrap(warning, width, "warning: ")) text += line + "\n";
   }
   if (!diff.findings.empty()) {
     text += "\nfindings that changed:\n";
     for (const FindingDiff& f : diff.findings) {
       std::string prefix = fmt::format("  {:<6} {:<8} ", FindingChangeName(f.change),
                                        SeverityName(f.severity));
-      for (const std::string& line : internal::Wrap(f.summary, kWidth, prefix)) {
+      for (const std::string& line : internal::Wrap(f.summary, width, prefix)) {
         text += line + "\n";
       }
     }
-  }
-  std::vector<std::array<std::string, 7>> cells;
-  cells.push_back({"metric", "subject", "before", "after", "change", "samples", ""});
-  for (const DiffRow* row : RowsByImportance(diff)) {
-    cells.push_back({row->label, row->subject, Side(*row, row->before), Side(*row, row->after),
-                     row->verdict == ChangeVerdict::kSame ? "=" : FormatChange(*row),
-                     Samples(*row), std::string(Mark(row->verdict))});
-  }
-  std::array<size_t, 7> widths{};
-  for (const auto& line : cells) {
-    for (size_t i = 0; i < line.size(); ++i) widths[i] = std::max(widths[i], line[i].size());
   }
   text += "\n";
   for (const std::string& line : internal::Wrap(
@@ -117,17 +145,10 @@ std::string DiffToText(const ReportDiff& diff) {
                        "behind a value, before -> after; a p50 is judged from {} on both sides, a "
                        "p99 from {}):",
                        MinSamples("p50"), MinSamples("p99")),
-           kWidth, "")) {
+           width, "")) {
     text += line + "\n";
   }
-  for (const auto& line : cells) {
-    std::string out = fmt::format("  {:<{}}  {:<{}}  {:>{}}  {:>{}}  {:<{}}  {:>{}}  {}", line[0],
-                                  widths[0], line[1], widths[1], line[2], widths[2], line[3],
-                                  widths[3], line[4], widths[4], line[5], widths[5], line[6]);
-    out.erase(out.find_last_not_of(' ') + 1);
-    text += out + "\n";
-  }
-  return text;
+  return text + MetricsTable(diff, width);
 }
 
 nlohmann::json DiffToJson(const ReportDiff& diff) {

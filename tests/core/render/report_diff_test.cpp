@@ -1,6 +1,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <absl/strings/str_split.h>
+
 #include "napiscope/report_diff.h"
 
 namespace napiscope {
@@ -52,6 +54,27 @@ TEST(ReportDiff, LowerLatencyIsAnImprovementAndHigherARegression) {
   EXPECT_THAT(text, ::testing::ContainsRegex(
                         "softirq latency max +CPU1 NET_RX +2.00 ms +3.00 ms +\\+1.00 ms \\(\\+50.0%\\) "
                         "+100 -> 100 +REGRESSED\n"));
+}
+
+// In an 80-column terminal each row of the metrics table (about 100 columns) broke where the
+// terminal chose: narrower than a row, each metric takes two lines, its numbers under it.
+TEST(ReportDiff, NarrowerThanARowEachMetricTakesTwoLines) {
+  ReportDiff diff =
+      DiffReports(WithLatency(10'000, 400'000, 2'000'000), WithLatency(10'000, 200'000, 3'000'000));
+  std::string narrow = DiffToText(diff, 60);
+  const std::string kOneLine =
+      "\n  softirq latency max  CPU1 NET_RX  2.00 ms  3.00 ms  +1.00 ms (+50.0%)  100 -> 100  "
+      "REGRESSED\n";
+  EXPECT_THAT(DiffToText(diff, 120), HasSubstr(kOneLine));
+  EXPECT_THAT(DiffToText(diff, 0), HasSubstr(kOneLine));  // 0: never narrower than a row
+  EXPECT_THAT(narrow, HasSubstr("\n  softirq latency max  CPU1 NET_RX  REGRESSED\n"
+                                "      2.00 ms  3.00 ms  +1.00 ms (+50.0%)  100 -> 100\n"));
+  EXPECT_THAT(narrow, HasSubstr("\n  metric               subject\n"
+                                "       before    after  change                samples\n"));
+  EXPECT_THAT(narrow, HasSubstr("\n  softirq latency p50  CPU1 NET_RX\n"));  // unchanged: no mark
+  // Every line but the first (the counts, one line for `head -1`) fits.
+  std::vector<std::string> lines = absl::StrSplit(narrow, '\n');
+  for (size_t i = 1; i < lines.size(); ++i) EXPECT_LE(lines[i].size(), 60u) << lines[i];
 }
 
 TEST(ReportDiff, SubjectsOnOneSideAndRegressionsFromZero) {

@@ -115,8 +115,10 @@ ReportDiff DiffReports(const Report& before, const Report& after);
 /// Regressed rows whose relative change exceeds `percent` (a regression from 0 always does).
 int CountRegressions(const ReportDiff& diff, double percent);
 
-/// For people: a table with units, the change absolute and relative, and the verdict.
-std::string DiffToText(const ReportDiff& diff);
+/// For people: a table with units, the change absolute and relative, and the verdict; sentences
+/// wrapped at `width` columns (0: never), and each metric on two lines when a row of the table
+/// is wider than that.
+std::string DiffToText(const ReportDiff& diff, size_t width = 120);
 
 /// The "napiscope.diff/1" object (docs/report-schema.md); ns and counts as integers.
 nlohmann::json DiffToJson(const ReportDiff& diff);

@@ -24,6 +24,7 @@ struct CheckOptions {
   AnalysisFlags flags;
   bool quiet = false;
   bool list_thresholds = false;
+  int width = -1;  // -1: the terminal's width on a terminal, else one line per finding
 };
 
 std::string ThresholdList() {
@@ -37,12 +38,12 @@ std::string ThresholdList() {
 }
 
 std::string Render(const std::string& format, const std::vector<TraceCheck>& checks,
-                   const std::vector<std::string>& html_sections, Severity fail_on) {
+                   const std::vector<std::string>& html_sections, Severity fail_on, size_t width) {
   if (format == "html") return ChecksToHtml(checks, html_sections, fail_on);
   if (format == "json") return JsonText(ChecksToJson(checks, fail_on), 2) + "\n";
   if (format == "junit") return ChecksToJUnit(checks, fail_on);
   if (format == "markdown") return ChecksToMarkdown(checks, fail_on);
-  return ChecksToText(checks, fail_on);
+  return ChecksToText(checks, fail_on, width);
 }
 
 int RunCheck(const CheckOptions& options) {
@@ -113,11 +114,15 @@ int RunCheck(const CheckOptions& options) {
   for (size_t i = 0; i < formats.size(); ++i) {
     std::string path = i < options.outputs.size() ? options.outputs[i] : "-";
     stdout_used = stdout_used || path == "-";
-    if (!WriteOutput(path, Render(formats[i], checks, html_sections, config.fail_on), &error)) {
+    size_t width = TextWidthFor(path, options.width, 0);
+    if (!WriteOutput(path, Render(formats[i], checks, html_sections, config.fail_on, width),
+                     &error)) {
       return Fail("check", error);
     }
   }
-  if (!stdout_used && !options.quiet) std::cout << ChecksToText(checks, config.fail_on);
+  if (!stdout_used && !options.quiet) {
+    std::cout << ChecksToText(checks, config.fail_on, TextWidth(options.width, 0));
+  }
   return unreadable ? kExitError : failed ? kExitFindings : kExitClean;
 }
 
@@ -150,6 +155,11 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
                     "summary still goes to stdout unless --quiet")
       ->allow_extra_args(false);
   options->flags.AddTo(check);
+  check
+      ->add_option("--width", options->width,
+                   "wrap each finding's sentence at N columns (default: the terminal's width "
+                   "on a terminal; elsewhere, and 0, one line per finding)")
+      ->check(CLI::NonNegativeNumber);
   check->add_flag("-q,--quiet", options->quiet,
                   "no progress bar, and no text summary when every format goes to a file");
   check->add_flag("--list-thresholds", options->list_thresholds,

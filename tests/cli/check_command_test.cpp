@@ -1,5 +1,8 @@
 // `napiscope check`: exit codes per path, thresholds from config and flags, and the CI outputs
 // read back by independent parsers (Python's xml.etree and jsonschema, tests/cli/validate_output.py).
+#include <algorithm>
+
+#include <absl/strings/str_split.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -68,6 +71,22 @@ TEST_F(CheckCommand, ExitCodesZeroTwoOne) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err, "napiscope: /nonexistent/trace.dat: No such file or directory\n");
+}
+
+// A finding's sentence is one line in a CI log (grep finds it whole) and on a terminal wrapped
+// at its width (--width N), the rule on a line of its own: a 500-column line broke anywhere.
+TEST_F(CheckCommand, WidthWrapsEachFindingUnderItsRule) {
+  auto result = RunCommand(Check("--width 80 " + Failing()));
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_THAT(result.out,
+              HasSubstr("\n      warning  ksoftirqd-blocked\n               ksoftirqd/0 "
+                        "was switched out in D for 3.00 ms"));
+  std::vector<std::string> lines = absl::StrSplit(result.out, '\n');
+  ASSERT_GT(lines.size(), 12u);  // 6 warnings of a few lines each
+  for (size_t i = 1; i < lines.size(); ++i) EXPECT_LE(lines[i].size(), 80u) << lines[i];
+  // Not a terminal and no --width: one line per finding (the first test's form).
+  result = RunCommand(Check(Failing()));
+  EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 7) << result.out;
 }
 
 TEST_F(CheckCommand, ThresholdsFromConfigAndFlags) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "napiscope/report_render.h"
+#include "render/text_layout.h"
 
 namespace napiscope {
 
@@ -34,7 +35,7 @@ std::string_view Verdict(const TraceCheck& check, const CheckOutcome& outcome) {
 
 }  // namespace
 
-std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on) {
+std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on, size_t width) {
   std::string text;
   for (const TraceCheck& check : checks) {
     if (!check.status.ok()) {
@@ -46,8 +47,15 @@ std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on
                         Counts(outcome));
     for (const Finding& finding : check.report.findings) {
       if (finding.severity < fail_on) continue;
-      text += fmt::format("      {:<8} {:<24} {}\n", SeverityName(finding.severity), finding.rule,
-                          finding.summary);
+      std::string line = fmt::format("      {:<8} {:<24} {}", SeverityName(finding.severity),
+                                     finding.rule, finding.summary);
+      if (width == 0 || line.size() <= width) {
+        text += line + "\n";
+        continue;
+      }
+      // Narrower: the rule on its line, the sentence wrapped under it.
+      text += fmt::format("      {:<8} {}\n", SeverityName(finding.severity), finding.rule);
+      text += internal::JoinLines(internal::Wrap(finding.summary, width, std::string(15, ' ')));
     }
   }
   return text;

@@ -30,8 +30,9 @@ struct CheckOutcome {
 /// Counts `check`'s findings and compares them with `fail_on`.
 CheckOutcome JudgeCheck(const TraceCheck& check, Severity fail_on);
 
-/// For people: per trace one verdict line, then its findings at or above `fail_on`.
-std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on);
+/// For people: per trace one verdict line, then its findings at or above `fail_on`, each on one
+/// line (for grep in a CI log) or, with a `width`, wrapped under its sentence's column.
+std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on, size_t width = 0);
 
 /// The "napiscope.check/1" object (docs/report-schema.md): per trace its verdict and report.
 nlohmann::json ChecksToJson(const std::vector<TraceCheck>& checks, Severity fail_on);

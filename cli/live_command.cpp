@@ -31,6 +31,7 @@ struct LiveArgs {
   std::string save_on_fail;  // trace.dat to write when --fail-on trips
   double keep_s = 10;        // seconds of pages kept for it
   int64_t keep_mb = 256;     // memory they may take
+  int width = -1;            // -1: the terminal's width on a terminal, else unwrapped
 };
 
 constexpr auto kPollPeriod = std::chrono::milliseconds(100);
@@ -98,9 +99,13 @@ int RunLive(const LiveArgs& args) {
       std::chrono::duration<double>(args.duration_s));
   Clock::time_point next_print = start + interval;
   auto print = [&](const Report& report, bool final) {
-    LiveSummaryInput input{&report, &capture->napi_counts(),
+    LiveSummaryInput input{&report,
+                           &capture->napi_counts(),
                            std::chrono::duration<double>(Clock::now() - start).count(),
-                           capture->events(), options.capture.instance_name, final};
+                           capture->events(),
+                           options.capture.instance_name,
+                           final,
+                           TextWidth(args.width, 0)};
     if (args.json_lines) {
       std::cout << JsonText(LiveSummaryJson(input)) << std::endl;
     } else {
@@ -140,7 +145,11 @@ int RunLive(const LiveArgs& args) {
   Report report = capture->Snapshot();
   failed = failed || reached(report);
   print(report, true);
-  if (!args.json_lines) std::cout << "\n" << ReportToText(report);
+  if (!args.json_lines) {
+    TextReportOptions text;
+    text.width = TextWidth(args.width, text.width);
+    std::cout << "\n" << ReportToText(report, text);
+  }
   if (failed && !args.save_on_fail.empty()) {
     SavedTraceSpan span;
     status = capture->SaveRecent(args.save_on_fail, &span);
@@ -166,6 +175,11 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
   AddCaptureFlags(live, &args->capture, "napiscope");
   live->add_flag("--json-lines", args->json_lines,
                  "print one napiscope.live/1 JSON object per interval (and a final one)");
+  live->add_option("--width", args->width,
+                   "fit the summaries and the final report to N columns (default: the "
+                   "terminal's width on a terminal; elsewhere summaries unwrapped, the report "
+                   "at 120; 0: never wrap)")
+      ->check(CLI::NonNegativeNumber);
   CLI::Option* fail_on = live->add_option("--fail-on", args->fail_on,
                                           "stop with exit code 2 at the first finding of this "
                                           "severity (info, warning, error)");

@@ -1,6 +1,8 @@
 #include "live_summary.h"
 
+#include <algorithm>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -45,33 +47,72 @@ std::vector<const ThreadActivityRow*> Threads(const Report& report) {
   return threads;
 }
 
+// `pieces` (none broken) after `first_prefix`, a space or two apart, on lines of at most
+// `width` columns (0: one line), the lines after the first starting with `rest_prefix`.
+std::string Pack(const std::vector<std::string>& pieces, std::string_view separator,
+                 const std::string& first_prefix, const std::string& rest_prefix, size_t width) {
+  std::string out = first_prefix;
+  size_t line_start = 0;
+  bool line_has_piece = false;
+  for (const std::string& piece : pieces) {
+    size_t line_size = out.size() - line_start;
+    if (line_has_piece && width > 0 && line_size + separator.size() + piece.size() > width) {
+      out += "\n";
+      line_start = out.size();
+      out += rest_prefix;
+      line_has_piece = false;
+    }
+    if (line_has_piece) out += separator;
+    out += piece;
+    line_has_piece = true;
+  }
+  return out + "\n";
+}
+
+std::vector<std::string> Words(std::string_view text) {
+  std::vector<std::string> words;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t end = std::min(text.find(' ', pos), text.size());
+    if (end > pos) words.emplace_back(text.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return words;
+}
+
 }  // namespace
 
 std::string LiveSummaryText(const LiveSummaryInput& input) {
   const Report& report = *input.report;
-  std::string out = fmt::format(
-      "napiscope live{}: {:.1f} s, {} events ({:.0f}/s), {} lost; instance {}\n\n",
-      input.final ? " (stopped)" : "", input.elapsed_s, input.events,
-      input.elapsed_s > 0 ? static_cast<double>(input.events) / input.elapsed_s : 0.0,
-      LostEvents(report), input.instance);
-  out += fmt::format("{:>4}  {:<58} {:>10} {:>9}  {}\n", "CPU",
-                     "softirq raise-to-entry p99 / max", "NAPI polls", "exhausted",
-                     "ksoftirqd blocked (max)");
+  std::string out =
+      Pack(Words(fmt::format(
+               "napiscope live{}: {:.1f} s, {} events ({:.0f}/s), {} lost; instance {}",
+               input.final ? " (stopped)" : "", input.elapsed_s, input.events,
+               input.elapsed_s > 0 ? static_cast<double>(input.events) / input.elapsed_s : 0.0,
+               LostEvents(report), input.instance)),
+           " ", "", "  ", input.width) +
+      "\n";
+  // The fixed columns first; the softirq vectors, as many as ran, last, wrapped under their
+  // column.
+  constexpr std::string_view kColumns = "{:>4}  {:>10}  {:>9}  {:<17}  ";
+  out += fmt::format(kColumns, "CPU", "NAPI polls", "exhausted", "ksoftirqd blocked") +
+         "raise-to-entry p99/max\n";
   for (const auto& [cpu, line] : CpuLines(report, input.napi->size())) {
-    std::string softirqs;
+    std::vector<std::string> softirqs;
     for (const SoftirqLatencyRow* row : line.softirqs) {
-      softirqs += fmt::format("{}{} {}/{}", softirqs.empty() ? "" : "  ",
-                              SoftirqVectorName(row->vec), FormatDuration(row->delay.p99_ns),
-                              FormatDuration(row->delay.max_ns));
+      softirqs.push_back(fmt::format("{} {}/{}", SoftirqVectorName(row->vec),
+                                     FormatDuration(row->delay.p99_ns),
+                                     FormatDuration(row->delay.max_ns)));
     }
+    if (softirqs.empty()) softirqs.push_back("-");
     LiveNapiCounts napi = static_cast<size_t>(cpu) < input.napi->size() ? (*input.napi)[cpu]
                                                                         : LiveNapiCounts{};
     std::string blocked =
         line.blocked == 0 ? "-"
                           : fmt::format("{} ({})", line.blocked, FormatDuration(line.blocked_max_ns));
-    out += fmt::format("{:>4}  {:<58} {:>10} {:>8.1f}%  {}\n", cpu,
-                       softirqs.empty() ? "-" : softirqs, napi.polls,
-                       100 * Share(napi.exhausted, napi.polls), blocked);
+    std::string fixed =
+        fmt::format(kColumns, cpu, napi.polls,
+                    fmt::format("{:.1f}%", 100 * Share(napi.exhausted, napi.polls)), blocked);
+    out += Pack(softirqs, "  ", fixed, std::string(fixed.size(), ' '), input.width);
   }
   std::vector<const ThreadActivityRow*> threads = Threads(report);
   if (!threads.empty()) {
@@ -85,7 +126,9 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
   out += "\nFindings:\n";
   if (report.findings.empty()) out += "  none yet\n";
   for (const Finding& finding : report.findings) {
-    out += fmt::format("  {:<8} {}\n", SeverityName(finding.severity), finding.summary);
+    out +=
+        Pack(Words(finding.summary), " ", fmt::format("  {:<8} ", SeverityName(finding.severity)),
+             std::string(11, ' '), input.width);
   }
   return out;
 }

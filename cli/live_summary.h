@@ -19,10 +19,12 @@ struct LiveSummaryInput {
   int64_t events = 0;
   std::string instance;
   bool final = false;  ///< the last one, after tracing stopped
+  size_t width = 0;    ///< columns of the text (the terminal's); 0: lines as long as they come
 };
 
-/// Per CPU: softirq raise-to-entry p99/max per vector, NAPI polls and exhausted share,
-/// blocked ksoftirqd; then IRQ/NAPI threads with their cross-CPU share; then the findings.
+/// Per CPU: NAPI polls and exhausted share, blocked ksoftirqd, softirq raise-to-entry p99/max
+/// per vector (wrapped under its column); then IRQ/NAPI threads with their cross-CPU share;
+/// then the findings, wrapped.
 std::string LiveSummaryText(const LiveSummaryInput& input);
 
 /// The same as one "napiscope.live/1" JSON object (docs/record.md).

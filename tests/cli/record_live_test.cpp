@@ -220,6 +220,19 @@ TEST_F(RecordLive, SigintInLivePrintsTheFinalReport) {
   EXPECT_THAT(out, HasSubstr("softirq"));
 }
 
+// The summary's softirq column ran past its 58 columns when four vectors ran, and the final
+// report took 120 columns whatever the terminal: --width (the terminal's by default) fits both.
+TEST_F(RecordLive, LiveFitsItsSummariesAndReportToTheWidth) {
+  auto live = RunCommand(Cli("live", "--duration 1.5 --interval 0.5 --width 80"));
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  EXPECT_THAT(live.out, HasSubstr("\n CPU  NAPI polls  exhausted  ksoftirqd blocked  "
+                                  "raise-to-entry p99/max\n"));
+  EXPECT_THAT(live.out, HasSubstr("napiscope live (stopped)"));
+  EXPECT_THAT(live.out, HasSubstr("\nsoftirq raise-to-entry latency"));  // the final report
+  std::istringstream lines(live.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 80u) << line;
+}
+
 TEST_F(RecordLive, ExistingInstanceIsAnErrorAndStaysUntouched) {
   ASSERT_EQ(mkdir(InstanceDir().c_str(), 0755), 0);
   auto record = RunCommand(Cli("record", "--duration 0.2 -o " + dir_ + "/x.dat"));

@@ -145,6 +145,16 @@ TEST_F(RecordFaults, AFullDiskIsOneLineNamingTheOutputAndLeavesNothing) {
   EXPECT_FALSE(Exists(InstanceDir(instance.str())));
 }
 
+// An output in a directory that does not exist named the directory and "a private spool
+// directory", an internal detail; it names the file, as every output's error does.
+TEST_F(RecordFaults, AnOutputWhoseDirectoryDoesNotExistIsOneLineNamingIt) {
+  std::string out = dir_ + "/no/such/t.dat";
+  auto record = RunCommand(CliPath() + " record --duration 0.2 -o " + out);
+  EXPECT_EQ(record.exit_code, 1);
+  EXPECT_EQ(record.err, "napiscope record: " + out + ": cannot write: No such file or directory\n");
+  EXPECT_FALSE(Exists(dir_ + "/no"));
+}
+
 // A disk that fills while capturing: what is on disk is kept as a trace marked as cut short
 // (exit 1, one line saying so), and reading it warns that the trace ends early.
 TEST_F(RecordFaults, ADiskThatFillsWhileCapturingKeepsAMarkedTrace) {

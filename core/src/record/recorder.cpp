@@ -127,8 +127,9 @@ absl::Status MakePrivateDir(const std::string& output, std::string* dir) {
   RemoveDirsOfDeadRecordings(parent);
   std::string pattern = absl::StrCat(parent, "/", kPrivateDirPrefix, getpid(), "-XXXXXX");
   if (mkdtemp(pattern.data()) == nullptr) {
-    return absl::PermissionDeniedError(
-        absl::StrCat(parent, ": cannot create a private spool directory: ", std::strerror(errno)));
+    // Named as the file the user asked for, as every other output's error is.
+    return absl::FailedPreconditionError(
+        absl::StrCat(output, ": cannot write: ", std::strerror(errno)));
   }
   *dir = pattern;
   return absl::OkStatus();

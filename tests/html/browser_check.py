@@ -8,6 +8,7 @@ pipe (--remote-debugging-pipe: no port, no network), and fails when:
   - a console error, a failed Content-Security-Policy check or a script exception occurred,
   - a finding of the JSON output is missing, or lacks its timeline SVG with data,
   - a section is missing, or a chart has no data (histogram bars, one bar per CPU, ...),
+  - a chart's or timeline's text runs past its SVG's edge (cut off where the picture ends),
   - the page is bigger than --max-bytes, or the screenshot is blank.
 Takes a PNG screenshot of the top of the page. Exit 77 (skipped) without a Chromium.
 """
@@ -55,6 +56,19 @@ DOM_PROBE = r"""
     }
     out.charts.push({kind: c.getAttribute('class'), data: data,
                      width: c.getBoundingClientRect().width});
+  }
+  // Text that runs out of its picture is cut off where the SVG ends: none may.
+  out.clipped = [];
+  for (const svg of q(document, 'svg')) {
+    const box = svg.viewBox.baseVal;
+    if (!box || box.width === 0) continue;
+    for (const t of q(svg, 'text')) {
+      const b = t.getBBox();
+      if (b.width > 0 && (b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5)) {
+        out.clipped.push(`${svg.getAttribute('class')}: '${t.textContent}' spans ` +
+                         `${b.x.toFixed(0)}..${(b.x + b.width).toFixed(0)} of ${box.width}`);
+      }
+    }
   }
   out.sorting = q(document, 'th[title=sort]').length;
   out.analyses = q(document, 'table.analyses tr[data-analysis]').length;
@@ -291,6 +305,8 @@ def main():
             failures.append(f"chart {chart['kind']} has no data or is not visible")
     if not any("cpu-bars" in c["kind"] for c in dom["charts"]):
         failures.append("no CPU time chart")
+    for clipped in dom["clipped"][:10]:
+        failures.append("text cut off at its SVG's edge: " + clipped)
     if dom["analyses"] == 0:
         failures.append("the header lists no analyses")
     if dom["external"]:

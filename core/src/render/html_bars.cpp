@@ -55,6 +55,53 @@ void Swatch(HtmlOut& out, Rgb color, std::string_view label) {
                      HtmlEscape(label));
 }
 
+// One row of a chart of two-part bars: a thread's same- and cross-CPU activations, a NAPI
+// instance's polls within and over its budget.
+struct TwoPartBar {
+  std::string name;   // left of the bar
+  int64_t first = 0;  // the left part
+  int64_t second = 0;
+  std::string first_tooltip;
+  std::string second_tooltip;
+  std::string value;  // right of the bar
+};
+
+// The bars, scaled to the longest; the name and value columns as wide as their widest text,
+// so that no label runs out of the picture.
+void RenderTwoPartBars(const std::vector<TwoPartBar>& bars, std::string_view css_class,
+                       std::string_view title, Rgb first_color, Rgb second_color, HtmlOut& out) {
+  constexpr double kRowHeight = 16;
+  double name_width = kBarLabelWidth, value_width = 0;
+  int64_t most = 1;
+  for (const TwoPartBar& bar : bars) {
+    name_width = std::max(name_width, EstimatedTextWidth(bar.name) + 12);
+    value_width = std::max(value_width, EstimatedTextWidth(bar.value) + 12);
+    most = std::max(most, bar.first + bar.second);
+  }
+  double plot_width = std::max(kBarsWidth / 3, kBarsWidth - name_width - value_width);
+  double width = name_width + plot_width + value_width;
+  double scale = plot_width / static_cast<double>(most);
+  out << fmt::format(
+      "<svg class=\"chart {2}\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
+      "height=\"{1}\" role=\"img\"><title>{3}</title>",
+      Coord(width), Coord(kRowHeight * static_cast<double>(bars.size()) + 4), css_class,
+      HtmlEscape(title));
+  for (size_t i = 0; i < bars.size(); ++i) {
+    const TwoPartBar& bar = bars[i];
+    double y = static_cast<double>(i) * kRowHeight;
+    out.SvgText(name_width - 6, y + 12, bar.name, "end");
+    out.Rect(name_width, y + 2, std::max(0.5, scale * static_cast<double>(bar.first)),
+             kRowHeight - 4, first_color, bar.first_tooltip);
+    if (bar.second > 0) {
+      out.Rect(name_width + scale * static_cast<double>(bar.first), y + 2,
+               std::max(0.5, scale * static_cast<double>(bar.second)), kRowHeight - 4, second_color,
+               bar.second_tooltip);
+    }
+    out.SvgText(name_width + plot_width + 6, y + 12, bar.value, "start", "axis");
+  }
+  out << "</svg>\n";
+}
+
 }  // namespace
 
 void RenderCpuTimeChart(const HtmlTraceView& view, HtmlOut& out) {
@@ -87,7 +134,7 @@ void RenderCpuTimeChart(const HtmlTraceView& view, HtmlOut& out) {
   size_t cpus = report.cpu_time.size();
   double bar_height = std::clamp(720.0 / static_cast<double>(cpus), 3.0, 18.0);
   size_t label_every = static_cast<size_t>(std::ceil(12.0 / bar_height));
-  double plot_width = kBarsWidth - 60 - 10;
+  double plot_width = kBarsWidth - 60 - 20;  // the "100%" under the end stays inside
   double height = bar_height * static_cast<double>(cpus) + 22;
   out << fmt::format("<svg class=\"chart cpu-bars\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
                      "height=\"{1}\" role=\"img\" data-cpus=\"{2}\"><title>CPU time per CPU"
@@ -165,42 +212,26 @@ void RenderActivationCharts(const HtmlTraceView& view, HtmlOut& out) {
                : a->activations > b->activations;
   });
   size_t shown = std::min(rows.size(), kMaxThreads);
-  int64_t most = 0;
-  for (size_t i = 0; i < shown; ++i) most = std::max(most, rows[i]->activations);
   out << "<p>Each wakeup (hard IRQ for IRQ threads, sched_waking for the others) followed by a "
          "run: on the CPU that woke the thread, or on another (a cross-CPU hop costs an IPI and "
          "cache misses).</p>\n<div class=\"legend\">";
   Swatch(out, palette::SameCpu(), "same CPU");
   Swatch(out, palette::CrossCpu(), "cross-CPU");
   out << "</div>\n";
-  double row_height = 16;
-  double plot_width = kBarsWidth - kBarLabelWidth - 150;
-  double height = row_height * static_cast<double>(shown) + 4;
-  out << fmt::format("<svg class=\"chart activations\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
-                     "height=\"{1}\" role=\"img\"><title>thread activations</title>",
-                     Coord(kBarsWidth), Coord(height));
+  std::vector<TwoPartBar> bars;
   for (size_t i = 0; i < shown; ++i) {
     const ThreadActivityRow& row = *rows[i];
-    double y = static_cast<double>(i) * row_height;
-    int64_t same = row.activations - row.cross_cpu_activations;
-    double scale = plot_width / static_cast<double>(std::max<int64_t>(most, 1));
-    std::string name = fmt::format("{} ({})", row.comm, row.pid);
-    out.SvgText(kBarLabelWidth - 6, y + 12, name, "end");
-    out.Rect(kBarLabelWidth, y + 2, std::max(0.5, scale * static_cast<double>(same)),
-             row_height - 4, palette::SameCpu(),
-             fmt::format("{}: {} on the waking CPU", name, same));
-    if (row.cross_cpu_activations > 0) {
-      out.Rect(kBarLabelWidth + scale * static_cast<double>(same), y + 2,
-               std::max(0.5, scale * static_cast<double>(row.cross_cpu_activations)),
-               row_height - 4, palette::CrossCpu(),
-               fmt::format("{}: {} on another CPU", name, row.cross_cpu_activations));
-    }
-    out.SvgText(kBarLabelWidth + plot_width + 6, y + 12,
-                fmt::format("{} of {} cross ({})", row.cross_cpu_activations, row.activations,
-                            PercentText(row.cross_cpu_activations, row.activations)),
-                "start", "axis");
+    TwoPartBar& bar = bars.emplace_back();
+    bar.name = fmt::format("{} ({})", row.comm, row.pid);
+    bar.first = row.activations - row.cross_cpu_activations;
+    bar.second = row.cross_cpu_activations;
+    bar.first_tooltip = fmt::format("{}: {} on the waking CPU", bar.name, bar.first);
+    bar.second_tooltip = fmt::format("{}: {} on another CPU", bar.name, bar.second);
+    bar.value = fmt::format("{} of {} cross ({})", row.cross_cpu_activations, row.activations,
+                            PercentText(row.cross_cpu_activations, row.activations));
   }
-  out << "</svg>\n";
+  RenderTwoPartBars(bars, "activations", "thread activations", palette::SameCpu(),
+                    palette::CrossCpu(), out);
   if (rows.size() > shown) {
     out << fmt::format("<p class=\"note\">{} threads with fewer cross-CPU activations not "
                        "drawn.</p>\n",
@@ -222,38 +253,23 @@ void RenderNapiBudget(const HtmlTraceView& view, HtmlOut& out) {
   Swatch(out, palette::DeviceColor(1), "polls within budget");
   Swatch(out, palette::ExhaustedMark(), "budget exhausted");
   out << "</div>\n";
-  size_t shown = std::min(report.napi.size(), kMaxThreads);
-  int64_t most = 0;
-  for (size_t i = 0; i < shown; ++i) most = std::max(most, report.napi[i].polls);
-  double row_height = 16;
-  double plot_width = kBarsWidth - kBarLabelWidth - 190;
-  out << fmt::format("<svg class=\"chart napi-bars\" viewBox=\"0 0 {0} {1}\" width=\"{0}\" "
-                     "height=\"{1}\" role=\"img\"><title>NAPI polls and budget</title>",
-                     Coord(kBarsWidth), Coord(row_height * static_cast<double>(shown) + 4));
-  for (size_t i = 0; i < shown; ++i) {
+  std::vector<TwoPartBar> bars;
+  for (size_t i = 0; i < std::min(report.napi.size(), kMaxThreads); ++i) {
     const NapiRow& row = report.napi[i];
-    double y = static_cast<double>(i) * row_height;
-    double scale = plot_width / static_cast<double>(std::max<int64_t>(most, 1));
-    std::string name =
-        fmt::format("{} CPU {} {}", row.dev, row.cpu, NapiContextName(row.context));
-    out.SvgText(kBarLabelWidth - 6, y + 12, name, "end");
-    int64_t within = row.polls - row.exhausted;
-    out.Rect(kBarLabelWidth, y + 2, std::max(0.5, scale * static_cast<double>(within)),
-             row_height - 4, palette::DeviceColor(1),
-             fmt::format("{}: {} polls within budget {}", name, within, row.budget));
-    if (row.exhausted > 0) {
-      out.Rect(kBarLabelWidth + scale * static_cast<double>(within), y + 2,
-               std::max(0.5, scale * static_cast<double>(row.exhausted)), row_height - 4,
-               palette::ExhaustedMark(),
-               fmt::format("{}: {} polls exhausted the budget; longest run {}", name,
-                           row.exhausted, row.max_consecutive_exhausted));
-    }
-    out.SvgText(kBarLabelWidth + plot_width + 6, y + 12,
-                fmt::format("{} polls, {} exhausted, budget {}", row.polls,
-                            PercentText(row.exhausted, row.polls), row.budget),
-                "start", "axis");
+    TwoPartBar& bar = bars.emplace_back();
+    bar.name = fmt::format("{} CPU {} {}", row.dev, row.cpu, NapiContextName(row.context));
+    bar.first = row.polls - row.exhausted;
+    bar.second = row.exhausted;
+    bar.first_tooltip =
+        fmt::format("{}: {} polls within budget {}", bar.name, bar.first, row.budget);
+    bar.second_tooltip = fmt::format("{}: {} polls exhausted the budget; longest run {}", bar.name,
+                                     row.exhausted, row.max_consecutive_exhausted);
+    bar.value = fmt::format("{} polls, {} exhausted, budget {}", row.polls,
+                            PercentText(row.exhausted, row.polls), row.budget);
   }
-  out << "</svg>\n<details><summary>Numbers per instance</summary><table class=\"sortable\">"
+  RenderTwoPartBars(bars, "napi-bars", "NAPI polls and budget", palette::DeviceColor(1),
+                    palette::ExhaustedMark(), out);
+  out << "<details><summary>Numbers per instance</summary><table class=\"sortable\">"
          "<thead><tr><th>device</th><th>CPU</th><th>context</th><th class=\"num\">budget</th>"
          "<th class=\"num\">polls</th><th class=\"num\">exhausted</th><th class=\"num\">work "
          "p50</th><th class=\"num\">work p99</th><th class=\"num\">work max</th>"

@@ -68,7 +68,7 @@ std::string HistogramSvg(const LogHistogram& histogram, std::string_view title,
   out << "</title>";
   double base = kTop + plot_height;
   out.Line(kLeft, base, kLeft + plot_width, base, palette::GridLine());
-  out.SvgText(kLeft - 4, kTop + 8, std::to_string(peak), "end", "axis");
+  out.SvgText(kLeft - 4, kTop + 8, AxisCount(peak), "end", "axis");
   out.SvgText(kLeft - 4, base, "0", "end", "axis");
   for (int b = first; b <= last; ++b) {
     int64_t count = histogram.counts[b];
@@ -103,10 +103,13 @@ std::string HistogramSvg(const LogHistogram& histogram, std::string_view title,
   // Labels left to right in two rows when they would overlap; none past the right edge.
   double row_end[2] = {-1e9, -1e9};
   for (const Marker& marker : markers) {
-    double width = 5.8 * static_cast<double>(marker.label.size());
-    double x = std::min(marker.x + 2, kChartWidth - width - 2);
-    int row = x >= row_end[0] + 4 ? 0 : 1;
-    x = std::max(x, row_end[row] + 4);
+    double width = EstimatedTextWidth(marker.label, true);
+    double right = kChartWidth - width - 2;  // the last x at which the label fits
+    double x = std::min(marker.x + 2, right);
+    // The first row where it clears the label before it and fits; else the lower row, at the
+    // edge (over part of a label rather than cut off).
+    int row = std::max(x, row_end[0] + 4) <= right ? 0 : 1;
+    x = std::min(std::max(x, row_end[row] + 4), right);
     out.SvgText(x, row == 0 ? 11 : 23, marker.label, "start", "mark");
     row_end[row] = x + width;
     out.Line(marker.x, row == 0 ? 13 : 25, marker.x, base, palette::Emphasis(), 1.2, "marker");

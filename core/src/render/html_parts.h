@@ -52,6 +52,13 @@ std::string Coord(double value);
 /// A percentage of `part` in `whole` with one decimal ("12.5%"), "-" when whole is 0.
 std::string PercentText(int64_t part, int64_t whole);
 
+/// About how wide `text` is in the page's 11-pixel SVG font (bold: the "mark" class), a little
+/// more than Chromium draws, so that a label placed by it stays inside its picture.
+double EstimatedTextWidth(std::string_view text, bool bold = false);
+
+/// A count short enough for an axis: exact up to 99999, then "182k", "1.8M".
+std::string AxisCount(int64_t count);
+
 /// When none of the analyses `ids` ran (their events were not recorded), writes why and closes
 /// the section, and is true: nothing else follows that would read as a result.
 bool NotAnalysedNote(const Report& report, std::initializer_list<std::string_view> ids,

@@ -107,8 +107,16 @@ class TimelineSvg {
         break;
       }
     }
-    if (comm.size() > 16) comm = comm.substr(0, 15) + "…";
-    return fmt::format("{} {}", comm, pid);
+    // As much of the comm as fits the label column beside the pid, cut between characters.
+    std::string label = fmt::format("{} {}", comm, pid);
+    while (EstimatedTextWidth(label) > kLabelWidth - 8 && comm.size() > 1) {
+      while (comm.size() > 1 && (static_cast<unsigned char>(comm.back()) & 0xc0) == 0x80) {
+        comm.pop_back();
+      }
+      comm.pop_back();
+      label = fmt::format("{}… {}", comm, pid);
+    }
+    return label;
   }
 
   std::string Describe(const TimelineItem& item, TimestampNs duration_ns, int cpu) const {
@@ -280,7 +288,11 @@ class TimelineSvg {
     for (TimestampNs offset = step; offset < span; offset += step) {
       double x = XOf(from_ns_ + offset);
       out_.Line(x, kRulerHeight - 4, x, bottom, palette::GridLine(), 0.5);
-      out_.SvgText(x + 2, 13, "+" + FormatDuration(offset), "start", "axis");
+      std::string label = "+" + FormatDuration(offset);
+      // The last tick's label would run past the picture's end: its line alone says enough.
+      if (x + 2 + EstimatedTextWidth(label) <= kLabelWidth + kColumns + 4) {
+        out_.SvgText(x + 2, 13, label, "start", "axis");
+      }
     }
   }
 

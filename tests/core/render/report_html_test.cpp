@@ -327,3 +327,21 @@ TEST(ReportHtmlCheck, FailingTracesComeFirst) {
 
 }  // namespace
 }  // namespace napiscope
+
+namespace napiscope::internal {
+namespace {
+
+// A histogram's peak of 1818176 waits was cut to "818176" at the picture's left edge: axis
+// counts are short, and labels are placed by a width that is not less than Chromium draws
+// (tests/html/browser_check.py checks no text leaves its SVG).
+TEST(HtmlParts, AxisCountsAreShortAndTextWidthsNotUnderestimated) {
+  EXPECT_EQ(AxisCount(99999), "99999");
+  EXPECT_EQ(AxisCount(181817), "181k");
+  EXPECT_EQ(AxisCount(1818176), "1.8M");
+  EXPECT_GE(EstimatedTextWidth("108 polls, 65.7% exhausted, budget 64"), 217);  // drawn: 217
+  EXPECT_GE(EstimatedTextWidth("max 247 us", true), 71);                        // drawn: 71
+  EXPECT_EQ(EstimatedTextWidth("≤"), EstimatedTextWidth("x"));  // characters, not bytes
+}
+
+}  // namespace
+}  // namespace napiscope::internal

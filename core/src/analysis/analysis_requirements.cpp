@@ -102,7 +102,11 @@ std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount
     if (!availability.available) {
       availability.note =
           absl::StrCat("needs ", absl::StrJoin(availability.missing_required, ", "),
-                       all_known ? ": the kernel had the event but none was recorded (not enabled?)"
+                       // The file has the event's format: napiscope record and live keep only
+                       // the enabled events', trace-cmd a whole system's, so it may have been
+                       // enabled and never happened (a NIC without traffic polls nothing).
+                       all_known ? ": the kernel had the event but none was recorded (not "
+                                   "enabled, or it never happened)"
                                  : ": not recorded");
     } else if (!availability.missing_optional.empty()) {
       availability.note = absl::StrCat("runs; less complete without ",

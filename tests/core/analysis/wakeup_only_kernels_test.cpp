@@ -76,6 +76,13 @@ TEST(WakeupOnlyKernels, EitherWakeupEventMeetsTheAnalysesThatNeedOne) {
   ASSERT_EQ(missing.missing_required.size(), 1u);
   EXPECT_EQ(missing.missing_required[0], "sched:sched_waking or sched:sched_wakeup");
   EXPECT_EQ(missing.note, "needs sched:sched_waking or sched:sched_wakeup: not recorded");
+  // With the event's format in the file it was known, and perhaps enabled: napiscope record
+  // keeps only the enabled events' formats, and a quiet NIC polls nothing.
+  AnalysisAvailability known =
+      find(CheckAnalyses({{"softirq_raise", 4, {}}}, {"napi:napi_poll"}), "napi");
+  EXPECT_EQ(known.note,
+            "needs napi:napi_poll: the kernel had the event but none was recorded "
+            "(not enabled, or it never happened)");
 }
 
 TEST(WakeupOnlyKernels, TheTaskTableSaysWhichEventIsTheWake) {

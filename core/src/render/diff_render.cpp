@@ -127,27 +127,22 @@ std::string DiffToText(const ReportDiff& diff, size_t width) {
   std::string text = CountsLine(diff) + "\n";  // one line, whatever its width: for `head -1`
   text += fmt::format("before: {}\nafter:  {}\n", diff.before_path, diff.after_path);
   for (const std::string& warning : diff.warnings) {
-    for (const std::string& line : internal::Wrap(warning, width, "warning: ")) text += line + "\n";
+    text += internal::JoinLines(internal::Wrap(warning, width, "warning: "));
   }
   if (!diff.findings.empty()) {
     text += "\nfindings that changed:\n";
     for (const FindingDiff& f : diff.findings) {
       std::string prefix = fmt::format("  {:<6} {:<8} ", FindingChangeName(f.change),
                                        SeverityName(f.severity));
-      for (const std::string& line : internal::Wrap(f.summary, width, prefix)) {
-        text += line + "\n";
-      }
+      text += internal::JoinLines(internal::Wrap(f.summary, width, prefix));
     }
   }
-  text += "\n";
-  for (const std::string& line : internal::Wrap(
-           fmt::format("metrics, most changed first (samples: waits, wakeups, activations or polls "
-                       "behind a value, before -> after; a p50 is judged from {} on both sides, a "
-                       "p99 from {}):",
-                       MinSamples("p50"), MinSamples("p99")),
-           width, "")) {
-    text += line + "\n";
-  }
+  text += "\n" + internal::JoinLines(internal::Wrap(
+                     fmt::format("metrics, most changed first (samples: waits, wakeups, "
+                                 "activations or polls behind a value, before -> after; a p50 is "
+                                 "judged from {} on both sides, a p99 from {}):",
+                                 MinSamples("p50"), MinSamples("p99")),
+                     width, ""));
   return text + MetricsTable(diff, width);
 }
 

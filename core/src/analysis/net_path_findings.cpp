@@ -103,6 +103,8 @@ void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thre
           row.irq, row.handler, runner.role, FormatDuration(held_ns), CpuList(runner.cpus),
           Named(runner), fmt::join(holders, ", "), order,
           commands.empty() ? "" : Cost(row, runner, runner.rt_priority, new_runner));
+      finding.start_ns = row.worst_held_from_ns;  // where to look: the longest held wait
+      finding.end_ns = row.worst_held_to_ns;
       finding.evidence["held_ns"] = held_ns;
       finding.evidence["commands"] = commands;
       findings->push_back(std::move(finding));

@@ -188,9 +188,17 @@ void NetPathPriorities::CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_
   chain.waited_ns += ts_ns - window.from_ns;
   if (runner_pid < 0) return;  // at hard-IRQ exit no task can hold it back
   int runner_rank = IsRtPrio(runner_prio) ? runner_prio : 100;
+  int64_t held_ns = 0;
   for (const auto& [pid, ns] : window.rt_ns) {
     auto seen = seen_.find(pid);
-    if (seen != seen_.end() && seen->second.prio <= runner_rank) chain.held_by_rt[pid] += ns;
+    if (seen == seen_.end() || seen->second.prio > runner_rank) continue;
+    chain.held_by_rt[pid] += ns;
+    held_ns += ns;
+  }
+  if (held_ns > chain.worst_held_ns) {
+    chain.worst_held_ns = held_ns;
+    chain.worst_from_ns = window.from_ns;
+    chain.worst_to_ns = ts_ns;
   }
 }
 
@@ -307,6 +315,8 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
                      });
     row.waits = chain.waits;
     row.waited_ns = chain.waited_ns;
+    row.worst_held_from_ns = chain.worst_from_ns;
+    row.worst_held_to_ns = chain.worst_to_ns;
     for (const NetPathThread& runner : row.runners) {
       bool shares_cpu = std::any_of(runner.cpus.begin(), runner.cpus.end(), [&](int cpu) {
         return std::find(row.irq_thread.cpus.begin(), row.irq_thread.cpus.end(), cpu) !=

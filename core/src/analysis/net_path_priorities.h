@@ -57,6 +57,9 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
     int64_t waits = 0;
     int64_t waited_ns = 0;
     std::map<int32_t, int64_t> held_by_rt;  // RT pid -> ns it held a CPU while work waited
+    int64_t worst_held_ns = 0;              // the wait RT tasks held longest, and when it was
+    TimestampNs worst_from_ns = 0;
+    TimestampNs worst_to_ns = 0;
   };
   // Work of a chain waiting on a CPU: a NET_RX raise, or a NAPI thread's wakeup.
   struct Window {

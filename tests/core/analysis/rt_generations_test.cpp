@@ -73,6 +73,8 @@ TEST_P(RtGeneration, PriorityChainIsWhatTheScenarioStates) {
     }
     EXPECT_EQ(row.same_priority, want["same_priority"].get<bool>());
     EXPECT_EQ(row.starved, want["starved"].get<bool>());
+    EXPECT_EQ(row.worst_held_from_ns, want["held_wait"][0].get<int64_t>());
+    EXPECT_EQ(row.worst_held_to_ns, want["held_wait"][1].get<int64_t>());
     auto finding = std::find_if(
         report_.findings.begin(), report_.findings.end(),
         [&](const Finding& f) { return f.rule == "net-path-priority" && f.irq == row.irq; });
@@ -82,6 +84,12 @@ TEST_P(RtGeneration, PriorityChainIsWhatTheScenarioStates) {
     } else {
       ASSERT_NE(finding, report_.findings.end());
       EXPECT_EQ(finding->evidence["commands"].get<std::vector<std::string>>(), commands);
+      // The finding points at the wait RT tasks held longest (the GUI zooms there, the HTML
+      // draws it): it had no time at all.
+      if (row.starved) {
+        EXPECT_EQ(finding->start_ns, row.worst_held_from_ns);
+        EXPECT_EQ(finding->end_ns, row.worst_held_to_ns);
+      }
       for (const std::string& command : commands) {
         EXPECT_NE(finding->summary.find(command), std::string::npos) << finding->summary;
       }

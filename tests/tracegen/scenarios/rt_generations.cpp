@@ -104,10 +104,12 @@ std::unique_ptr<Scenario> BuildRt2626SirqThreads(json* facts) {
         {"runner_prio", KernelPrioOfRt(50)},
         {"runner_role", "softirq_thread"},
         {"runner_runs", 3},
-        {"rt_tasks", json::array({{{"pid", kRtApp}, {"position", "above"},
-                                   {"held_while_waiting_ns", kHoldNs}}})},
+        {"rt_tasks",
+         json::array(
+             {{{"pid", kRtApp}, {"position", "above"}, {"held_while_waiting_ns", kHoldNs}}})},
         {"same_priority", true},
         {"starved", true},
+        {"held_wait", {T + kRoundNs + 1'500, T + kRoundNs + 2'200 + kHoldNs + 500}},
         {"commands", {"chrt -f -p 62 300", "chrt -f -p 61 301"}}}});
   return s;
 }
@@ -170,6 +172,7 @@ std::unique_ptr<Scenario> BuildRt44IrqThreads(json* facts) {
                                        {"rt_tasks", json::array()},
                                        {"same_priority", false},
                                        {"starved", false},
+                                       {"held_wait", {0, 0}},
                                        {"commands", json::array()}}});
   return s;
 }
@@ -227,10 +230,12 @@ std::unique_ptr<Scenario> BuildRtCurrentThreadedNapi(json* facts) {
         {"runner_prio", 120},
         {"runner_role", "napi_kthread"},
         {"runner_runs", 3},
-        {"rt_tasks", json::array({{{"pid", kRtHog}, {"position", "between"},
-                                   {"held_while_waiting_ns", kHoldNs}}})},
+        {"rt_tasks",
+         json::array(
+             {{{"pid", kRtHog}, {"position", "between"}, {"held_while_waiting_ns", kHoldNs}}})},
         {"same_priority", false},
         {"starved", true},
+        {"held_wait", {T + kRoundNs + 1'200, T + kRoundNs + 1'500 + kHoldNs}},
         {"commands", {"chrt -f -p 11 410"}}}});
   return s;
 }

@@ -44,6 +44,9 @@ struct NetPathRow {
   int64_t waited_ns = 0;        ///< their total raise/wakeup -> run time
   bool same_priority = false;   ///< the IRQ thread and a runner thread share a priority and a CPU
   bool starved = false;         ///< an RT task at or above a runner held its CPU while work waited
+  /// The wait RT tasks held longest, raise (or wakeup) to run; both 0 when none held one.
+  int64_t worst_held_from_ns = 0;
+  int64_t worst_held_to_ns = 0;  ///< (the findings' interval; not in the report's rows)
 };
 
 }  // namespace napiscope

@@ -1,13 +1,12 @@
 #include "live_summary.h"
 
-#include <algorithm>
 #include <map>
-#include <string_view>
 
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
 #include "napiscope/report_render.h"
+#include "napiscope/text_wrap.h"
 
 namespace napiscope::cli {
 namespace {
@@ -47,49 +46,17 @@ std::vector<const ThreadActivityRow*> Threads(const Report& report) {
   return threads;
 }
 
-// `pieces` (none broken) after `first_prefix`, a space or two apart, on lines of at most
-// `width` columns (0: one line), the lines after the first starting with `rest_prefix`.
-std::string Pack(const std::vector<std::string>& pieces, std::string_view separator,
-                 const std::string& first_prefix, const std::string& rest_prefix, size_t width) {
-  std::string out = first_prefix;
-  size_t line_start = 0;
-  bool line_has_piece = false;
-  for (const std::string& piece : pieces) {
-    size_t line_size = out.size() - line_start;
-    if (line_has_piece && width > 0 && line_size + separator.size() + piece.size() > width) {
-      out += "\n";
-      line_start = out.size();
-      out += rest_prefix;
-      line_has_piece = false;
-    }
-    if (line_has_piece) out += separator;
-    out += piece;
-    line_has_piece = true;
-  }
-  return out + "\n";
-}
-
-std::vector<std::string> Words(std::string_view text) {
-  std::vector<std::string> words;
-  for (size_t pos = 0; pos < text.size();) {
-    size_t end = std::min(text.find(' ', pos), text.size());
-    if (end > pos) words.emplace_back(text.substr(pos, end - pos));
-    pos = end + 1;
-  }
-  return words;
-}
-
 }  // namespace
 
 std::string LiveSummaryText(const LiveSummaryInput& input) {
   const Report& report = *input.report;
   std::string out =
-      Pack(Words(fmt::format(
-               "napiscope live{}: {:.1f} s, {} events ({:.0f}/s), {} lost; instance {}",
-               input.final ? " (stopped)" : "", input.elapsed_s, input.events,
-               input.elapsed_s > 0 ? static_cast<double>(input.events) / input.elapsed_s : 0.0,
-               LostEvents(report), input.instance)),
-           " ", "", "  ", input.width) +
+      WrapWords(fmt::format(
+                    "napiscope live{}: {:.1f} s, {} events ({:.0f}/s), {} lost; instance {}",
+                    input.final ? " (stopped)" : "", input.elapsed_s, input.events,
+                    input.elapsed_s > 0 ? static_cast<double>(input.events) / input.elapsed_s : 0.0,
+                    LostEvents(report), input.instance),
+                input.width, "", "  ") +
       "\n";
   // The fixed columns first; the softirq vectors, as many as ran, last, wrapped under their
   // column.
@@ -112,7 +79,7 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
     std::string fixed =
         fmt::format(kColumns, cpu, napi.polls,
                     fmt::format("{:.1f}%", 100 * Share(napi.exhausted, napi.polls)), blocked);
-    out += Pack(softirqs, "  ", fixed, std::string(fixed.size(), ' '), input.width);
+    out += WrapPieces(softirqs, "  ", input.width, fixed, std::string(fixed.size(), ' '));
   }
   std::vector<const ThreadActivityRow*> threads = Threads(report);
   if (!threads.empty()) {
@@ -126,9 +93,8 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
   out += "\nFindings:\n";
   if (report.findings.empty()) out += "  none yet\n";
   for (const Finding& finding : report.findings) {
-    out +=
-        Pack(Words(finding.summary), " ", fmt::format("  {:<8} ", SeverityName(finding.severity)),
-             std::string(11, ' '), input.width);
+    out += WrapWords(finding.summary, input.width,
+                     fmt::format("  {:<8} ", SeverityName(finding.severity)), std::string(11, ' '));
   }
   return out;
 }

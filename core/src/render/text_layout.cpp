@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "napiscope/text_wrap.h"
+
 namespace napiscope::internal {
 
 TextTable::TextTable(std::vector<std::string> headers, size_t key_columns)
@@ -92,30 +94,46 @@ std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_v
   return Wrap(text, width, first_prefix, std::string(first_prefix.size(), ' '));
 }
 
-std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix,
-                              std::string_view rest_prefix) {
+namespace {
+
+// The lines of WrapPieces, without their newlines.
+std::vector<std::string> PieceLines(const std::vector<std::string>& pieces,
+                                    std::string_view separator, size_t width,
+                                    std::string_view first_prefix, std::string_view rest_prefix) {
   std::vector<std::string> lines;
-  std::string indent(rest_prefix);
   std::string line(first_prefix);
-  bool line_has_word = false;
+  bool line_has_piece = false;
+  for (const std::string& piece : pieces) {
+    if (line_has_piece && width > 0 && line.size() + separator.size() + piece.size() > width) {
+      lines.push_back(std::move(line));
+      line = rest_prefix;
+      line_has_piece = false;
+    }
+    if (line_has_piece) line += separator;
+    line += piece;
+    line_has_piece = true;
+  }
+  lines.push_back(std::move(line));
+  return lines;
+}
+
+std::vector<std::string> Words(std::string_view text) {
+  std::vector<std::string> words;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find(' ', pos);
     if (end == std::string_view::npos) end = text.size();
-    std::string_view word = text.substr(pos, end - pos);
+    if (end > pos) words.emplace_back(text.substr(pos, end - pos));
     pos = end + 1;
-    if (word.empty()) continue;
-    if (line_has_word && width > 0 && line.size() + 1 + word.size() > width) {
-      lines.push_back(std::move(line));
-      line = indent;
-      line_has_word = false;
-    }
-    if (line_has_word) line += ' ';
-    line += word;
-    line_has_word = true;
   }
-  lines.push_back(std::move(line));
-  return lines;
+  return words;
+}
+
+}  // namespace
+
+std::vector<std::string> Wrap(std::string_view text, size_t width, std::string_view first_prefix,
+                              std::string_view rest_prefix) {
+  return PieceLines(Words(text), " ", width, first_prefix, rest_prefix);
 }
 
 std::string JoinLines(const std::vector<std::string>& lines) {
@@ -168,3 +186,18 @@ bool NaturalLess(std::string_view a, std::string_view b) {
 }
 
 }  // namespace napiscope::internal
+
+namespace napiscope {
+
+std::string WrapPieces(const std::vector<std::string>& pieces, std::string_view separator,
+                       size_t width, std::string_view first_prefix, std::string_view rest_prefix) {
+  return internal::JoinLines(
+      internal::PieceLines(pieces, separator, width, first_prefix, rest_prefix));
+}
+
+std::string WrapWords(std::string_view text, size_t width, std::string_view first_prefix,
+                      std::string_view rest_prefix) {
+  return internal::JoinLines(internal::Wrap(text, width, first_prefix, rest_prefix));
+}
+
+}  // namespace napiscope

@@ -87,11 +87,14 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
     std::string latency;
     const DurationStats& same = row.wake_to_run_same_cpu;
     const DurationStats& cross = row.wake_to_run_cross_cpu;
+    if (cross.count > 0) {
+      latency = fmt::format("; cross-CPU activations waited {} (median; {} at worst)",
+                            FormatDuration(cross.p50_ns), FormatDuration(cross.max_ns));
+    }
     if (same.count > 0 && cross.count > 0) {
-      latency = fmt::format("; cross-CPU activations waited {} (median) against {} same-CPU ({}{})",
-                            FormatDuration(cross.p50_ns), FormatDuration(same.p50_ns),
-                            cross.p50_ns >= same.p50_ns ? "+" : "",
-                            FormatDuration(cross.p50_ns - same.p50_ns));
+      latency += fmt::format(" against {} same-CPU ({}{})", FormatDuration(same.p50_ns),
+                             cross.p50_ns >= same.p50_ns ? "+" : "",
+                             FormatDuration(cross.p50_ns - same.p50_ns));
     }
     std::string where = irq_thread
         ? fmt::format("IRQ {} ran on another CPU than its hard IRQ", row.irq)
@@ -126,6 +129,10 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
     finding.pid = row.pid;
     finding.irq = row.irq;
     finding.other_cpus = {pin_cpu};
+    if (cross.count > 0) {  // where to look: its slowest cross-CPU activation, wakeup to run
+      finding.start_ns = cross.max_at_ns;
+      finding.end_ns = cross.max_at_ns + cross.max_ns;
+    }
     finding.evidence = {{"pid", row.pid},
                         {"comm", row.comm},
                         {"irq", row.irq},

@@ -67,6 +67,28 @@ TEST(PingPongFindings, RareMovesBothWaysAreNotCalledStayingOnItsCpu) {
   EXPECT_THAT(findings[0].summary, HasSubstr("moved between CPUs (6 times, 15 migrations/s, 13%"));
 }
 
+// Where a viewer zooms to: the slowest cross-CPU activation, from its wakeup to its run, named
+// in the sentence too; without an exact cross-CPU activation the finding has no interval.
+TEST(PingPongFindings, TheIntervalIsTheSlowestCrossCpuActivation) {
+  ThreadActivityRow row = IrqThread();
+  row.runs = 600;
+  row.run_ns_by_cpu = {{0, 50'000'000}};
+  row.wake_to_run_cross_cpu = {.count = 300, .max_ns = 579'000, .max_at_ns = 705'544'215'665};
+  row.wake_to_run_cross_cpu.p50_ns = 2'700;
+  std::vector<Finding> findings = Judge(row);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].start_ns, 705'544'215'665);
+  EXPECT_EQ(findings[0].end_ns, 705'544'794'665);
+  EXPECT_THAT(findings[0].summary, HasSubstr("waited 2.7 us (median; 579 us at worst)"));
+
+  row.wake_to_run_cross_cpu = {};
+  findings = Judge(row);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].start_ns, 0);
+  EXPECT_EQ(findings[0].end_ns, 0);
+  EXPECT_THAT(findings[0].summary, Not(HasSubstr("at worst")));
+}
+
 TEST(PingPongFindings, AThreadThatNeverMovedStaysOnItsCpu) {
   ThreadActivityRow row = IrqThread();
   row.runs = 600;

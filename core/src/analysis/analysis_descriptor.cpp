@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 
+#include "napiscope/report.h"
+
 namespace napiscope {
 
 // `reads` lists only the raw kinds each analysis's sink still reads; the pairings it needs come
@@ -14,7 +16,9 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            "contexts",
            0,  // each CPU's first and last event: the trace summary's
            {},
-           {"softirq_runtime", "hardirq_runtime", "cpu_time"}},
+           {{"softirq_runtime", [](Report* r) { r->softirq_runtime.clear(); }},
+            {"hardirq_runtime", [](Report* r) { r->hardirq_runtime.clear(); }},
+            {"cpu_time", [](Report* r) { r->cpu_time.clear(); }}}},
           {AnalysisId::kSoftirqLatency,
            "softirq_latency",
            0,
@@ -22,44 +26,58 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
             "softirq_starvation_warning_ns", "softirq_starvation_error_ns", "ordering_stall_ns"},
            // The ordering stalls are found beside idle with pending (idle_pending.cpp), from the
            // same facts, but need only the raises and entries this analysis needs.
-           {"softirq_latency", "softirq_ordering_stalls"}},
+           {{"softirq_latency", [](Report* r) { r->softirq_latency.clear(); }},
+            {"softirq_ordering_stalls",
+             [](Report* r) {
+               r->softirq_ordering_stalls.clear();
+               r->softirq_ordering_stalls_not_listed = 0;
+             }}}},
           {AnalysisId::kIrqThreadPingpong,
            "irq_thread_pingpong",
            MaskOf(EventKind::kIrqHandlerEntry),  // hard IRQs per CPU
            {"pingpong_min_cross_activations", "pingpong_cross_share_warning",
             "pingpong_cross_share_error", "pingpong_cpu_changes_per_s_warning",
             "pingpong_migrations_per_s_warning", "pingpong_time_off_cpu_share"},
-           {"irq_threads"}},
+           {{"irq_threads", [](Report* r) { r->irq_threads.clear(); }}}},
           {AnalysisId::kNapiThreadPingpong,
            "napi_thread_pingpong",
            0,
            {"pingpong_min_cross_activations", "pingpong_cross_share_warning",
             "pingpong_cross_share_error", "pingpong_cpu_changes_per_s_warning",
             "pingpong_migrations_per_s_warning", "pingpong_time_off_cpu_share"},
-           {"napi_threads", "ksoftirqd"}},
+           {{"napi_threads", [](Report* r) { r->napi_threads.clear(); }},
+            {"ksoftirqd", [](Report* r) { r->ksoftirqd.clear(); }}}},
           {AnalysisId::kKsoftirqdBlocked,
            "ksoftirqd_blocked",
            MaskOf(EventKind::kSchedSwitch) | MaskOf(EventKind::kSchedWaking) |
                MaskOf(EventKind::kSchedWakeup) | MaskOf(EventKind::kSchedPiSetprio) |
                MaskOf(EventKind::kMissedEvents),
            {"ksoftirqd_blocked_warning_ns", "ksoftirqd_blocked_error_ns"},
-           {"ksoftirqd_blocked"}},
+           {{"ksoftirqd_blocked",
+             [](Report* r) {
+               r->ksoftirqd_blocked.clear();
+               r->ksoftirqd_blocked_not_listed = 0;
+             }}}},
           {AnalysisId::kIdleWithPending,
            "idle_with_pending",
            MaskOf(EventKind::kSchedSwitch) | MaskOf(EventKind::kMissedEvents),
            {"idle_pending_warning_ns"},
-           {"idle_with_pending"}},
+           {{"idle_with_pending",
+             [](Report* r) {
+               r->idle_with_pending.clear();
+               r->idle_with_pending_not_listed = 0;
+             }}}},
           {AnalysisId::kNapi,
            "napi",
            MaskOf(EventKind::kNetifReceiveSkb) | MaskOf(EventKind::kMissedEvents),
            {"napi_min_polls", "napi_exhausted_share", "napi_ksoftirqd_share"},
-           {"napi"}},
+           {{"napi", [](Report* r) { r->napi.clear(); }}}},
           {AnalysisId::kRtWakeLatency,
            "rt_wake_latency",
            0,
            {"rt_wake_latency_warning_ns", "rt_wake_latency_error_ns",
             "softirq_starvation_warning_ns", "softirq_starvation_error_ns"},
-           {"rt_wake_latency"}},
+           {{"rt_wake_latency", [](Report* r) { r->rt_wake_latency.clear(); }}}},
           {AnalysisId::kNetPath,
            "net_path",
            // Hard IRQs per IRQ, polls per NAPI thread, the priority each task was switched in at;
@@ -67,7 +85,7 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            MaskOf(EventKind::kIrqHandlerEntry) | MaskOf(EventKind::kNapiPoll) |
                MaskOf(EventKind::kSchedSwitch),
            {"softirq_starvation_warning_ns", "softirq_starvation_error_ns"},
-           {"net_path"}},
+           {{"net_path", [](Report* r) { r->net_path.clear(); }}}},
       }};
   return kDescriptors;
 }

@@ -142,49 +142,6 @@ void KeepCpus(const std::vector<int>& cpus, std::vector<Row>* rows) {
   });
 }
 
-// Empties the report sections of analysis `id` (its descriptor's `sections`): an analysis
-// whose required events were not recorded reports that, not what it made of the other events.
-void ClearSections(AnalysisId id, Report* report) {
-  switch (id) {
-    case AnalysisId::kContexts:
-      report->softirq_runtime.clear();
-      report->hardirq_runtime.clear();
-      report->cpu_time.clear();
-      return;
-    case AnalysisId::kSoftirqLatency:
-      report->softirq_latency.clear();
-      report->softirq_ordering_stalls.clear();
-      report->softirq_ordering_stalls_not_listed = 0;
-      return;
-    case AnalysisId::kIrqThreadPingpong:
-      report->irq_threads.clear();
-      return;
-    case AnalysisId::kNapiThreadPingpong:
-      report->napi_threads.clear();
-      report->ksoftirqd.clear();
-      return;
-    case AnalysisId::kKsoftirqdBlocked:
-      report->ksoftirqd_blocked.clear();
-      report->ksoftirqd_blocked_not_listed = 0;
-      return;
-    case AnalysisId::kIdleWithPending:
-      report->idle_with_pending.clear();
-      report->idle_with_pending_not_listed = 0;
-      return;
-    case AnalysisId::kNapi:
-      report->napi.clear();
-      return;
-    case AnalysisId::kRtWakeLatency:
-      report->rt_wake_latency.clear();
-      return;
-    case AnalysisId::kNetPath:
-      report->net_path.clear();
-      return;
-    case AnalysisId::kCount:
-      return;
-  }
-}
-
 }  // namespace
 
 Report AnalysisPipeline::Finish(const TraceContext& context) const {
@@ -230,8 +187,11 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   KeepCpus(options_.cpus, &report.softirq_ordering_stalls);
   KeepCpus(options_.cpus, &report.napi);
   KeepCpus(options_.cpus, &report.rt_wake_latency);
+  // An analysis whose required events were not recorded reports that, not what it made of
+  // the other events.
   for (const AnalysisDescriptor& analysis : AnalysisDescriptors()) {
-    if (!AnalysisRan(report.trace, analysis.id)) ClearSections(analysis.id, &report);
+    if (AnalysisRan(report.trace, analysis.id)) continue;
+    for (const ReportSection& section : analysis.sections) section.clear(&report);
   }
   internal::UnavailableAnalysisFindings(report.trace, &report.findings);
   internal::SoftirqLatencyFindings(report.softirq_latency, options_.thresholds, &report.findings);

@@ -26,7 +26,8 @@ TEST_P(ReportSectionsTest, AnAnalysisThatDidNotRunHasEmptySections) {
   for (const AnalysisDescriptor& analysis : AnalysisDescriptors()) {
     bool ran = AnalysisRan(report.trace, analysis.id);
     not_run += ran ? 0 : 1;
-    for (std::string_view section : analysis.sections) {
+    for (const ReportSection& entry : analysis.sections) {
+      std::string_view section = entry.name;
       SCOPED_TRACE(std::string(analysis.key) + ": " + std::string(section));
       ASSERT_TRUE(json.contains(section));
       ASSERT_TRUE(json[section].is_array());
@@ -61,7 +62,8 @@ TEST(ReportSections, TheDescriptorsNameEachSectionOnce) {
   nlohmann::json json = ReportToJson(report);
   std::set<std::string_view> seen;
   for (const AnalysisDescriptor& analysis : AnalysisDescriptors()) {
-    for (std::string_view section : analysis.sections) {
+    for (const ReportSection& entry : analysis.sections) {
+      std::string_view section = entry.name;
       EXPECT_TRUE(json.contains(section)) << section;
       EXPECT_TRUE(seen.insert(section).second) << section << " named twice";
     }

@@ -27,14 +27,22 @@ enum class AnalysisId : uint8_t {
   kCount,               ///< number of analyses
 };
 
+struct Report;
+
+/// A report section an analysis fills: its JSON key, and how to empty it.
+struct ReportSection {
+  std::string_view name;          ///< JSON key of its rows ("softirq_latency")
+  void (*clear)(Report* report);  ///< empties the rows and their "<name>_not_listed" count
+};
+
 /// What one analysis is and reads.
 struct AnalysisDescriptor {
   AnalysisId id = AnalysisId::kContexts;  ///< typed id
   std::string_view key;                   ///< the report's "id" ("softirq_latency")
   EventKindMask reads = 0;  ///< raw kinds its sink reads after the tracker and fact producers
   std::vector<std::string_view> thresholds;  ///< threshold keys its finding rules use
-  std::vector<std::string_view> sections;    ///< report JSON sections it fills (empty when
-                                             ///< its required events were not recorded)
+  std::vector<ReportSection> sections;       ///< report sections it fills (emptied when its
+                                             ///< required events were not recorded)
 };
 
 /// The descriptors, indexed by AnalysisId.

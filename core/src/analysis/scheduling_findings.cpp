@@ -128,7 +128,10 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
         row.cpu_changes_per_s, row.migrations, latency, verdict);
     finding.pid = row.pid;
     finding.irq = row.irq;
-    finding.other_cpus = {pin_cpu};
+    finding.other_cpus = {pin_cpu};  // where to pin it, then every CPU it ran on
+    for (const auto& [cpu, ns] : row.run_ns_by_cpu) {
+      if (cpu != pin_cpu) finding.other_cpus.push_back(cpu);
+    }
     if (cross.count > 0) {  // where to look: its slowest cross-CPU activation, wakeup to run
       finding.start_ns = cross.max_at_ns;
       finding.end_ns = cross.max_at_ns + cross.max_ns;

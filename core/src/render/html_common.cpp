@@ -72,6 +72,13 @@ double EstimatedTextWidth(std::string_view text, bool bold) {
   return static_cast<double>(characters) * (bold ? 7.4 : 6.2);
 }
 
+std::string_view FittingPrefix(std::string_view text, double width) {
+  // Continuation bytes add no width, so the cut falls between whole characters.
+  size_t fits = 0;
+  while (fits < text.size() && EstimatedTextWidth(text.substr(0, fits + 1)) <= width) ++fits;
+  return text.substr(0, fits);
+}
+
 std::string AxisCount(int64_t count) {
   if (count < 100'000) return std::to_string(count);
   if (count < 1'000'000) return fmt::format("{}k", count / 1000);

@@ -56,6 +56,10 @@ std::string PercentText(int64_t part, int64_t whole);
 /// more than Chromium draws, so that a label placed by it stays inside its picture.
 double EstimatedTextWidth(std::string_view text, bool bold = false);
 
+/// The longest start of `text`, in whole UTF-8 characters, whose EstimatedTextWidth is at
+/// most `width` pixels.
+std::string_view FittingPrefix(std::string_view text, double width);
+
 /// A count short enough for an axis: exact up to 99999, then "182k", "1.8M".
 std::string AxisCount(int64_t count);
 

@@ -230,8 +230,7 @@ class TimelineSvg {
         std::string label = lane == Lane::kSoftirq ? std::string(SoftirqVectorName(item.vec))
                                                    : std::string(view_.strings->Get(item.name));
         if (row.cpu < 0) label = fmt::format("CPU {}", cpu);
-        size_t fits = static_cast<size_t>(width / 6.5);
-        if (label.size() > fits) label = label.substr(0, fits);
+        label = std::string(FittingPrefix(label, width - 6));  // 3 px each side
         Rgb fill = palette::KeyColor(lane, item.key);
         bool dark = fill.red() * 299 + fill.green() * 587 + fill.blue() * 114 < 140000;
         out_.SvgText(x0 + 3, top + height - 3, label, "start", dark ? "on-dark" : "");
@@ -273,8 +272,19 @@ class TimelineSvg {
                                                  : Lane::kTask);
       const Row* to = Find(arrow.to_cpu, Lane::kTask);
       if (from == nullptr || to == nullptr) continue;
-      out_.Line(XOf(arrow.from_ns), from->top + from->height / 2, XOf(arrow.to_ns),
-                to->top + to->height / 2, palette::ActivationColor(arrow.kind), 1.2, "arrow");
+      double x0 = XOf(arrow.from_ns), y0 = from->top + from->height / 2;
+      double x1 = XOf(arrow.to_ns), y1 = to->top + to->height / 2;
+      // An arrow from before the range starts at its left edge, not over the lane names.
+      if (x0 < kLabelWidth && x1 > x0) {
+        y0 += (y1 - y0) * (kLabelWidth - x0) / (x1 - x0);
+        x0 = kLabelWidth;
+      }
+      if (x1 > kLabelWidth + kColumns && x1 > x0) {
+        y1 -= (y1 - y0) * (x1 - kLabelWidth - kColumns) / (x1 - x0);
+        x1 = kLabelWidth + kColumns;
+      }
+      if (x1 < x0) continue;
+      out_.Line(x0, y0, x1, y1, palette::ActivationColor(arrow.kind), 1.2, "arrow");
     }
   }
 

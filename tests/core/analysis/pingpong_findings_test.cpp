@@ -45,10 +45,11 @@ TEST(PingPongFindings, FrequentMigrationsWithTimeSplitBetweenCpusArePingPong) {
   EXPECT_EQ(findings[0].rule, "irq-thread-pingpong");
   EXPECT_EQ(findings[0].severity, Severity::kError);  // half its activations cross CPUs
   EXPECT_THAT(findings[0].summary, Not(HasSubstr("stays on its CPU")));
-  // What it names, for viewers: the thread, its IRQ and the CPU to pin it to (its IRQ's).
+  // What it names, for viewers: the thread, its IRQ, the CPU to pin it to (its IRQ's), then
+  // the other CPUs it ran on.
   EXPECT_EQ(findings[0].pid, 77);
   EXPECT_EQ(findings[0].irq, 45);
-  EXPECT_EQ(findings[0].other_cpus, std::vector<int>{0});
+  EXPECT_EQ(findings[0].other_cpus, (std::vector<int>{0, 1}));
 }
 
 TEST(PingPongFindings, RareMovesBothWaysAreNotCalledStayingOnItsCpu) {

@@ -93,6 +93,33 @@ TEST_F(ReportHtml, TimelinesDrawTheFindingsLanesWithData) {
   }
 }
 
+// A ping-pong finding shows the CPU that woke the thread and the CPU it ran on, with the
+// cross-CPU arrows between them; an arrow from before the interval starts at the time axis's
+// left edge (on napi-chrt it crossed the lane names, from x -51).
+TEST_F(ReportHtml, PingPongTimelinesShowBothCpusAndArrowsStayOnTheTimeAxis) {
+  std::string page = Render("real/napi-chrt.dat");
+  size_t finding = page.find("data-rule=\"napi-thread-pingpong\"");
+  ASSERT_NE(finding, std::string::npos);
+  std::string svg = page.substr(page.find("<svg class=\"timeline\"", finding));
+  svg = svg.substr(0, svg.find("</svg>"));
+  EXPECT_THAT(svg, HasSubstr(">CPU 0 task</text>"));
+  EXPECT_THAT(svg, HasSubstr(">CPU 1 task</text>"));
+  int arrows = 0;
+  for (const std::string& page_svg : Timelines(page)) {
+    std::regex arrow(
+        R"re(<line x1="([-0-9.]+)" y1="[-0-9.]+" x2="([-0-9.]+)"[^>]*class="arrow")re");
+    for (std::sregex_iterator it(page_svg.begin(), page_svg.end(), arrow), end; it != end; ++it) {
+      ++arrows;
+      for (int coordinate : {1, 2}) {
+        double x = std::stod((*it)[coordinate].str());
+        EXPECT_GE(x, 120);
+        EXPECT_LE(x, 840);
+      }
+    }
+  }
+  EXPECT_GT(arrows, 0);
+}
+
 // Every kind of task a finding's timeline draws (RT softirq threads of 2.6.x-rt included) has
 // a legend entry in the colour it is drawn in.
 TEST_F(ReportHtml, EveryTaskKindDrawnHasALegendEntryInItsColour) {
@@ -341,6 +368,11 @@ TEST(HtmlParts, AxisCountsAreShortAndTextWidthsNotUnderestimated) {
   EXPECT_GE(EstimatedTextWidth("108 polls, 65.7% exhausted, budget 64"), 217);  // drawn: 217
   EXPECT_GE(EstimatedTextWidth("max 247 us", true), 71);                        // drawn: 71
   EXPECT_EQ(EstimatedTextWidth("≤"), EstimatedTextWidth("x"));  // characters, not bytes
+  // A label cut to its bar keeps whole characters: "é" is two bytes, never split.
+  EXPECT_EQ(FittingPrefix("napi/eth0-0", EstimatedTextWidth("napi/")), "napi/");
+  EXPECT_EQ(FittingPrefix("café", EstimatedTextWidth("caf") + 1), "caf");
+  EXPECT_EQ(FittingPrefix("café", EstimatedTextWidth("café")), "café");
+  EXPECT_EQ(FittingPrefix("café", 0), "");
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ struct Finding {
   int32_t irq = -1;          ///< the hard IRQ it is about, -1 when not one IRQ
   int32_t vec = -1;          ///< the softirq vector it is about, -1 when not one vector
   std::vector<int32_t> other_pids;  ///< further tasks it names (a waker, a blocking task)
-  std::vector<int> other_cpus;      ///< further CPUs it names (where to pin a thread)
+  std::vector<int> other_cpus;      ///< further CPUs it names (where to pin a thread first)
   nlohmann::json evidence = nlohmann::json::object();  ///< the numbers, as JSON key/values
 };
 

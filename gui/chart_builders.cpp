@@ -237,7 +237,7 @@ QChart* MakeNapiWorkChart(const NapiWorkHistogram& histogram, const QString& tit
   *full << 0;
   for (int from = 1; from < budget; from += width) {
     int to = std::min(budget - 1, from + width - 1);
-    categories << QString::number(from);
+    categories << (to > from ? QString("%1–%2").arg(from).arg(to) : QString::number(from));
     *polls << count(from, to);
     *full << 0;
   }
@@ -250,9 +250,7 @@ QChart* MakeNapiWorkChart(const NapiWorkHistogram& histogram, const QString& tit
   series->setBarWidth(0.9);
   QChart* chart = NewChart(title);
   AddAxes(chart, series, categories, false, "polls");
-  chart->axes(Qt::Horizontal)
-      .first()
-      ->setTitleText(QString("packets per poll (bins of %1)").arg(width));
+  chart->axes(Qt::Horizontal).first()->setTitleText("packets per poll");
   return chart;
 }
 

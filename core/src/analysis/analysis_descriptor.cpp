@@ -1,19 +1,24 @@
 #include "napiscope/analysis_descriptor.h"
 
-#include <cstdlib>
-
 #include "napiscope/report.h"
 
 namespace napiscope {
 
-// `reads` lists only the raw kinds each analysis's sink still reads; the pairings it needs come
-// from the context tracker and the fact producers, which see every event (docs/definitions.md,
+// `required` and `optional` name all an analysis uses of the recorded events, whoever pairs
+// them; `reads` lists only the raw kinds its sink still reads: the pairings it needs come from
+// the context tracker and the fact producers, which see every event (docs/definitions.md,
 // "What each analysis reads").
 const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& AnalysisDescriptors() {
+  // A task's wakeup: kernels before 4.3 record only sched_wakeup.
+  const EventNeed kWake = {"sched:sched_waking", "sched:sched_wakeup"};
   static const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>
       kDescriptors = {{
           {AnalysisId::kContexts,
            "contexts",
+           "execution contexts and CPU time",
+           {"sched:sched_switch"},
+           {"irq:irq_handler_entry", "irq:irq_handler_exit", "irq:softirq_entry",
+            "irq:softirq_exit", "napi:napi_poll"},
            0,  // each CPU's first and last event: the trace summary's
            {},
            {{"softirq_runtime", [](Report* r) { r->softirq_runtime.clear(); }},
@@ -21,6 +26,9 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
             {"cpu_time", [](Report* r) { r->cpu_time.clear(); }}}},
           {AnalysisId::kSoftirqLatency,
            "softirq_latency",
+           "softirq raise-to-entry latency",
+           {"irq:softirq_raise", "irq:softirq_entry"},
+           {"sched:sched_switch", "irq:irq_handler_entry", "irq:softirq_exit"},
            0,
            {"softirq_latency_p99_warning_ns", "softirq_latency_max_error_ns",
             "softirq_starvation_warning_ns", "softirq_starvation_error_ns", "ordering_stall_ns"},
@@ -34,6 +42,9 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
              }}}},
           {AnalysisId::kIrqThreadPingpong,
            "irq_thread_pingpong",
+           "IRQ-thread ping-pong",
+           {"irq:irq_handler_entry", "sched:sched_switch"},
+           {"sched:sched_migrate_task", kWake},
            MaskOf(EventKind::kIrqHandlerEntry),  // hard IRQs per CPU
            {"pingpong_min_cross_activations", "pingpong_cross_share_warning",
             "pingpong_cross_share_error", "pingpong_cpu_changes_per_s_warning",
@@ -41,6 +52,9 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            {{"irq_threads", [](Report* r) { r->irq_threads.clear(); }}}},
           {AnalysisId::kNapiThreadPingpong,
            "napi_thread_pingpong",
+           "NAPI-thread and ksoftirqd ping-pong",
+           {kWake, "sched:sched_switch"},
+           {"sched:sched_migrate_task"},
            0,
            {"pingpong_min_cross_activations", "pingpong_cross_share_warning",
             "pingpong_cross_share_error", "pingpong_cpu_changes_per_s_warning",
@@ -49,6 +63,9 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
             {"ksoftirqd", [](Report* r) { r->ksoftirqd.clear(); }}}},
           {AnalysisId::kKsoftirqdBlocked,
            "ksoftirqd_blocked",
+           "blocked ksoftirqd chains",
+           {"sched:sched_switch", kWake, "irq:softirq_raise", "irq:softirq_entry"},
+           {"sched:sched_pi_setprio"},
            MaskOf(EventKind::kSchedSwitch) | MaskOf(EventKind::kSchedWaking) |
                MaskOf(EventKind::kSchedWakeup) | MaskOf(EventKind::kSchedPiSetprio) |
                MaskOf(EventKind::kMissedEvents),
@@ -60,6 +77,9 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
              }}}},
           {AnalysisId::kIdleWithPending,
            "idle_with_pending",
+           "idle with softirqs pending",
+           {"sched:sched_switch", "irq:softirq_raise", "irq:softirq_entry"},
+           {},
            MaskOf(EventKind::kSchedSwitch) | MaskOf(EventKind::kMissedEvents),
            {"idle_pending_warning_ns"},
            {{"idle_with_pending",
@@ -69,17 +89,26 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
              }}}},
           {AnalysisId::kNapi,
            "napi",
+           "NAPI polling and budget",
+           {"napi:napi_poll"},
+           {"irq:softirq_entry", "sched:sched_switch", "net:netif_receive_skb"},
            MaskOf(EventKind::kNetifReceiveSkb) | MaskOf(EventKind::kMissedEvents),
            {"napi_min_polls", "napi_exhausted_share", "napi_ksoftirqd_share"},
            {{"napi", [](Report* r) { r->napi.clear(); }}}},
           {AnalysisId::kRtWakeLatency,
            "rt_wake_latency",
+           "RT wake latency",
+           {kWake, "sched:sched_switch"},
+           {"irq:irq_handler_entry", "irq:softirq_entry"},
            0,
            {"rt_wake_latency_warning_ns", "rt_wake_latency_error_ns",
             "softirq_starvation_warning_ns", "softirq_starvation_error_ns"},
            {{"rt_wake_latency", [](Report* r) { r->rt_wake_latency.clear(); }}}},
           {AnalysisId::kNetPath,
            "net_path",
+           "network path priorities",
+           {"irq:irq_handler_entry", "sched:sched_switch", kWake},
+           {"irq:softirq_raise", "irq:softirq_entry", "napi:napi_poll"},
            // Hard IRQs per IRQ, polls per NAPI thread, the priority each task was switched in at;
            // NET_RX waits and NAPI-thread wakeups come paired, with their IRQ, from the facts.
            MaskOf(EventKind::kIrqHandlerEntry) | MaskOf(EventKind::kNapiPoll) |
@@ -92,12 +121,6 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
 
 const AnalysisDescriptor& DescriptorOf(AnalysisId id) {
   return AnalysisDescriptors()[static_cast<size_t>(id)];
-}
-
-const AnalysisRequirement& RequirementOf(AnalysisId id) {
-  const AnalysisRequirement* requirement = FindAnalysisRequirement(DescriptorOf(id).key);
-  if (requirement == nullptr) std::abort();  // the descriptor and requirement tables disagree
-  return *requirement;
 }
 
 const AnalysisAvailability* AvailabilityOf(const TraceSummary& trace, AnalysisId id) {

@@ -7,64 +7,9 @@
 #include <absl/strings/str_join.h>
 #include <fmt/format.h>
 
+#include "napiscope/analysis_descriptor.h"
+
 namespace napiscope {
-
-namespace {
-
-// A task's wakeup: kernels before 4.3 record only sched_wakeup.
-const EventNeed kWake = {"sched:sched_waking", "sched:sched_wakeup"};
-
-}  // namespace
-
-const std::vector<AnalysisRequirement>& AnalysisRequirements() {
-  static const std::vector<AnalysisRequirement> kRequirements = {
-      {"contexts",
-       "execution contexts and CPU time",
-       {"sched:sched_switch"},
-       {"irq:irq_handler_entry", "irq:irq_handler_exit", "irq:softirq_entry", "irq:softirq_exit",
-        "napi:napi_poll"}},
-      {"softirq_latency",
-       "softirq raise-to-entry latency",
-       {"irq:softirq_raise", "irq:softirq_entry"},
-       {"sched:sched_switch", "irq:irq_handler_entry", "irq:softirq_exit"}},
-      {"irq_thread_pingpong",
-       "IRQ-thread ping-pong",
-       {"irq:irq_handler_entry", "sched:sched_switch"},
-       {"sched:sched_migrate_task", kWake}},
-      {"napi_thread_pingpong",
-       "NAPI-thread and ksoftirqd ping-pong",
-       {kWake, "sched:sched_switch"},
-       {"sched:sched_migrate_task"}},
-      {"ksoftirqd_blocked",
-       "blocked ksoftirqd chains",
-       {"sched:sched_switch", kWake, "irq:softirq_raise", "irq:softirq_entry"},
-       {"sched:sched_pi_setprio"}},
-      {"idle_with_pending",
-       "idle with softirqs pending",
-       {"sched:sched_switch", "irq:softirq_raise", "irq:softirq_entry"},
-       {}},
-      {"napi",
-       "NAPI polling and budget",
-       {"napi:napi_poll"},
-       {"irq:softirq_entry", "sched:sched_switch", "net:netif_receive_skb"}},
-      {"rt_wake_latency",
-       "RT wake latency",
-       {kWake, "sched:sched_switch"},
-       {"irq:irq_handler_entry", "irq:softirq_entry"}},
-      {"net_path",
-       "network path priorities",
-       {"irq:irq_handler_entry", "sched:sched_switch", kWake},
-       {"irq:softirq_raise", "irq:softirq_entry", "napi:napi_poll"}},
-  };
-  return kRequirements;
-}
-
-const AnalysisRequirement* FindAnalysisRequirement(std::string_view id) {
-  for (const AnalysisRequirement& requirement : AnalysisRequirements()) {
-    if (requirement.id == id) return &requirement;
-  }
-  return nullptr;
-}
 
 std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount>& counts,
                                                 const std::vector<std::string>& event_formats) {
@@ -85,17 +30,17 @@ std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount
     return fmt::format("{}", fmt::join(need.any_of, " or "));
   };
   std::vector<AnalysisAvailability> result;
-  for (const AnalysisRequirement& requirement : AnalysisRequirements()) {
+  for (const AnalysisDescriptor& analysis : AnalysisDescriptors()) {
     AnalysisAvailability availability;
-    availability.id = std::string(requirement.id);
-    availability.title = std::string(requirement.title);
+    availability.id = std::string(analysis.key);
+    availability.title = std::string(analysis.title);
     bool all_known = true;  // every missing event's format is in the file
-    for (const EventNeed& event : requirement.required) {
+    for (const EventNeed& event : analysis.required) {
       if (recorded(event)) continue;
       availability.missing_required.push_back(named(event));
       all_known = all_known && has_format(event);
     }
-    for (const EventNeed& event : requirement.optional) {
+    for (const EventNeed& event : analysis.optional) {
       if (!recorded(event)) availability.missing_optional.push_back(named(event));
     }
     availability.available = availability.missing_required.empty();
@@ -125,7 +70,11 @@ TraceSummary FinishSummary(const TraceSummaryBuilder& builder, const TraceContex
   return summary;
 }
 
-bool ReportRunsAnalysis(std::string_view id) { return FindAnalysisRequirement(id) != nullptr; }
+bool ReportRunsAnalysis(std::string_view id) {
+  const auto& analyses = AnalysisDescriptors();
+  return std::any_of(analyses.begin(), analyses.end(),
+                     [&](const AnalysisDescriptor& analysis) { return analysis.key == id; });
+}
 
 std::string_view EventPartOf(std::string_view qualified_name) {
   size_t colon = qualified_name.find(':');

@@ -1,6 +1,6 @@
-// One descriptor per analysis: its typed id, the report key and requirement it shares with
-// `report --format json`, the raw event kinds its sink reads (the pipeline routes only those
-// to it), the thresholds its rules use and the report sections it fills.
+// One descriptor per analysis: its typed id, the report key it has in `report --format json`,
+// the recorded events it needs, the raw event kinds its sink reads (the pipeline routes only
+// those to it), the thresholds its rules use and the report sections it fills.
 #pragma once
 
 #include <array>
@@ -35,10 +35,13 @@ struct ReportSection {
   void (*clear)(Report* report);  ///< empties the rows and their "<name>_not_listed" count
 };
 
-/// What one analysis is and reads.
+/// What one analysis is, needs and reads.
 struct AnalysisDescriptor {
   AnalysisId id = AnalysisId::kContexts;  ///< typed id
   std::string_view key;                   ///< the report's "id" ("softirq_latency")
+  std::string_view title;                 ///< for people ("softirq raise-to-entry latency")
+  std::vector<EventNeed> required;        ///< recorded events without which it cannot run
+  std::vector<EventNeed> optional;        ///< recorded events that make it more complete
   EventKindMask reads = 0;  ///< raw kinds its sink reads after the tracker and fact producers
   std::vector<std::string_view> thresholds;  ///< threshold keys its finding rules use
   std::vector<ReportSection> sections;       ///< report sections it fills (emptied when its
@@ -50,9 +53,6 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
 
 /// The descriptor of `id`.
 const AnalysisDescriptor& DescriptorOf(AnalysisId id);
-
-/// The events an analysis needs and may use (the requirement with the descriptor's key).
-const AnalysisRequirement& RequirementOf(AnalysisId id);
 
 /// What `trace` says of analysis `id`: whether it ran, the events it missed (null when the
 /// summary lists no such analysis).

@@ -9,7 +9,7 @@ namespace napiscope {
 /// One finding rule.
 struct FindingRuleInfo {
   std::string_view id;        ///< Finding::rule ("softirq-latency")
-  std::string_view analysis;  ///< AnalysisRequirements id it needs, "" when none
+  std::string_view analysis;  ///< key of the analysis it needs (AnalysisDescriptor), "" when none
   std::string_view title;     ///< what it checks, for people
 };
 

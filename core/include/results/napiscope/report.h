@@ -126,7 +126,7 @@ struct Report {
   KernelModel kernel;                              ///< PREEMPT_RT or not, and why
   std::vector<Finding> findings;                   ///< most severe first
 
-  /// The availability entry of analysis `id` (see AnalysisRequirements), or nullptr.
+  /// The availability entry of analysis `id` (an AnalysisDescriptor key), or nullptr.
   const AnalysisAvailability* Availability(std::string_view id) const;
 };
 

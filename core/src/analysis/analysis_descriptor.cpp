@@ -21,6 +21,7 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
             "irq:softirq_exit", "napi:napi_poll"},
            0,  // each CPU's first and last event: the trace summary's
            {},
+           {},
            {{"softirq_runtime", [](Report* r) { r->softirq_runtime.clear(); }},
             {"hardirq_runtime", [](Report* r) { r->hardirq_runtime.clear(); }},
             {"cpu_time", [](Report* r) { r->cpu_time.clear(); }}}},
@@ -32,6 +33,7 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            0,
            {"softirq_latency_p99_warning_ns", "softirq_latency_max_error_ns",
             "softirq_starvation_warning_ns", "softirq_starvation_error_ns", "ordering_stall_ns"},
+           {{"softirq-latency", "softirq raise-to-entry latency within limits"}},
            // The ordering stalls are found beside idle with pending (idle_pending.cpp), from the
            // same facts, but need only the raises and entries this analysis needs.
            {{"softirq_latency", [](Report* r) { r->softirq_latency.clear(); }},
@@ -49,6 +51,8 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            {"pingpong_min_cross_activations", "pingpong_cross_share_warning",
             "pingpong_cross_share_error", "pingpong_cpu_changes_per_s_warning",
             "pingpong_migrations_per_s_warning", "pingpong_time_off_cpu_share"},
+           {{"irq-thread-pingpong", "IRQ threads do not bounce between CPUs"},
+            {"irq-thread-placement", "IRQ threads run where their IRQ fires"}},
            {{"irq_threads", [](Report* r) { r->irq_threads.clear(); }}}},
           {AnalysisId::kNapiThreadPingpong,
            "napi_thread_pingpong",
@@ -59,6 +63,8 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            {"pingpong_min_cross_activations", "pingpong_cross_share_warning",
             "pingpong_cross_share_error", "pingpong_cpu_changes_per_s_warning",
             "pingpong_migrations_per_s_warning", "pingpong_time_off_cpu_share"},
+           {{"napi-thread-pingpong", "NAPI threads do not bounce between CPUs"},
+            {"napi-thread-placement", "NAPI threads run where they are woken"}},
            {{"napi_threads", [](Report* r) { r->napi_threads.clear(); }},
             {"ksoftirqd", [](Report* r) { r->ksoftirqd.clear(); }}}},
           {AnalysisId::kKsoftirqdBlocked,
@@ -70,6 +76,7 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
                MaskOf(EventKind::kSchedWakeup) | MaskOf(EventKind::kSchedPiSetprio) |
                MaskOf(EventKind::kMissedEvents),
            {"ksoftirqd_blocked_warning_ns", "ksoftirqd_blocked_error_ns"},
+           {{"ksoftirqd-blocked", "ksoftirqd is not blocked with work pending"}},
            {{"ksoftirqd_blocked",
              [](Report* r) {
                r->ksoftirqd_blocked.clear();
@@ -82,6 +89,8 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            {},
            MaskOf(EventKind::kSchedSwitch) | MaskOf(EventKind::kMissedEvents),
            {"idle_pending_warning_ns"},
+           {{"softirq-pending-at-idle", "no CPU goes idle with softirqs pending"},
+            {"softirq-ordering-stall", "no softirq waits behind a lower vector"}},
            {{"idle_with_pending",
              [](Report* r) {
                r->idle_with_pending.clear();
@@ -94,6 +103,7 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            {"irq:softirq_entry", "sched:sched_switch", "net:netif_receive_skb"},
            MaskOf(EventKind::kNetifReceiveSkb) | MaskOf(EventKind::kMissedEvents),
            {"napi_min_polls", "napi_exhausted_share", "napi_ksoftirqd_share"},
+           {{"napi-budget-exhausted", "NAPI polls rarely use their whole budget"}},
            {{"napi", [](Report* r) { r->napi.clear(); }}}},
           {AnalysisId::kRtWakeLatency,
            "rt_wake_latency",
@@ -103,6 +113,8 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            0,
            {"rt_wake_latency_warning_ns", "rt_wake_latency_error_ns",
             "softirq_starvation_warning_ns", "softirq_starvation_error_ns"},
+           {{"rt-wake-latency", "RT threads run soon after their wakeup"},
+            {"softirq-starvation", "softirqs do not wait behind RT tasks"}},
            {{"rt_wake_latency", [](Report* r) { r->rt_wake_latency.clear(); }}}},
           {AnalysisId::kNetPath,
            "net_path",
@@ -114,6 +126,9 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            MaskOf(EventKind::kIrqHandlerEntry) | MaskOf(EventKind::kNapiPoll) |
                MaskOf(EventKind::kSchedSwitch),
            {"softirq_starvation_warning_ns", "softirq_starvation_error_ns"},
+           {{"net-path-priority",
+             "NIC IRQ threads above their NET_RX runners, both above the RT tasks that starve "
+             "them"}},
            {{"net_path", [](Report* r) { r->net_path.clear(); }}}},
       }};
   return kDescriptors;

@@ -1,6 +1,7 @@
 // One descriptor per analysis: its typed id, the report key it has in `report --format json`,
 // the recorded events it needs, the raw event kinds its sink reads (the pipeline routes only
-// those to it), the thresholds its rules use and the report sections it fills.
+// those to it), its finding rules and the thresholds they use, and the report sections it
+// fills.
 #pragma once
 
 #include <array>
@@ -35,6 +36,12 @@ struct ReportSection {
   void (*clear)(Report* report);  ///< empties the rows and their "<name>_not_listed" count
 };
 
+/// A finding rule an analysis's results feed.
+struct RuleDescriptor {
+  std::string_view id;     ///< Finding::rule ("softirq-latency")
+  std::string_view title;  ///< what it checks, for people
+};
+
 /// What one analysis is, needs and reads.
 struct AnalysisDescriptor {
   AnalysisId id = AnalysisId::kContexts;  ///< typed id
@@ -44,6 +51,7 @@ struct AnalysisDescriptor {
   std::vector<EventNeed> optional;        ///< recorded events that make it more complete
   EventKindMask reads = 0;  ///< raw kinds its sink reads after the tracker and fact producers
   std::vector<std::string_view> thresholds;  ///< threshold keys its finding rules use
+  std::vector<RuleDescriptor> rules;         ///< its finding rules, in report order
   std::vector<ReportSection> sections;       ///< report sections it fills (emptied when its
                                              ///< required events were not recorded)
 };

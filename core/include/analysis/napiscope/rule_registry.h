@@ -13,7 +13,8 @@ struct FindingRuleInfo {
   std::string_view title;     ///< what it checks, for people
 };
 
-/// All rules, in report order; a new rule is one line here.
+/// All rules, in report order: analysis-unavailable, then each descriptor's rules (a new rule
+/// is one line in its analysis's descriptor).
 const std::vector<FindingRuleInfo>& FindingRules();
 
 /// The rule with `id`, or nullptr.

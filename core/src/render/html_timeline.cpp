@@ -107,16 +107,12 @@ class TimelineSvg {
         break;
       }
     }
-    // As much of the comm as fits the label column beside the pid, cut between characters.
+    // As much of the comm as fits the label column before "… pid", cut between characters.
+    constexpr double kRoom = kLabelWidth - 8;
     std::string label = fmt::format("{} {}", comm, pid);
-    while (EstimatedTextWidth(label) > kLabelWidth - 8 && comm.size() > 1) {
-      while (comm.size() > 1 && (static_cast<unsigned char>(comm.back()) & 0xc0) == 0x80) {
-        comm.pop_back();
-      }
-      comm.pop_back();
-      label = fmt::format("{}… {}", comm, pid);
-    }
-    return label;
+    if (EstimatedTextWidth(label) <= kRoom) return label;
+    std::string tail = fmt::format("… {}", pid);
+    return std::string(FittingPrefix(comm, kRoom - EstimatedTextWidth(tail))) + tail;
   }
 
   std::string Describe(const TimelineItem& item, TimestampNs duration_ns, int cpu) const {

@@ -104,6 +104,8 @@ TEST_F(ReportHtml, PingPongTimelinesShowBothCpusAndArrowsStayOnTheTimeAxis) {
   svg = svg.substr(0, svg.find("</svg>"));
   EXPECT_THAT(svg, HasSubstr(">CPU 0 task</text>"));
   EXPECT_THAT(svg, HasSubstr(">CPU 1 task</text>"));
+  // A thread lane's name too wide for the label column is cut before "… pid".
+  EXPECT_THAT(page, HasSubstr(">napi/eth0-2… 17361</text>"));
   int arrows = 0;
   for (const std::string& page_svg : Timelines(page)) {
     std::regex arrow(

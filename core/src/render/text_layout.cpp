@@ -117,13 +117,30 @@ std::vector<std::string> PieceLines(const std::vector<std::string>& pieces,
   return lines;
 }
 
+// A duration's unit (ns, us, ms, s), with the punctuation that may follow it.
+bool IsTimeUnit(std::string_view word) {
+  word = word.substr(0, word.find_last_not_of(",;:.)") + 1);
+  return word == "ns" || word == "us" || word == "ms" || word == "s";
+}
+
+// The words of `text`; a number and the time unit after it ("1.0 us") are one word, so a line
+// never ends in a number whose unit starts the next.
 std::vector<std::string> Words(std::string_view text) {
   std::vector<std::string> words;
   size_t pos = 0;
   while (pos < text.size()) {
     size_t end = text.find(' ', pos);
     if (end == std::string_view::npos) end = text.size();
-    if (end > pos) words.emplace_back(text.substr(pos, end - pos));
+    std::string_view word = text.substr(pos, end - pos);
+    if (!word.empty()) {
+      if (!words.empty() && IsTimeUnit(word) &&
+          std::isdigit(static_cast<unsigned char>(words.back().back()))) {
+        words.back() += ' ';
+        words.back() += word;
+      } else {
+        words.emplace_back(word);
+      }
+    }
     pos = end + 1;
   }
   return words;

@@ -91,6 +91,14 @@ TEST(ReportTextLayout, NaturalOrderWrappingAndCpuRanges) {
   EXPECT_EQ(internal::Wrap("one two three", 0, "> "), std::vector<std::string>{"> one two three"});
 }
 
+// A duration keeps its unit on its line: "idle 1.0" then "us" on the next read as a count.
+TEST(ReportTextLayout, ADurationIsNeverSplitFromItsUnit) {
+  EXPECT_EQ(internal::Wrap("held by idle 1.0 us, then 25.4 ms; 3 s.", 16, ""),
+            (std::vector<std::string>{"held by idle", "1.0 us, then", "25.4 ms; 3 s."}));
+  // A unit-like word after a word that is not a number is a word of its own.
+  EXPECT_EQ(internal::Wrap("the us and ms", 6, ""), (std::vector<std::string>{"the us", "and ms"}));
+}
+
 // Issue 21: "iperf3 (pid 10780) 570 us (49%, lower_prio)", "hardirq hard IRQ local_timer (236)".
 TEST(Phrasing, RolesInPlainWordsAndNoDoubledWords) {
   BlameItem task;

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -224,6 +225,12 @@ size_t TextWidth(int requested, size_t fallback) {
   winsize size{};
   if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
     return size.ws_col;
+  }
+  // Piped into a pager or a CI log, the width the user exported (as ls and Python do).
+  int columns = 0;
+  if (const char* value = std::getenv("COLUMNS");
+      value != nullptr && ParseInt(value, &columns) && columns > 0) {
+    return static_cast<size_t>(columns);
   }
   return fallback;
 }

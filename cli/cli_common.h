@@ -69,7 +69,7 @@ absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analy
                                   HtmlTrace* trace);
 
 /// Columns to wrap text at: `requested` when >= 0, else the terminal's width when stdout is a
-/// terminal, else `fallback`.
+/// terminal, else the environment's COLUMNS when it is a positive number, else `fallback`.
 size_t TextWidth(int requested, size_t fallback);
 
 /// As TextWidth for text written to `output` ("" or "-": stdout): a file never takes the

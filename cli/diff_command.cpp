@@ -70,8 +70,7 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
       ->check(CLI::NonNegativeNumber);
   diff->add_option("--width", options->width,
                    "wrap sentences at N columns, and give each metric two lines when its row is "
-                   "wider (default: the terminal's width, 120 when stdout is not a terminal; 0: "
-                   "never)")
+                   "wider (default: the terminal's width, else COLUMNS, else 120; 0: never)")
       ->check(CLI::NonNegativeNumber);
   options->flags.AddTo(diff);
   diff->add_flag("-q,--quiet", options->quiet, "no progress bar");

@@ -55,7 +55,7 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
   info->add_flag("-q,--quiet", options->quiet, "no progress bar");
   info->add_option("--width", options->width,
                    "fit the events-by-name table to N columns (default: the terminal's width, "
-                   "120 when not a terminal; 0: a column per CPU up to 64 CPUs)")
+                   "else COLUMNS, else 120; 0: a column per CPU up to 64 CPUs)")
       ->check(CLI::NonNegativeNumber);
   info->add_option("--threads", options->threads,
                    "trace.dat threads in all: 0 one per core (default), 1 decodes on the "

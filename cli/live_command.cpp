@@ -177,8 +177,8 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
                  "print one napiscope.live/1 JSON object per interval (and a final one)");
   live->add_option("--width", args->width,
                    "fit the summaries and the final report to N columns (default: the "
-                   "terminal's width on a terminal; elsewhere summaries unwrapped, the report "
-                   "at 120; 0: never wrap)")
+                   "terminal's width on a terminal, else COLUMNS; without either summaries "
+                   "unwrapped, the report at 120; 0: never wrap)")
       ->check(CLI::NonNegativeNumber);
   CLI::Option* fail_on = live->add_option("--fail-on", args->fail_on,
                                           "stop with exit code 2 at the first finding of this "

@@ -71,9 +71,10 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
   report->add_option("--top", options->text.top,
                      "entries of every longest/worst list (default 10)")
       ->check(CLI::PositiveNumber);
-  report->add_option("--width", options->width,
-                     "wrap sentences at N columns (default: the terminal's width, 120 when "
-                     "stdout is not a terminal; 0: never)")
+  report
+      ->add_option("--width", options->width,
+                   "wrap sentences at N columns (default: the terminal's width, else "
+                   "COLUMNS, else 120; 0: never)")
       ->check(CLI::NonNegativeNumber);
   options->flags.AddTo(report);
   report->add_flag("-q,--quiet", options->quiet, "no progress bar");

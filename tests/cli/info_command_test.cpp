@@ -56,6 +56,24 @@ TEST(InfoCommand, ServerTraceFitsEightyColumns) {
   EXPECT_THAT(wide.out, ::testing::ContainsRegex("event +total +cpu0 +cpu1 .* cpu15\n"));
 }
 
+// Piped, not on a terminal: the exported COLUMNS is the width, as --width would be; a COLUMNS
+// that is not a positive number leaves the default.
+TEST(InfoCommand, PipedOutputTakesTheWidthFromColumns) {
+  std::string trace = TestData("real/server16-softirq-napi.dat");
+  auto asked = RunCommand(CliPath() + " info --width 80 " + trace);
+  auto exported = RunCommand("COLUMNS=80 " + CliPath() + " info " + trace);
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_EQ(exported.out, asked.out);
+  auto fallback = RunCommand(CliPath() + " info --width 120 " + trace);
+  auto unset = RunCommand(CliPath() + " info " + trace);
+  EXPECT_NE(fallback.out, asked.out);
+  EXPECT_EQ(unset.out, fallback.out);
+  for (const char* bad : {"0", "-5", "80x", "wide"}) {
+    auto ignored = RunCommand(std::string("COLUMNS=") + bad + " " + CliPath() + " info " + trace);
+    EXPECT_EQ(ignored.out, fallback.out) << "COLUMNS=" << bad;
+  }
+}
+
 // A text line that says CPU 65535, then many event names: counts of the CPUs each name occurs
 // on, not a column or counter for every CPU below 65535.
 TEST(InfoCommand, AHighCpuNumberDoesNotWidenEveryName) {

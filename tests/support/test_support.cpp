@@ -114,7 +114,9 @@ CommandResult RunCommand(const std::string& command) {
   std::string dir = MakeTempDir();
   std::string out = dir + "/out", err = dir + "/err";
   CommandResult result;
-  int status = std::system(("(" + command + ") >" + out + " 2>" + err + " </dev/null").c_str());
+  // Without the caller's COLUMNS, so text written to a pipe wraps at each command's default.
+  int status = std::system(
+      ("(unset COLUMNS; " + command + ") >" + out + " 2>" + err + " </dev/null").c_str());
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   result.out = ReadFile(out);
   result.err = ReadFile(err);

@@ -94,11 +94,20 @@ void NapiPolls::OnInterval(const ContextInterval& interval) {
     row.poll_time.Add(interval.end_ns - frame.start_ns, frame.start_ns);
   }
   if (received != nullptr) {
+    bool any_device = IsBacklog(chain, frame.name);
     for (const Received& skb : *received) {
-      if (skb.dev == frame.name && skb.ts_ns >= frame.start_ns) ++row.skbs;
+      if ((any_device || skb.dev == frame.name) && skb.ts_ns >= frame.start_ns) ++row.skbs;
     }
     received->clear();
   }
+}
+
+bool NapiPolls::IsBacklog(Chain& chain, StringId dev) const {
+  if (chain.dev != dev) {
+    chain.dev = dev;
+    chain.backlog = context_ != nullptr && context_->strings.Get(dev) == "(no_device)";
+  }
+  return chain.backlog;
 }
 
 std::vector<NapiRow> NapiPolls::Rows(const TraceContext& context, bool skb_recorded) const {

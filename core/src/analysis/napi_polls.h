@@ -22,6 +22,8 @@ class NapiPolls : public EventSink, public ContextListener {
  public:
   explicit NapiPolls(const AnalysisWindow& window) : window_(window) {}
 
+  /// Keeps `context` to read device names (the backlog's "(no_device)").
+  void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
   ContextReads Reads() const override { return {false, ContextKindBit(ContextKind::kNapiPoll)}; }
   void OnInterval(const ContextInterval& interval) override;
@@ -61,12 +63,22 @@ class NapiPolls : public EventSink, public ContextListener {
     // nearly always has the same key, so the row map is searched only when it moves.
     Key cached_key{};
     Row* cached_row = nullptr;
+    // Whether the device of the last poll, `dev`, is the backlog's "(no_device)".
+    StringId dev = kNoDevChecked;
+    bool backlog = false;
   };
   struct Received {
     TimestampNs ts_ns;
     StringId dev;
   };
 
+  static constexpr StringId kNoDevChecked = ~StringId{0};
+
+  // Whether `chain`'s poll of `dev` is a backlog poll (netif_rx, RPS, loopback), whose packets
+  // are handed up on their own devices.
+  bool IsBacklog(Chain& chain, StringId dev) const;
+
+  const TraceContext* context_ = nullptr;
   AnalysisWindow window_;
   std::map<Key, Row> rows_;
   absl::flat_hash_map<uint64_t, Chain> chains_;  // by napi

@@ -93,13 +93,16 @@ void NapiLines(const Report& report, size_t width, std::vector<std::string>& lin
                    "work/poll", "poll p50", "poll max", "skbs"},
                   3);
   for (const NapiRow& row : report.napi) {
+    // A poll whose start is unknown (the first after a gap) has no poll time.
+    auto timed = [&row](int64_t ns) {
+      return row.poll_time.count > 0 ? FormatDuration(ns) : std::string("-");
+    };
     table.Add({row.dev, fmt::format("{:#x}", row.napi), fmt::format("{}", row.cpu),
                std::string(NapiContextName(row.context)), fmt::format("{}", row.polls),
-               fmt::format("{}", row.exhausted),
-               fmt::format("{:.0f}%", row.ExhaustedShare() * 100),
+               fmt::format("{}", row.exhausted), fmt::format("{:.0f}%", row.ExhaustedShare() * 100),
                fmt::format("{}", row.max_consecutive_exhausted),
-               fmt::format("{:.1f}", row.work_per_poll.mean), FormatDuration(row.poll_time.p50_ns),
-               FormatDuration(row.poll_time.max_ns),
+               fmt::format("{:.1f}", row.work_per_poll.mean), timed(row.poll_time.p50_ns),
+               timed(row.poll_time.max_ns),
                row.netif_receive_skb < 0 ? std::string("not recorded")
                                          : std::to_string(row.netif_receive_skb)});
   }

@@ -105,6 +105,29 @@ TEST(NapiPolls, CountsPollsWorkAndChainsPerContext) {
   EXPECT_DOUBLE_EQ(kthread.ExhaustedShare(), 0.5);
 }
 
+// The backlog (netif_rx, RPS, loopback) polls as "(no_device)" and hands packets up on their
+// own devices: each netif_receive_skb inside its poll counts, whatever the device; those
+// before the poll (inside eth0's) do not.
+TEST(NapiPolls, BacklogPollsCountThePacketsOfEveryDevice) {
+  constexpr uint64_t kBacklog = 0x3000;
+  EventBuilder b(1);
+  b.Task(kIperf, "iperf3");
+  b.Switch(0, 100, 0, kStatePreempted, kIperf);
+  b.Raise(0, 1000, kIperf, kNetRx).SoftirqEntry(0, 1100, kIperf, kNetRx);
+  b.NetifReceiveSkb(0, 1200, kIperf, "eth0", 1500);
+  b.NapiPoll(0, 1300, kIperf, kEth0, "eth0", 1, 64);
+  b.NetifReceiveSkb(0, 1400, kIperf, "lo", 100).NetifReceiveSkb(0, 1500, kIperf, "veth0", 100);
+  b.NetifReceiveSkb(0, 1550, kIperf, "lo", 100);
+  b.NapiPoll(0, 1600, kIperf, kBacklog, "(no_device)", 3, 64);
+  b.SoftirqExit(0, 1700, kIperf, kNetRx);
+  std::vector<NapiRow> rows = Analyze(b);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].dev, "(no_device)");
+  EXPECT_EQ(rows[0].netif_receive_skb, 3);
+  EXPECT_EQ(rows[1].dev, "eth0");
+  EXPECT_EQ(rows[1].netif_receive_skb, 1);
+}
+
 TEST(NapiPolls, SaysWhenNetifReceiveSkbWasNotRecorded) {
   EventBuilder b = FourContexts();
   for (const NapiRow& row : Analyze(b, false)) EXPECT_EQ(row.netif_receive_skb, -1);

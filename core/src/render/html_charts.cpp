@@ -206,11 +206,17 @@ void RenderWakeLatencyCharts(const HtmlTraceView& view, HtmlOut& out) {
   std::stable_sort(rows.begin(), rows.end(),
                    [](auto* a, auto* b) { return a->latency.max_ns > b->latency.max_ns; });
   out << "<p>sched_waking → switch-in of each real-time thread, per CPU it ran on; the worst "
-         "first.</p>\n<div class=\"charts\">";
-  size_t shown = 0;
+         "first.</p>\n";
+  // One wakeup has no distribution to draw: its row says it all (on a server, the migration/N
+  // threads, each woken once, would fill the charts).
+  std::vector<const WakeLatencyRow*> charted;
   for (const WakeLatencyRow* row : rows) {
-    if (shown == kWakeCharts) break;
-    ++shown;
+    if (row->latency.count > 1 && charted.size() < kWakeCharts) charted.push_back(row);
+  }
+  size_t woken_once = static_cast<size_t>(
+      std::count_if(rows.begin(), rows.end(), [](auto* row) { return row->latency.count == 1; }));
+  if (!charted.empty()) out << "<div class=\"charts\">";
+  for (const WakeLatencyRow* row : charted) {
     std::string name = DescribeTask(row->pid, row->comm, row->prio);
     out << "<div class=\"chart\"><h3>";
     out.Text(name);
@@ -220,10 +226,20 @@ void RenderWakeLatencyCharts(const HtmlTraceView& view, HtmlOut& out) {
         << HistogramSvg(row->histogram, name + " wake latency", row->latency.max_ns,
                         palette::TaskClassColor(TaskClass::kRtTask)) << "</div>";
   }
-  out << "</div>\n";
-  if (rows.size() > shown) {
-    out << fmt::format("<p class=\"note\">The {} threads with the longest wakeups have a chart; "
-                       "the table has all {}.</p>\n", shown, rows.size());
+  if (!charted.empty()) out << "</div>\n";
+  if (charted.empty()) {
+    out << fmt::format(
+        "<p class=\"note\">Each of these {} threads was woken once: the table "
+        "says all a histogram would.</p>\n",
+        rows.size());
+  } else if (rows.size() > charted.size()) {
+    std::string once = woken_once > 0 ? fmt::format("; {} woken once {} in the table only",
+                                                    woken_once, woken_once == 1 ? "is" : "are")
+                                      : std::string();
+    out << fmt::format(
+        "<p class=\"note\">{} of the {} threads {} a chart, the longest wakeups "
+        "first{}.</p>\n",
+        charted.size(), rows.size(), charted.size() == 1 ? "has" : "have", once);
   }
   out << "<table class=\"sortable\"><thead><tr><th>thread</th><th>CPU</th>"
          "<th class=\"num\">wakeups</th><th class=\"num\">p50</th><th class=\"num\">p99</th>"

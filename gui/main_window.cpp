@@ -210,7 +210,8 @@ void MainWindow::BuildFilterBar() {
   bar->addSeparator();
   bar->addWidget(new QLabel(" Go to: "));
   go_to_ = new QLineEdit(bar);
-  go_to_->setPlaceholderText("705.4123, +100ms or FROM TO");
+  go_to_->setObjectName("goTo");
+  go_to_->setPlaceholderText("705.4123, +100ms or FROM TO");  // a time of the trace once loaded
   go_to_->setToolTip("Absolute trace seconds (as trace-cmd and `napiscope report --from` print "
                      "them) or offsets from the trace start (+100ms); Enter to go");
   go_to_->setMaximumWidth(230);
@@ -295,6 +296,10 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   ApplyFilter();
   AddRecentFile(path);
   const Timeline& t = trace_->timeline;
+  // An example the user can type as it is: the middle of this trace, in its own seconds.
+  go_to_->setPlaceholderText(
+      QString("%1, +100ms or FROM TO")
+          .arg(FormatTraceSeconds(t.start_ns() + (t.end_ns() - t.start_ns()) / 2, 1'000'000)));
   int silent = trace_->CpusWithoutEvents();
   QString cpus =
       silent > 0

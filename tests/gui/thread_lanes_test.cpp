@@ -2,6 +2,7 @@
 #include "thread_lanes.h"
 
 #include <QApplication>
+#include <QLineEdit>
 #include <QMouseEvent>
 #include <QTemporaryDir>
 #include <QTest>
@@ -16,6 +17,7 @@
 #include "palette.h"
 #include "range_analysis.h"
 #include "support/test_support.h"
+#include "time_text.h"
 #include "timeline_view.h"
 
 namespace napiscope::gui {
@@ -271,6 +273,13 @@ TEST(Navigation, GoToTakesAbsoluteTimesAndOffsets) {
   EXPECT_FALSE(window.GoToTime("9999.5", &error));
   EXPECT_TRUE(error.contains("outside the trace")) << error.toStdString();
   EXPECT_FALSE(window.GoToTime("soon", &error));
+  // The box's example is a time of this trace (its middle), which it then accepts.
+  auto* go_to = window.findChild<QLineEdit*>("goTo");
+  ASSERT_NE(go_to, nullptr);
+  QString example = go_to->placeholderText().section(',', 0, 0);
+  EXPECT_EQ(example,
+            FormatTraceSeconds(start + (window.trace()->timeline.end_ns() - start) / 2, 1'000'000));
+  EXPECT_TRUE(window.GoToTime(example, &error)) << error.toStdString();
 }
 
 }  // namespace

@@ -111,11 +111,16 @@ std::string NapiLine(const Report& report) {
 std::string WakeLine(const Report& report) {
   if (report.rt_wake_latency.empty()) return "no RT or softirq-serving thread was woken";
   int64_t wakeups = 0;
-  for (const WakeLatencyRow& row : report.rt_wake_latency) wakeups += row.latency.count;
+  std::vector<int32_t> pids;  // a row per thread and CPU it ran on
+  for (const WakeLatencyRow& row : report.rt_wake_latency) {
+    wakeups += row.latency.count;
+    if (std::find(pids.begin(), pids.end(), row.pid) == pids.end()) pids.push_back(row.pid);
+  }
   const auto* worst = MaxBy<WakeLatencyRow>(
       report.rt_wake_latency, [](const WakeLatencyRow& r) { return r.latency.max_ns; });
-  return fmt::format("{} threads woken {} times; longest {} ({} on CPU{}, woken {})",
-                     report.rt_wake_latency.size(), wakeups, FormatDuration(worst->latency.max_ns),
+  return fmt::format("{} thread{} woken {} time{}; longest {} ({} on CPU{}, woken {})", pids.size(),
+                     pids.size() == 1 ? "" : "s", wakeups, wakeups == 1 ? "" : "s",
+                     FormatDuration(worst->latency.max_ns),
                      DescribeTask(worst->pid, worst->comm, worst->prio), worst->cpu,
                      FormatTimestamp(worst->latency.max_at_ns));
 }

@@ -91,6 +91,24 @@ TEST(ReportTextLayout, NaturalOrderWrappingAndCpuRanges) {
   EXPECT_EQ(internal::Wrap("one two three", 0, "> "), std::vector<std::string>{"> one two three"});
 }
 
+// The summary counts threads, not rows (a row per thread and CPU), in the right number.
+TEST(ReportTextLayout, SummaryCountsWokenThreadsAndWakeups) {
+  Report report;
+  WakeLatencyRow row;
+  row.pid = 18;
+  row.comm = "migration/0";
+  row.latency.count = 1;
+  row.latency.max_ns = 4100;
+  report.rt_wake_latency.push_back(row);
+  TextReportOptions summary;
+  summary.summary = true;
+  EXPECT_THAT(ReportToText(report, summary), HasSubstr("wake latency: 1 thread woken 1 time;"));
+  row.cpu = 1;
+  row.latency.count = 2;
+  report.rt_wake_latency.push_back(row);  // the same thread on another CPU
+  EXPECT_THAT(ReportToText(report, summary), HasSubstr("wake latency: 1 thread woken 3 times;"));
+}
+
 // A duration keeps its unit on its line: "idle 1.0" then "us" on the next read as a count.
 TEST(ReportTextLayout, ADurationIsNeverSplitFromItsUnit) {
   EXPECT_EQ(internal::Wrap("held by idle 1.0 us, then 25.4 ms; 3 s.", 16, ""),

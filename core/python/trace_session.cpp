@@ -11,6 +11,7 @@
 
 #include "derived_tables.h"
 #include "event_columns.h"
+#include "napiscope/analysis_requirements.h"
 #include "napiscope/event_schema.h"
 #include "napiscope/format.h"
 #include "napiscope/info_report.h"
@@ -224,10 +225,16 @@ std::vector<std::pair<std::string, std::string>> TraceSession::UnrecordedKinds(
   for (EventKind kind : kinds) {
     const EventSchema& schema = SchemaOf(kind);
     if (schema.system.empty()) continue;  // "other" and lost-event marks
-    bool recorded = std::any_of(
+    bool occurred = std::any_of(
         report_.trace.counts.begin(), report_.trace.counts.end(),
         [&](const EventNameCount& count) { return EventKindFromName(count.name) == kind; });
-    if (recorded) continue;
+    // Enabled while recording and none happened: recorded, with no rows.
+    const std::vector<std::string>& enabled = report_.trace.meta.enabled_events;
+    bool enabled_without_events =
+        std::any_of(enabled.begin(), enabled.end(), [&](const std::string& qualified) {
+          return EventKindFromName(EventPartOf(qualified)) == kind;
+        });
+    if (occurred || enabled_without_events) continue;
     std::string_view name = schema.name;
     if (kind == EventKind::kIrqVectorEntry) name = "*_entry";
     if (kind == EventKind::kIrqVectorExit) name = "*_exit";

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include <absl/strings/str_join.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@ using ::napiscope::testing::CliPath;
 using ::napiscope::testing::HaveProgram;
 using ::napiscope::testing::RunCommand;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr char kTracing[] = "/sys/kernel/tracing";
 
@@ -276,6 +278,36 @@ TEST_F(RecordLive, UnknownEventsAreSkippedAndNoKnownEventIsAnError) {
   EXPECT_EQ(none.exit_code, 1);
   EXPECT_THAT(none.err, HasSubstr("none of the requested events exist on this kernel: "
                                   "nosuch:event"));
+}
+
+// The file lists the events record enabled: one that never happened (an idle NIC polls
+// nothing, sched_pi_setprio needs a PI boost) is not "missing", and its analysis runs.
+TEST_F(RecordLive, EnabledEventsThatNeverHappenedAreNotMissing) {
+  std::string file = dir_ + "/enabled.dat";
+  std::vector<std::string> enabled = {"irq:softirq_raise", "irq:softirq_entry",
+                                      "irq:softirq_exit",  "sched:sched_switch",
+                                      "napi:napi_poll",    "sched:sched_pi_setprio"};
+  auto record = RunCommand(
+      Cli("record", "--duration 0.3 --events " + absl::StrJoin(enabled, ",") + " -o " + file));
+  ASSERT_EQ(record.exit_code, 0) << record.err;
+  auto report = RunCommand(CliPath() + " report --format json " + file);
+  ASSERT_TRUE(report.exit_code == 0 || report.exit_code == 2) << report.err;
+  nlohmann::json json = nlohmann::json::parse(report.out);
+  ASSERT_FALSE(json["analyses"].empty());
+  for (const nlohmann::json& analysis : json["analyses"]) {
+    for (const char* list : {"missing_required", "missing_optional"}) {
+      for (const nlohmann::json& missing : analysis[list]) {
+        EXPECT_EQ(std::count(enabled.begin(), enabled.end(), missing.get<std::string>()), 0)
+            << analysis["id"] << " lists " << missing << " as missing";
+      }
+    }
+    if (analysis["id"] == "napi") {
+      EXPECT_TRUE(analysis["available"].get<bool>());
+    }
+  }
+  for (const nlohmann::json& finding : json["findings"]) {
+    EXPECT_THAT(finding["summary"].get<std::string>(), Not(HasSubstr("napi:napi_poll")));
+  }
 }
 
 // `live --fail-on warning` with a threshold every softirq exceeds trips at the first summary

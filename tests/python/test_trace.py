@@ -279,3 +279,25 @@ def test_buffer_reads_a_trace_cmd_instance(tmp_path):
     with pytest.raises(napiscope.Error) as error:
         napiscope.open(str(tmp_path / "absent.dat"))
     assert error.value.buffers == ()
+
+
+def test_enabled_events_that_never_happened_do_not_warn(tmp_path):
+    # napiscope record lists the events it enabled: napi:napi_poll enabled on a machine whose
+    # NICs poll nothing is recorded, with no rows, not "the trace has no napi:napi_poll".
+    if os.geteuid() != 0 or not os.path.isdir("/sys/kernel/tracing/events"):
+        pytest.skip("recording needs root and tracefs at /sys/kernel/tracing")
+    path = str(tmp_path / "enabled.dat")
+    subprocess.run([CLI, "record", "--duration", "0.2", "--events",
+                    "sched:sched_switch,irq:softirq_raise,napi:napi_poll", "-o", path],
+                   capture_output=True, check=True)
+    t = napiscope.open(path)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        polls = t.napi_polls()
+        t.events(kinds=["napi_poll"])
+        t.events(kinds=["irq_handler_entry"])  # not enabled: warns
+    assert [str(w.message) for w in caught] == [
+        f"{path}: events of kind irq_handler_entry are empty: the trace has no "
+        "irq:irq_handler_entry events"]
+    napi_polls = t.info()["event_counts"].get("napi_poll", {}).get("total", 0)
+    assert len(polls) == napi_polls  # one row per poll; none on an idle NIC

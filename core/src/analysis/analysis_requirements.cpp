@@ -12,13 +12,15 @@
 namespace napiscope {
 
 std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount>& counts,
-                                                const std::vector<std::string>& event_formats) {
+                                                const std::vector<std::string>& event_formats,
+                                                const std::vector<std::string>& enabled_events) {
   absl::flat_hash_map<std::string_view, int64_t> by_name;
   for (const EventNameCount& count : counts) by_name[count.name] = count.total;
   auto recorded = [&](const EventNeed& need) {
     return std::any_of(need.any_of.begin(), need.any_of.end(), [&](std::string_view qualified) {
       auto it = by_name.find(EventPartOf(qualified));
-      return it != by_name.end() && it->second > 0;
+      return (it != by_name.end() && it->second > 0) ||
+             std::binary_search(enabled_events.begin(), enabled_events.end(), qualified);
     });
   };
   auto has_format = [&](const EventNeed& need) {
@@ -66,7 +68,8 @@ std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount
 
 TraceSummary FinishSummary(const TraceSummaryBuilder& builder, const TraceContext& context) {
   TraceSummary summary = builder.Finish(context);
-  summary.analyses = CheckAnalyses(summary.counts, context.meta.event_formats);
+  summary.analyses =
+      CheckAnalyses(summary.counts, context.meta.event_formats, context.meta.enabled_events);
   return summary;
 }
 

@@ -174,6 +174,7 @@ absl::StatusOr<std::unique_ptr<LiveCapture>> LiveCapture::Start(const LiveOption
   meta.page_size = state.session->page_size();
   meta.clock = "mono";
   meta.event_formats = state.enabled;
+  meta.enabled_events = state.enabled;
   utsname names{};
   if (uname(&names) == 0) {
     meta.uname = absl::StrCat(names.sysname, " ", names.nodename, " ", names.release, " ",

@@ -24,6 +24,7 @@
 #include <absl/container/flat_hash_set.h>
 #include <absl/hash/hash.h>
 #include <absl/strings/str_cat.h>
+#include <absl/strings/str_split.h>
 #include <event-parse.h>
 #include <zstd.h>
 
@@ -208,6 +209,26 @@ absl::Status AddTimeOffset(ByteReader& option, bool microseconds, TraceDatHeader
   return absl::OkStatus();
 }
 
+// The ENABLED_EVENTS option's names ("system:event" per line), sorted; lines that are no such
+// name are skipped.
+std::vector<std::string> EnabledEventsOf(std::string_view payload) {
+  constexpr size_t kMaxNameBytes = 256;  // tracefs names are far shorter
+  std::vector<std::string> names;
+  for (absl::string_view piece :
+       absl::StrSplit(absl::string_view(payload.data(), payload.size()), '\n')) {
+    std::string_view line(piece.data(), piece.size());
+    size_t colon = line.find(':');
+    if (colon == 0 || colon == std::string_view::npos || colon + 1 == line.size() ||
+        line.size() > kMaxNameBytes) {
+      continue;
+    }
+    names.emplace_back(line);
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 // Options share one layout in v6 (inline) and v7 (inside an options section).
 // Returns the offset of the next options section (v7), 0 when none.
 absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* header,
@@ -316,6 +337,10 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
         header->top_buffer = std::move(extents);
         break;
       }
+      case kTraceDatOptionEnabledEvents:
+        header->enabled_events = EnabledEventsOf(
+            std::string_view(reinterpret_cast<const char*>(option.here()), option.remaining()));
+        break;
       case kTraceDatOptionPagesNotKept: {
         // napiscope record's mark of a recording cut short by a full disk.
         uint64_t pages = 0;

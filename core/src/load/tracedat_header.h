@@ -86,6 +86,9 @@ struct TraceDatHeader {
   /// napiscope's own reader (TimeConversionOfCpu).
   GuestTimeShift time_shift;
   std::vector<std::string> warnings;  ///< header facts that disagree but leave the data usable
+  /// napiscope record's list of the events it enabled ("system:event", sorted); empty when the
+  /// file does not say (trace-cmd's files).
+  std::vector<std::string> enabled_events;
 };
 
 /// The conversion of CPU `cpu`'s raw timestamps: the file's, with the CPU's TIME_SHIFT samples.

@@ -61,6 +61,7 @@ void FillMeta(const TraceDatHeader& header, std::vector<std::string> event_forma
   }
   if (words.size() == 3) meta->kernel_release = words[2];
   meta->event_formats = std::move(event_formats);
+  meta->enabled_events = header.enabled_events;
   meta->warnings.insert(meta->warnings.end(), header.warnings.begin(), header.warnings.end());
 }
 

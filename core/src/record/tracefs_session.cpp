@@ -299,6 +299,7 @@ absl::StatusOr<TraceDatHeader> TracefsSession::BuildHeader() const {
     free(text);
   }
   for (auto& [name, formats] : systems) header.systems.push_back({name, std::move(formats)});
+  header.extra_options.push_back({kTraceDatOptionEnabledEvents, absl::StrJoin(enabled_, "\n")});
   header.printk_formats = ReadTopFile("printk_formats");
 
   std::map<int32_t, std::string> comms;

@@ -42,6 +42,41 @@ TEST(TraceDatFileWriter, HeaderOnlyFileLoadsWithItsMeta) {
   EXPECT_THAT(summary.meta.event_formats, ::testing::ElementsAre("sched:sched_switch"));
 }
 
+// napiscope record lists the events it enabled: one enabled without events never happened, so
+// the analysis that needs it runs (and finds nothing) where it would say "not recorded".
+TEST(TraceDatFileWriter, EnabledEventsWithoutEventsCountAsRecorded) {
+  auto availability_of_napi = [](const TraceSummary& summary) {
+    for (const AnalysisAvailability& a : summary.analyses) {
+      if (a.id == "napi") return a;
+    }
+    ADD_FAILURE() << "no napi analysis";
+    return AnalysisAvailability{};
+  };
+  std::string dir = testing::MakeTempDir();
+  TraceDatHeader header = EmptyHeader(1);
+  header.extra_options.push_back(
+      {kTraceDatOptionEnabledEvents,
+       "sched:sched_switch\nnapi:napi_poll\n\nno-colon\n:x\nsched:\nsched:sched_switch"});
+  TraceDatFileWriter writer;
+  ASSERT_TRUE(writer.Open(dir + "/enabled.dat", header).ok());
+  ASSERT_TRUE(writer.Close().ok());
+  TraceSummary summary;
+  ASSERT_TRUE(testing::SummarizeTrace(dir + "/enabled.dat", &summary).ok());
+  EXPECT_THAT(summary.meta.enabled_events,
+              ::testing::ElementsAre("napi:napi_poll", "sched:sched_switch"));
+  EXPECT_TRUE(availability_of_napi(summary).available);
+
+  // The same file without the list (trace-cmd's): napi:napi_poll was not recorded.
+  TraceDatFileWriter plain;
+  ASSERT_TRUE(plain.Open(dir + "/plain.dat", EmptyHeader(1)).ok());
+  ASSERT_TRUE(plain.Close().ok());
+  ASSERT_TRUE(testing::SummarizeTrace(dir + "/plain.dat", &summary).ok());
+  EXPECT_TRUE(summary.meta.enabled_events.empty());
+  AnalysisAvailability napi = availability_of_napi(summary);
+  EXPECT_FALSE(napi.available);
+  EXPECT_THAT(napi.missing_required, ::testing::ElementsAre("napi:napi_poll"));
+}
+
 TEST(TraceDatFileWriter, RefusesPartialPagesAndCpusOutOfOrder) {
   std::string path = testing::MakeTempDir() + "/bad.dat";
   TraceDatFileWriter writer;

@@ -19,9 +19,12 @@ struct EventNeed {
   std::vector<std::string_view> any_of;  ///< "system:event" names, the usual one first
 };
 
-/// Decides which analyses the counted events allow.
-std::vector<AnalysisAvailability> CheckAnalyses(const std::vector<EventNameCount>& counts,
-                                                const std::vector<std::string>& event_formats);
+/// Decides which analyses the counted events allow. An event counts as recorded when it
+/// occurred, or when `enabled_events` (TraceMeta::enabled_events, sorted) says it was enabled:
+/// then none happened, and an analysis that needs it runs and finds nothing.
+std::vector<AnalysisAvailability> CheckAnalyses(
+    const std::vector<EventNameCount>& counts, const std::vector<std::string>& event_formats,
+    const std::vector<std::string>& enabled_events = {});
 
 /// The summary `builder` made of a loaded trace, with the analyses its events allow filled in.
 TraceSummary FinishSummary(const TraceSummaryBuilder& builder, const TraceContext& context);

@@ -17,6 +17,10 @@ namespace napiscope {
 /// of ring-buffer pages a recording captured but could not keep (a full disk); 0 when whole.
 constexpr uint16_t kTraceDatOptionPagesNotKept = 0x4e53;
 
+/// trace.dat option of napiscope's own: the "system:event" names enabled while recording, one
+/// per line, so that an enabled event the file has none of is known to have never happened.
+constexpr uint16_t kTraceDatOptionEnabledEvents = 0x4e54;
+
 /// trace-cmd's TIME_SHIFT option id: a guest trace's clock samples against its host's.
 constexpr uint16_t kTraceDatOptionTimeShift = 12;
 

@@ -46,6 +46,9 @@ struct TraceMeta {
   std::string buffer;  ///< the buffer instance read (LoadOptions::buffer), "" for the top buffer
   std::vector<std::string> buffer_instances;  ///< other buffer instances in the file (not read)
   std::vector<std::string> event_formats;     ///< "system:event" formats the file carries
+  /// "system:event" names enabled while recording, sorted, when the recorder says (napiscope
+  /// record's files, live capture): one without events never happened. Empty: not known.
+  std::vector<std::string> enabled_events;
   std::vector<std::string> warnings;          ///< things skipped or suspicious while loading
   int64_t skipped_records = 0;     ///< records the loader could not decode
   int64_t skipped_lines = 0;       ///< text lines the loader could not parse

@@ -6,6 +6,7 @@
 #include <map>
 #include <sstream>
 
+#include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -307,6 +308,27 @@ TEST_F(RecordLive, EnabledEventsThatNeverHappenedAreNotMissing) {
   }
   for (const nlohmann::json& finding : json["findings"]) {
     EXPECT_THAT(finding["summary"].get<std::string>(), Not(HasSubstr("napi:napi_poll")));
+  }
+  // info lists what was enabled, and in text those of them that never happened.
+  auto info = RunCommand(CliPath() + " info --json " + file);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  nlohmann::json summary = nlohmann::json::parse(info.out);
+  std::vector<std::string> sorted = enabled;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(summary["trace"]["enabled_events"].get<std::vector<std::string>>(), sorted);
+  std::vector<std::string> never;
+  for (const std::string& qualified : sorted) {
+    if (!summary["event_counts"].contains(qualified.substr(qualified.find(':') + 1))) {
+      never.push_back(qualified);
+    }
+  }
+  auto text = RunCommand(CliPath() + " info --width 0 " + file);
+  if (never.empty()) {
+    EXPECT_THAT(text.out, Not(HasSubstr("never happened")));
+  } else {
+    EXPECT_THAT(text.out, HasSubstr(absl::StrCat("enabled, never happened (", never.size(),
+                                                 " of the 6 enabled events):\n  ",
+                                                 absl::StrJoin(never, ", "), "\n")));
   }
 }
 

@@ -146,6 +146,28 @@ void AppendNameCounts(const TraceSummary& s, size_t width, std::vector<std::stri
   BusiestCpusTable(s).AppendTo(width, lines);
 }
 
+// The enabled events that never happened, when the recorder listed what it enabled: they
+// were recorded (an idle NIC polls nothing), unlike an event that was not enabled.
+void AppendEnabledWithoutEvents(const TraceSummary& s, size_t width,
+                                std::vector<std::string>& lines) {
+  std::vector<std::string> silent;
+  for (const std::string& qualified : s.meta.enabled_events) {
+    std::string_view event = std::string_view(qualified).substr(qualified.find(':') + 1);
+    bool occurred = std::any_of(s.counts.begin(), s.counts.end(), [&](const EventNameCount& c) {
+      return c.name == event && c.total > 0;
+    });
+    if (!occurred) silent.push_back(qualified);
+  }
+  if (silent.empty()) return;
+  lines.push_back("");
+  lines.push_back(fmt::format("enabled, never happened ({} of the {} enabled events):",
+                              silent.size(), s.meta.enabled_events.size()));
+  for (std::string& line :
+       internal::Wrap(fmt::format("{}", fmt::join(silent, ", ")), width, "  ")) {
+    lines.push_back(std::move(line));
+  }
+}
+
 }  // namespace
 
 std::string InfoToText(const TraceSummary& s, size_t width) {
@@ -171,6 +193,7 @@ std::string InfoToText(const TraceSummary& s, size_t width) {
   AppendMissed(s, lines);
   line("");
   AppendNameCounts(s, width, lines);
+  AppendEnabledWithoutEvents(s, width, lines);
 
   line("");
   line("analyses:");
@@ -207,6 +230,9 @@ nlohmann::json InfoToJson(const TraceSummary& s) {
       {"clock", s.meta.clock},
       {"buffer", s.meta.buffer},
       {"buffer_instances", s.meta.buffer_instances},
+      // null when the file does not say (only napiscope record's files and live do)
+      {"enabled_events",
+       s.meta.enabled_events.empty() ? json(nullptr) : json(s.meta.enabled_events)},
   };
   json counts = json::object();
   for (const EventNameCount& count : s.counts) {

@@ -211,7 +211,7 @@ void MainWindow::BuildFilterBar() {
   bar->addWidget(new QLabel(" Go to: "));
   go_to_ = new QLineEdit(bar);
   go_to_->setObjectName("goTo");
-  go_to_->setPlaceholderText("705.4123, +100ms or FROM TO");  // a time of the trace once loaded
+  go_to_->setPlaceholderText("seconds, +100ms or FROM TO");  // a time of the trace once loaded
   go_to_->setToolTip("Absolute trace seconds (as trace-cmd and `napiscope report --from` print "
                      "them) or offsets from the trace start (+100ms); Enter to go");
   go_to_->setMaximumWidth(230);

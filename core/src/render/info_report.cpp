@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "napiscope/analysis_requirements.h"
 #include "napiscope/format.h"
 #include "render/text_layout.h"
 
@@ -152,9 +153,8 @@ void AppendEnabledWithoutEvents(const TraceSummary& s, size_t width,
                                 std::vector<std::string>& lines) {
   std::vector<std::string> silent;
   for (const std::string& qualified : s.meta.enabled_events) {
-    std::string_view event = std::string_view(qualified).substr(qualified.find(':') + 1);
     bool occurred = std::any_of(s.counts.begin(), s.counts.end(), [&](const EventNameCount& c) {
-      return c.name == event && c.total > 0;
+      return c.name == EventPartOf(qualified) && c.total > 0;
     });
     if (!occurred) silent.push_back(qualified);
   }

@@ -32,7 +32,7 @@ std::string ContextShares(const InstanceTotals& totals) {
 }
 
 std::string Tuning(const InstanceTotals& totals, bool moved_to_ksoftirqd, bool threaded) {
-  if (totals.dev == "(no_device)") {
+  if (totals.dev == kBacklogNapiDevice) {
     return "The backlog is fed by netif_rx/RPS; net.core.dev_weight sets its budget and "
            "net.core.netdev_budget / netdev_budget_usecs bound a NET_RX run.";
   }

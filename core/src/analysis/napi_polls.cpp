@@ -105,7 +105,7 @@ void NapiPolls::OnInterval(const ContextInterval& interval) {
 bool NapiPolls::IsBacklog(Chain& chain, StringId dev) const {
   if (chain.dev != dev) {
     chain.dev = dev;
-    chain.backlog = context_ != nullptr && context_->strings.Get(dev) == "(no_device)";
+    chain.backlog = context_ != nullptr && context_->strings.Get(dev) == kBacklogNapiDevice;
   }
   return chain.backlog;
 }

@@ -22,7 +22,7 @@ class NapiPolls : public EventSink, public ContextListener {
  public:
   explicit NapiPolls(const AnalysisWindow& window) : window_(window) {}
 
-  /// Keeps `context` to read device names (the backlog's "(no_device)").
+  /// Keeps `context` to read device names (the backlog's kBacklogNapiDevice).
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
   ContextReads Reads() const override { return {false, ContextKindBit(ContextKind::kNapiPoll)}; }
@@ -63,7 +63,7 @@ class NapiPolls : public EventSink, public ContextListener {
     // nearly always has the same key, so the row map is searched only when it moves.
     Key cached_key{};
     Row* cached_row = nullptr;
-    // Whether the device of the last poll, `dev`, is the backlog's "(no_device)".
+    // Whether the device of the last poll, `dev`, is the backlog's kBacklogNapiDevice.
     StringId dev = kNoDevChecked;
     bool backlog = false;
   };

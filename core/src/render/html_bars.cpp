@@ -249,7 +249,13 @@ void RenderNapiBudget(const HtmlTraceView& view, HtmlOut& out) {
     return;
   }
   out << "<p>Polls per NAPI instance, CPU and context; the red part used its whole budget "
-         "(work ≥ budget), so the instance was polled again at once.</p>\n<div class=\"legend\">";
+         "(work ≥ budget), so the instance was polled again at once.";
+  if (std::any_of(report.napi.begin(), report.napi.end(),
+                  [](const NapiRow& row) { return row.IsBacklog(); })) {
+    out << fmt::format(" {} is the backlog: packets queued by netif_rx, RPS and loopback.",
+                       kBacklogNapiDevice);
+  }
+  out << "</p>\n<div class=\"legend\">";
   Swatch(out, palette::DeviceColor(1), "polls within budget");
   Swatch(out, palette::ExhaustedMark(), "budget exhausted");
   out << "</div>\n";

@@ -83,10 +83,14 @@ void NapiLines(const Report& report, size_t width, std::vector<std::string>& lin
     lines.push_back("NAPI polls: none in the trace");
     return;
   }
-  for (std::string& line : Wrap("NAPI polls (exhausted: work = budget, polled again; share: of the "
-                                "polls; chain: most exhausted in a row; skbs: netif_receive_skb "
-                                "events):",
-                                width, "")) {
+  bool backlog = std::any_of(report.napi.begin(), report.napi.end(),
+                             [](const NapiRow& row) { return row.IsBacklog(); });
+  std::string caption =
+      "NAPI polls (exhausted: work = budget, polled again; share: of the polls; chain: most "
+      "exhausted in a row; skbs: netif_receive_skb events";
+  if (backlog)
+    caption += fmt::format("; {}: the backlog of netif_rx, RPS and loopback", kBacklogNapiDevice);
+  for (std::string& line : Wrap(caption + "):", width, "")) {
     lines.push_back(std::move(line));
   }
   TextTable table({"<dev", "<napi", "cpu", "<context", "polls", "exhausted", "share", "chain",

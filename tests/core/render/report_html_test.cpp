@@ -178,6 +178,16 @@ TEST_F(ReportHtml, EachRealTimeThreadHasAWakeLatencyHistogramOfItsWakeups) {
   EXPECT_THAT(wake, Not(HasSubstr("not collected")));
 }
 
+// The backlog's polls are named as the kernel names them, "(no_device)", and said what they
+// are; a trace with device NAPI only does not say it.
+TEST_F(ReportHtml, BacklogPollsAreExplained) {
+  const std::string note =
+      "(no_device) is the backlog: packets queued by netif_rx, RPS and "
+      "loopback.";
+  EXPECT_THAT(Section(Render("real/server16-softirq-napi.dat"), "napi"), HasSubstr(note));
+  EXPECT_THAT(Section(Render("real/veth-softirq-napi.dat"), "napi"), Not(HasSubstr(note)));
+}
+
 TEST_F(ReportHtml, TimelineSizeIsBoundedByColumnsNotEvents) {
   // The whole of a 2-CPU real trace (hundreds of thousands of events) in one timeline.
   Render("real/veth-softirq-napi.dat");

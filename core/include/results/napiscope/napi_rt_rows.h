@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "napiscope/blame.h"
@@ -33,6 +34,10 @@ struct CountStats {
   double mean = 0;
 };
 
+/// The device napi:napi_poll names the backlog by: the per-CPU queue of netif_rx, RPS and
+/// loopback, which has no device of its own.
+inline constexpr std::string_view kBacklogNapiDevice = "(no_device)";
+
 /// napi:napi_poll calls of one NAPI instance on one CPU in one context.
 struct NapiRow {
   uint64_t napi = 0;        ///< napi_struct address
@@ -53,6 +58,8 @@ struct NapiRow {
                                    ///< -1 when the event was not recorded
   int64_t dropped_chains = 0;      ///< exhausted chains cut by lost events (length unknown)
 
+  /// True for the backlog's polls (kBacklogNapiDevice).
+  bool IsBacklog() const { return dev == kBacklogNapiDevice; }
   /// exhausted / polls, 0 without polls.
   double ExhaustedShare() const {
     return polls > 0 ? static_cast<double>(exhausted) / static_cast<double>(polls) : 0;

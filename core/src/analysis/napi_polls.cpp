@@ -94,7 +94,7 @@ void NapiPolls::OnInterval(const ContextInterval& interval) {
     row.poll_time.Add(interval.end_ns - frame.start_ns, frame.start_ns);
   }
   if (received != nullptr) {
-    bool any_device = IsBacklog(chain, frame.name);
+    bool any_device = IsBacklog(frame.name);
     for (const Received& skb : *received) {
       if ((any_device || skb.dev == frame.name) && skb.ts_ns >= frame.start_ns) ++row.skbs;
     }
@@ -102,12 +102,8 @@ void NapiPolls::OnInterval(const ContextInterval& interval) {
   }
 }
 
-bool NapiPolls::IsBacklog(Chain& chain, StringId dev) const {
-  if (chain.dev != dev) {
-    chain.dev = dev;
-    chain.backlog = context_ != nullptr && context_->strings.Get(dev) == kBacklogNapiDevice;
-  }
-  return chain.backlog;
+bool NapiPolls::IsBacklog(StringId dev) const {
+  return context_ != nullptr && context_->strings.Get(dev) == kBacklogNapiDevice;
 }
 
 std::vector<NapiRow> NapiPolls::Rows(const TraceContext& context, bool skb_recorded) const {

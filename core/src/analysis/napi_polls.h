@@ -63,20 +63,15 @@ class NapiPolls : public EventSink, public ContextListener {
     // nearly always has the same key, so the row map is searched only when it moves.
     Key cached_key{};
     Row* cached_row = nullptr;
-    // Whether the device of the last poll, `dev`, is the backlog's kBacklogNapiDevice.
-    StringId dev = kNoDevChecked;
-    bool backlog = false;
   };
   struct Received {
     TimestampNs ts_ns;
     StringId dev;
   };
 
-  static constexpr StringId kNoDevChecked = ~StringId{0};
-
-  // Whether `chain`'s poll of `dev` is a backlog poll (netif_rx, RPS, loopback), whose packets
-  // are handed up on their own devices.
-  bool IsBacklog(Chain& chain, StringId dev) const;
+  // Whether a poll of `dev` is a backlog poll (netif_rx, RPS, loopback), whose packets are
+  // handed up on their own devices.
+  bool IsBacklog(StringId dev) const;
 
   const TraceContext* context_ = nullptr;
   AnalysisWindow window_;

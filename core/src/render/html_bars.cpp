@@ -8,6 +8,7 @@
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
 #include "render/html_parts.h"
+#include "render/napi_rt_render.h"
 #include "render/report_text_parts.h"
 
 namespace napiscope::internal {
@@ -250,8 +251,7 @@ void RenderNapiBudget(const HtmlTraceView& view, HtmlOut& out) {
   }
   out << "<p>Polls per NAPI instance, CPU and context; the red part used its whole budget "
          "(work ≥ budget), so the instance was polled again at once.";
-  if (std::any_of(report.napi.begin(), report.napi.end(),
-                  [](const NapiRow& row) { return row.IsBacklog(); })) {
+  if (HasBacklogPolls(report)) {
     out << fmt::format(" {} is the backlog: packets queued by netif_rx, RPS and loopback.",
                        kBacklogNapiDevice);
   }

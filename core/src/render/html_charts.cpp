@@ -213,26 +213,29 @@ void RenderWakeLatencyCharts(const HtmlTraceView& view, HtmlOut& out) {
   for (const WakeLatencyRow* row : rows) {
     if (row->latency.count > 1 && charted.size() < kWakeCharts) charted.push_back(row);
   }
-  size_t woken_once = static_cast<size_t>(
-      std::count_if(rows.begin(), rows.end(), [](auto* row) { return row->latency.count == 1; }));
-  if (!charted.empty()) out << "<div class=\"charts\">";
-  for (const WakeLatencyRow* row : charted) {
-    std::string name = DescribeTask(row->pid, row->comm, row->prio);
-    out << "<div class=\"chart\"><h3>";
-    out.Text(name);
-    out << fmt::format(" <small>CPU {}, {} wakeups, p50 {}, p99 {}</small></h3>", row->cpu,
-                       row->latency.count, FormatDuration(row->latency.p50_ns),
-                       FormatDuration(row->latency.p99_ns))
-        << HistogramSvg(row->histogram, name + " wake latency", row->latency.max_ns,
-                        palette::TaskClassColor(TaskClass::kRtTask)) << "</div>";
-  }
-  if (!charted.empty()) out << "</div>\n";
   if (charted.empty()) {
     out << fmt::format(
         "<p class=\"note\">Each of these {} threads was woken once: the table "
         "says all a histogram would.</p>\n",
         rows.size());
-  } else if (rows.size() > charted.size()) {
+  } else {
+    out << "<div class=\"charts\">";
+    for (const WakeLatencyRow* row : charted) {
+      std::string name = DescribeTask(row->pid, row->comm, row->prio);
+      out << "<div class=\"chart\"><h3>";
+      out.Text(name);
+      out << fmt::format(" <small>CPU {}, {} wakeups, p50 {}, p99 {}</small></h3>", row->cpu,
+                         row->latency.count, FormatDuration(row->latency.p50_ns),
+                         FormatDuration(row->latency.p99_ns))
+          << HistogramSvg(row->histogram, name + " wake latency", row->latency.max_ns,
+                          palette::TaskClassColor(TaskClass::kRtTask))
+          << "</div>";
+    }
+    out << "</div>\n";
+  }
+  if (!charted.empty() && rows.size() > charted.size()) {
+    size_t woken_once = static_cast<size_t>(
+        std::count_if(rows.begin(), rows.end(), [](auto* row) { return row->latency.count == 1; }));
     std::string once = woken_once > 0 ? fmt::format("; {} woken once {} in the table only",
                                                     woken_once, woken_once == 1 ? "is" : "are")
                                       : std::string();

@@ -83,13 +83,12 @@ void NapiLines(const Report& report, size_t width, std::vector<std::string>& lin
     lines.push_back("NAPI polls: none in the trace");
     return;
   }
-  bool backlog = std::any_of(report.napi.begin(), report.napi.end(),
-                             [](const NapiRow& row) { return row.IsBacklog(); });
   std::string caption =
       "NAPI polls (exhausted: work = budget, polled again; share: of the polls; chain: most "
       "exhausted in a row; skbs: netif_receive_skb events";
-  if (backlog)
+  if (HasBacklogPolls(report)) {
     caption += fmt::format("; {}: the backlog of netif_rx, RPS and loopback", kBacklogNapiDevice);
+  }
   for (std::string& line : Wrap(caption + "):", width, "")) {
     lines.push_back(std::move(line));
   }
@@ -207,6 +206,11 @@ std::vector<std::string> NapiRtText(const Report& report, const TextReportOption
   NapiLines(report, options.width, lines);
   WakeLines(report, options, lines);
   return lines;
+}
+
+bool HasBacklogPolls(const Report& report) {
+  return std::any_of(report.napi.begin(), report.napi.end(),
+                     [](const NapiRow& row) { return row.IsBacklog(); });
 }
 
 std::string KernelModelLine(const KernelModel& kernel) {

@@ -18,6 +18,9 @@ void AddNapiRtJson(const Report& report, nlohmann::json& out);
 /// The NAPI and RT wake latency sections for people, as lines.
 std::vector<std::string> NapiRtText(const Report& report, const TextReportOptions& options);
 
+/// True when some of the report's NAPI rows are the backlog's (NapiRow::IsBacklog).
+bool HasBacklogPolls(const Report& report);
+
 /// "PREEMPT_RT: likely (...)": the header line on the preemption model.
 std::string KernelModelLine(const KernelModel& kernel);
 

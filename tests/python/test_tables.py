@@ -256,6 +256,24 @@ def test_tables_of_events_not_recorded_warn_and_are_empty():
     assert len(tables["thread_activations"]) > 0 and len(tables["wake_waits"]) > 0
 
 
+def test_softirq_runs_of_an_enabled_event_that_never_fired_do_not_warn():
+    # A file that lists irq:softirq_entry among the events enabled while recording (napiscope
+    # record writes that list) recorded it: no softirq ran, which is an answer, not a gap.
+    path = data_path("scenarios/irq_threads_bouncing.dat")  # no softirq events
+    t = napiscope.open(path)
+    info = t.info()
+    assert info["trace"]["enabled_events"] is None  # tracegen does not say what was enabled
+    info["trace"]["enabled_events"] = ["irq:softirq_entry", "sched:sched_switch"]
+    t.info = lambda: info
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        runs = t.softirq_runs()
+    assert len(runs) == 0 and caught == []
+    info["trace"]["enabled_events"] = ["irq:softirq_raise"]
+    with pytest.warns(napiscope.MissingEventsWarning, match="no irq:softirq_entry events"):
+        t.softirq_runs()
+
+
 @pytest.mark.parametrize("name", TRACES)
 def test_only_tables_that_cannot_have_rows_warn(name):
     tables, warned = tables_and_warnings(napiscope.open(data_path(name)))

@@ -165,7 +165,10 @@ class Trace:
         info = self.info()
         if table in _TABLE_EVENTS:
             event, qualified = _TABLE_EVENTS[table]
-            if info["event_counts"].get(event, {}).get("total", 0) == 0:
+            # Enabled while recording and none happened: recorded, with no rows.
+            enabled = info["trace"].get("enabled_events") or []
+            if info["event_counts"].get(event, {}).get("total", 0) == 0 and \
+                    qualified not in enabled:
                 warnings.warn(f"{self.path}: {table} is empty: the trace has no {qualified} "
                               "events", MissingEventsWarning, stacklevel=stacklevel)
             return

@@ -130,10 +130,4 @@ bool HasTraceDatMagic(const char* bytes, size_t size);
 absl::Status ReadTraceDatHeader(const std::string& path, const std::string& buffer,
                                 TraceDatHeader* header);
 
-/// Parses the event formats at `formats` (indices into header.event_formats) in a forked
-/// child first, because libtraceevent crashes on some corrupt formats: a crash or hang there
-/// is a DataLoss error instead. A set of formats that parsed is not forked for again.
-absl::Status CheckEventFormatsParse(const TraceDatHeader& header,
-                                    const std::vector<size_t>& formats);
-
 }  // namespace napiscope::internal

@@ -17,6 +17,7 @@
 #include "load/cpu_record_reader.h"
 #include "load/event_merge.h"
 #include "load/tracecmd_cxx.h"
+#include "load/tracedat_checks.h"
 #include "load/tracedat_header.h"
 #include "load/tracedat_tep.h"
 

@@ -7,6 +7,7 @@
 #include <absl/strings/str_cat.h>
 #include <traceevent/event-parse.h>
 
+#include "load/tracedat_checks.h"
 #include "napiscope/event.h"
 #include "napiscope/event_schema.h"
 #include "napiscope/format.h"

@@ -6,15 +6,17 @@
 
 #include <absl/strings/str_cat.h>
 
+#include "load/tracedat_option_ids.h"
 #include "napiscope/tracedat_writer.h"
 
 namespace napiscope {
 namespace {
 
-constexpr uint16_t kOptionBuffer = 3;
-constexpr uint16_t kOptionTraceClock = 4;
-constexpr uint16_t kOptionUname = 5;
-constexpr uint16_t kOptionCpuCount = 8;
+using internal::kOptionBuffer;
+using internal::kOptionCpuCount;
+using internal::kOptionTraceClock;
+using internal::kOptionUname;
+
 constexpr size_t kDrainBytes = 8 << 20;
 
 void PutLe(std::string* out, uint64_t value, int bytes) {

@@ -13,7 +13,7 @@
 
 #include "load/text_loader.h"
 #include "load/time_plausibility.h"
-#include "load/tracedat_header.h"
+#include "load/tracedat_header_reader.h"
 #include "load/tracedat_loader.h"
 #include "napiscope/format.h"
 

@@ -1,5 +1,6 @@
-// Reads the trace.dat header directly: format facts libtracecmd does not expose, and the
-// extents of the per-CPU data so a truncated file is detected instead of silently read short.
+// The facts of a trace.dat header that napiscope reads itself (tracedat_header_reader.h):
+// format facts libtracecmd does not expose, and the extents of the per-CPU data so a truncated
+// file is detected instead of silently read short.
 #pragma once
 
 #include <cstdint>
@@ -68,18 +69,18 @@ struct TraceDatHeader {
   std::string loaded_buffer;  ///< the instance top_buffer holds once read, "" for the top buffer
   /// The bytes of the buffers not loaded, [start, end): their labels, tables and data.
   std::vector<std::pair<uint64_t, uint64_t>> other_buffers;
-  std::vector<uint64_t> section_offsets;     ///< v7 sections the options point at
-  bool has_top_buffer = false;               ///< v7: a BUFFER option names the top buffer
-  uint64_t cpu_data_start = 0;               ///< CPU data lies after this (header, table)
+  std::vector<uint64_t> section_offsets;  ///< v7 sections the options point at
+  bool has_top_buffer = false;            ///< v7: a BUFFER option names the top buffer
+  uint64_t cpu_data_start = 0;            ///< CPU data lies after this (header, table)
   uint64_t file_size = 0;
   uint64_t header_info_section = 0;    ///< v7: offset of the header_page/header_event section
   uint64_t ftrace_events_section = 0;  ///< v7: offset of the ftrace formats section
   uint64_t event_formats_section = 0;  ///< v7: offset of the event formats section
   uint64_t cmdlines_section = 0;       ///< v7: offset of the saved cmdlines section
-  std::string header_page;           ///< the ring-buffer page header format, as the kernel wrote it
+  std::string header_page;  ///< the ring-buffer page header format, as the kernel wrote it
   /// Each event format text with its system ("ftrace" for the ftrace formats).
   std::vector<std::pair<std::string, std::string>> event_formats;
-  std::string saved_cmdlines;        ///< "pid comm" lines of the tasks known at record time
+  std::string saved_cmdlines;  ///< "pid comm" lines of the tasks known at record time
   /// DATE, OFFSET and TSC2NSEC options, applied by napiscope's own reader.
   TimestampConversion time;
   /// The TIME_SHIFT option (a guest's clock synchronised to its host's), applied per CPU by
@@ -119,15 +120,5 @@ uint64_t ReadFileInt(const uint8_t* data, int bytes, bool big_endian);
 /// Bytes of data the header of a ring-buffer page says the page holds: its commit field
 /// (after the 8-byte timestamp, `long_size` bytes) without the flag bits.
 uint64_t PageDataBytes(const uint8_t* page, int long_size, bool big_endian);
-
-/// True when the first bytes of a file are the trace.dat magic.
-bool HasTraceDatMagic(const char* bytes, size_t size);
-
-/// Parses the header of the trace.dat at `path` and checks what libtracecmd would trip over
-/// (the page-header format, each CPU's first page); an error says what is wrong in plain words.
-/// `buffer` names the instance whose data to read ("": the top buffer, or the only instance
-/// with data when the top buffer has none); top_buffer then holds that buffer's extents.
-absl::Status ReadTraceDatHeader(const std::string& path, const std::string& buffer,
-                                TraceDatHeader* header);
 
 }  // namespace napiscope::internal

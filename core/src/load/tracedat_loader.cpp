@@ -18,7 +18,7 @@
 #include "load/event_merge.h"
 #include "load/tracecmd_cxx.h"
 #include "load/tracedat_checks.h"
-#include "load/tracedat_header.h"
+#include "load/tracedat_header_reader.h"
 #include "load/tracedat_tep.h"
 
 namespace napiscope::internal {

@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "load/tracedat_header.h"
+#include "load/tracedat_header_reader.h"
 #include "napiscope/loader.h"
 #include "support/test_support.h"
 #include "tracegen/event_describe.h"

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -25,16 +26,19 @@ constexpr uint64_t kMaxHeaderPageText = 64 << 10;
 /// "flyrecord" and its NUL: the label before each buffer's CPU table.
 constexpr uint64_t kFlyrecordLabelBytes = 10;
 
-// A bounds-checked reader over a byte range, in the file's endianness.
+/// A bounds-checked reader over a byte range, in the file's endianness: a read past the end
+/// returns false and reads nothing.
 class ByteReader {
  public:
+  /// Reads the `size` bytes at `data`, which must outlive the reader.
   ByteReader(const uint8_t* data, size_t size, bool big_endian)
       : data_(data), size_(size), big_endian_(big_endian) {}
 
-  bool ReadU16(uint16_t* v) { return ReadInt(2, v); }
-  bool ReadU32(uint32_t* v) { return ReadInt(4, v); }
-  bool ReadU64(uint64_t* v) { return ReadInt(8, v); }
+  bool ReadU16(uint16_t* v) { return ReadInt(2, v); }  ///< the next 2 bytes as an integer
+  bool ReadU32(uint32_t* v) { return ReadInt(4, v); }  ///< the next 4 bytes as an integer
+  bool ReadU64(uint64_t* v) { return ReadInt(8, v); }  ///< the next 8 bytes as an integer
 
+  /// The NUL-terminated string here (the NUL read, not kept); false when no NUL follows.
   bool ReadString(std::string* out) {
     const void* nul = std::memchr(data_ + pos_, 0, size_ - pos_);
     if (nul == nullptr) return false;
@@ -44,14 +48,15 @@ class ByteReader {
     return true;
   }
 
+  /// Moves `n` bytes on.
   bool Skip(uint64_t n) {
     if (n > size_ - pos_) return false;
     pos_ += n;
     return true;
   }
 
-  const uint8_t* here() const { return data_ + pos_; }
-  size_t remaining() const { return size_ - pos_; }
+  const uint8_t* here() const { return data_ + pos_; }  ///< the next byte to read
+  size_t remaining() const { return size_ - pos_; }     ///< bytes left to read
 
  private:
   template <typename T>
@@ -68,21 +73,26 @@ class ByteReader {
   bool big_endian_;
 };
 
-// The file, read with pread at explicit offsets; owns (closes) its descriptor.
+/// The file, read with pread at explicit offsets; owns (closes) its descriptor.
 class FileView {
  public:
+  /// Takes `fd`, open on a file of `size` bytes.
   explicit FileView(int fd, uint64_t size) : fd_(fd), size_(size) {}
   ~FileView() { close(fd_); }
+  FileView(const FileView&) = delete;
+  FileView& operator=(const FileView&) = delete;
 
-  uint64_t size() const { return size_; }
-  int fd() const { return fd_; }
+  uint64_t size() const { return size_; }  ///< the file's bytes
+  int fd() const { return fd_; }           ///< the descriptor, still owned by the view
 
+  /// The `length` bytes at `offset` into `out`; false when they pass the end or do not read.
   bool Read(uint64_t offset, uint64_t length, std::string* out) const {
     if (offset > size_ || length > size_ - offset) return false;
     out->resize(length);
     uint64_t done = 0;
     while (done < length) {
       ssize_t n = pread(fd_, out->data() + done, length - done, offset + done);
+      if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return false;
       done += n;
     }

@@ -121,10 +121,11 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
            "network path priorities",
            {"irq:irq_handler_entry", "sched:sched_switch", kWake},
            {"irq:softirq_raise", "irq:softirq_entry", "napi:napi_poll"},
-           // Hard IRQs per IRQ, polls per NAPI thread, the priority each task was switched in at;
-           // NET_RX waits and NAPI-thread wakeups come paired, with their IRQ, from the facts.
-           MaskOf(EventKind::kIrqHandlerEntry) | MaskOf(EventKind::kNapiPoll) |
-               MaskOf(EventKind::kSchedSwitch),
+           // Hard IRQs (and x86 vectors) per IRQ, polls per NAPI thread, the priority each task
+           // was switched in at; NET_RX waits and NAPI-thread wakeups come paired, with their
+           // IRQ, from the facts.
+           MaskOf(EventKind::kIrqHandlerEntry) | MaskOf(EventKind::kIrqVectorEntry) |
+               MaskOf(EventKind::kNapiPoll) | MaskOf(EventKind::kSchedSwitch),
            {"softirq_starvation_warning_ns", "softirq_starvation_error_ns"},
            {{"net-path-priority",
              "NIC IRQ threads above their NET_RX runners, both above the RT tasks that starve "

@@ -40,7 +40,9 @@ int NetPathPriorities::FindWindow(const CpuState& cpu, uint64_t wait_id) {
 
 void NetPathPriorities::OnEvent(const Event& event) {
   switch (event.kind) {
-    case EventKind::kIrqHandlerEntry: {
+    case EventKind::kIrqHandlerEntry:
+    case EventKind::kIrqVectorEntry: {
+      // A vector raises NET_RX too: RPS's IPI (call_function_single), a NAPI watchdog timer.
       if (!window_.Contains(event.ts_ns)) break;
       Chain& chain = ChainOf(event.irq.irq);
       chain.handler = event.irq.handler;

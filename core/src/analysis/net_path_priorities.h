@@ -48,7 +48,7 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
     CpuSet cpus;
   };
   struct Chain {
-    StringId handler = 0;
+    StringId handler = 0;  // irq_handler_entry name, or the x86 vector's (local_timer, ...)
     CpuSet irq_cpus;
     int64_t hardirqs = 0;
     int32_t irq_thread = -1;

@@ -58,5 +58,36 @@ TEST(NetPathFromFacts, AMovedNapiWakeupIsPairedWhereItRanAndCountsTheRtTaskThere
   EXPECT_TRUE(row.starved);
 }
 
+// RPS steers packets to CPU1's backlog with an IPI: NET_RX raised inside the x86 vector
+// call_function_single (251) and run at its exit. Its chain names the vector and the CPUs it
+// fired on (it read "IRQ 251  (CPU )" with no name and no hard IRQs counted).
+TEST(NetPathFromFacts, ANetRxRaisedInAnX86VectorIsThatVectorsChain) {
+  EventBuilder b(2);
+  b.Task(kIperf, "iperf3");
+  b.Switch(1, 100, 0, kStatePreempted, kIperf);
+  // The events the analysis needs: a device IRQ and a wakeup (neither raises NET_RX).
+  b.IrqEntry(0, 200, 0, 30, "ahci").IrqExit(0, 210, 0, 30).Waking(0, 220, 0, kIperf, 1);
+  for (TimestampNs at : {1000, 3000}) {
+    b.VectorEntry(1, at, kIperf, "call_function_single", 251);
+    b.Raise(1, at + 5, kIperf, kNetRx);
+    b.VectorExit(1, at + 10, kIperf, "call_function_single", 251);
+    b.SoftirqEntry(1, at + 11, kIperf, kNetRx).SoftirqExit(1, at + 40, kIperf, kNetRx);
+  }
+  AnalysisPipeline pipeline{AnalysisOptions{}};
+  b.Play(pipeline);
+  Report report = pipeline.Finish(b.context());
+  ASSERT_EQ(report.net_path.size(), 1u);
+  const NetPathRow& row = report.net_path[0];
+  EXPECT_EQ(row.irq, 251);
+  EXPECT_EQ(row.handler, "call_function_single");
+  EXPECT_EQ(row.irq_cpus, std::vector<int>{1});
+  EXPECT_EQ(row.hardirqs, 2);
+  ASSERT_EQ(row.runners.size(), 1u);
+  EXPECT_EQ(row.runners[0].comm, "(hard-IRQ exit)");
+  EXPECT_EQ(row.runners[0].runs, 2);
+  EXPECT_EQ(row.waits, 2);
+  EXPECT_EQ(row.waited_ns, 2 * 6);
+}
+
 }  // namespace
 }  // namespace napiscope

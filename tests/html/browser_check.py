@@ -24,7 +24,7 @@ import time
 import zlib
 
 SECTIONS = ["findings", "softirq-waits", "wake-latency", "cpu-time", "activations", "napi",
-            "chains", "header"]
+            "net-path", "chains", "header"]
 
 # Runs in the page: what a reader would look for, as counts the test compares.
 DOM_PROBE = r"""

@@ -189,6 +189,8 @@ svg text.on-dark{fill:#fff}svg rect.named{stroke:#111;stroke-width:1}
 .verdict{font-weight:600;padding:0 6px;border-radius:3px;color:#fff}
 .verdict.failed,.verdict.unreadable{background:var(--error)}.verdict.passed{background:#1a7f37}
 .error{color:var(--error)}.note{color:var(--muted)}
+.badge{font-size:12px;font-weight:600;padding:0 6px;border-radius:3px;color:#fff;
+background:var(--warning)}
 section.trace{margin-bottom:32px}
 footer{color:var(--muted);font-size:12px;text-align:center;padding:16px}
 @media print{body{font-size:11px}main{max-width:none;padding:0}h2{break-after:avoid}

@@ -41,6 +41,7 @@ void TraceBody(const HtmlTraceView& view, std::string_view id, HtmlOut& out) {
   internal::RenderCpuTimeChart(view, out);
   internal::RenderActivationCharts(view, out);
   internal::RenderNapiBudget(view, out);
+  internal::RenderNetPath(view, out);
   internal::RenderKsoftirqdChains(view, out);
   internal::RenderTraceHeader(view, id, out);
 }

@@ -77,6 +77,7 @@ void RenderWakeLatencyCharts(const HtmlTraceView& view, HtmlOut& out);
 void RenderCpuTimeChart(const HtmlTraceView& view, HtmlOut& out);
 void RenderActivationCharts(const HtmlTraceView& view, HtmlOut& out);
 void RenderNapiBudget(const HtmlTraceView& view, HtmlOut& out);
+void RenderNetPath(const HtmlTraceView& view, HtmlOut& out);
 void RenderKsoftirqdChains(const HtmlTraceView& view, HtmlOut& out);
 
 /// The timeline of [from_ns, to_ns) for a finding: per CPU of `cpus` its task, hard IRQ,

@@ -265,6 +265,34 @@ TEST_F(ReportHtml, SelfContained) {
 
 // A trace of CPUs 5 and 6 of 8 (a CPU mask on a larger machine): a finding about no CPU shows
 // the lanes of those two, not of the CPUs that recorded nothing.
+// The network path's chains (in the text report and JSON only, before): per NIC IRQ the hard
+// IRQ, its IRQ thread and its runner with their priorities, and the RT tasks beside them.
+TEST_F(ReportHtml, NetworkPathChainsShowPrioritiesAndTheRtTasksBesideThem) {
+  std::string section = Section(Render("real/napi-chrt.dat"), "net-path");
+  const std::vector<NetPathRow>& rows = html_->report.net_path;
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(Count(section, "<div class=\"chain\">"), rows.size());
+  EXPECT_THAT(section, HasSubstr(">IRQ 38 virtio2-input.0<small>CPU 1, 3121 hard IRQs</small>"));
+  EXPECT_THAT(section, HasSubstr(">(not threaded)</div>"));
+  EXPECT_THAT(section, HasSubstr(">napi/eth0-257 (pid 17361, RT 60)<small>in napi_kthread, 3121 "
+                                 "runs, 49.25 ms busy, CPUs 0,1</small>"));
+  EXPECT_EQ(Count(section, ">starved</span>"), 2u);  // both chains: python3 (RT 70) held them
+  EXPECT_EQ(Count(section, ">same priority</span>"), 0u);
+  EXPECT_THAT(section, HasSubstr("<tr><td>python3 (pid 17379, RT 70)</td><td>above the chain</td>"
+                                 "<td class=\"num\">31.01 ms</td><td class=\"num\">2.72 ms</td>"));
+  EXPECT_THAT(section, HasSubstr("3119 waits from NET_RX raise"));
+}
+
+TEST_F(ReportHtml, NetworkPathSaysWhyItHasNoChain) {
+  // IRQ threads, no NET_RX: analysed, nothing to show.
+  EXPECT_THAT(Section(Render("scenarios/irq_threads_bouncing.dat"), "net-path"),
+              HasSubstr("<p>No NIC IRQ's NET_RX or NAPI work was seen running"));
+  // No irq_handler_entry: not analysed, and the section says why instead of "no chain".
+  std::string section = Section(Render("scenarios/ksoftirqd_blocked.dat"), "net-path");
+  EXPECT_THAT(section, HasSubstr("Not analysed: "));
+  EXPECT_THAT(section, Not(HasSubstr("No NIC IRQ")));
+}
+
 TEST(ReportHtmlSilentCpus, AFindingAboutNoCpuShowsTheCpusWithEvents) {
   tracegen::Scenario s(8);
   s.Task(100, "iperf3").Task(101, "netperf");

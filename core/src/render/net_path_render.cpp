@@ -107,7 +107,19 @@ std::vector<std::string> NetPathText(const Report& report, const TextReportOptio
 }
 
 std::string NetPathSummaryLine(const Report& report) {
-  if (report.net_path.empty()) return "no NIC IRQ's NET_RX or NAPI work was seen running";
+  if (report.net_path.empty()) {
+    // NET_RX that ran all the same came from tasks (loopback, netif_rx) or timers: say so, or
+    // the line reads as if no packet was received.
+    int64_t net_rx_runs = 0;
+    for (const SoftirqRuntimeRow& row : report.softirq_runtime) {
+      if (row.vec == kNetRx) net_rx_runs += row.run.count;
+    }
+    if (net_rx_runs == 0) return "no NIC IRQ's NET_RX or NAPI work was seen running";
+    return fmt::format(
+        "no NIC IRQ's NET_RX or NAPI work was seen running (NET_RX ran {} "
+        "time{}, none of it traced to a hard IRQ)",
+        net_rx_runs, net_rx_runs == 1 ? "" : "s");
+  }
   int64_t starved = 0, same_priority = 0;
   for (const NetPathRow& row : report.net_path) {
     starved += row.starved ? 1 : 0;

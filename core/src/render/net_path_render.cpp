@@ -108,8 +108,8 @@ std::vector<std::string> NetPathText(const Report& report, const TextReportOptio
 
 std::string NetPathSummaryLine(const Report& report) {
   if (report.net_path.empty()) {
-    // NET_RX that ran all the same came from tasks (loopback, netif_rx) or timers: say so, or
-    // the line reads as if no packet was received.
+    // NET_RX that ran all the same was raised in tasks (loopback, netif_rx) or softirqs: say
+    // so, or the line reads as if no packet was received.
     int64_t net_rx_runs = 0;
     for (const SoftirqRuntimeRow& row : report.softirq_runtime) {
       if (row.vec == kNetRx) net_rx_runs += row.run.count;

@@ -46,6 +46,12 @@ void NetPathPriorities::OnEvent(const Event& event) {
       if (!window_.Contains(event.ts_ns)) break;
       Chain& chain = ChainOf(event.irq.irq);
       chain.handler = event.irq.handler;
+      if (event.kind == EventKind::kIrqVectorEntry) {
+        chain.x86_vector = true;
+        if (chain.vector_entries.size() <= event.cpu) chain.vector_entries.resize(event.cpu + 1);
+        ++chain.vector_entries[event.cpu];
+        break;
+      }
       chain.irq_cpus.Insert(event.cpu);
       ++chain.hardirqs;
       break;
@@ -74,6 +80,11 @@ void NetPathPriorities::NapiPoll(const Event& event) {
   }
 }
 
+void NetPathPriorities::WorkOf(int32_t irq, uint16_t cpu) {
+  Chain& chain = ChainOf(irq);
+  if (chain.x86_vector) chain.irq_cpus.Insert(cpu);
+}
+
 // A thread woken inside a traced hard IRQ serves that IRQ (its IRQ thread, or a NAPI kthread
 // scheduled from the handler); a NAPI kthread woken by an IRQ thread serves that thread's IRQ.
 void NetPathPriorities::OnWakeQueued(const WakeWaitFact& wait) {
@@ -89,6 +100,7 @@ void NetPathPriorities::OnWakeQueued(const WakeWaitFact& wait) {
   } else if (woken == TaskClass::kNapiKthread) {
     irq_of_napi_thread_[wait.pid] = irq;
     if (!window_.Contains(wait.waking_ns)) return;
+    WorkOf(irq, wait.waker_cpu);
     Window opened;
     opened.irq = irq;
     opened.from_ns = wait.waking_ns;
@@ -141,6 +153,7 @@ void NetPathPriorities::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
   if (raise.vec != kNetRx || !raise.source.known() || !window_.Contains(raise.raise_ns)) return;
   CpuState& cpu = Cpu(raise.cpu);
   if (FindWindow(cpu, 0) >= 0) return;
+  WorkOf(raise.source.irq, raise.cpu);
   Window opened;
   opened.irq = raise.source.irq;
   opened.from_ns = raise.raise_ns;
@@ -265,6 +278,11 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
     if (context_ != nullptr) row.handler = std::string(context_->strings.Get(chain.handler));
     row.irq_cpus = chain.irq_cpus.values();
     row.hardirqs = chain.hardirqs;
+    for (int cpu : row.irq_cpus) {
+      if (chain.x86_vector && static_cast<size_t>(cpu) < chain.vector_entries.size()) {
+        row.hardirqs += chain.vector_entries[static_cast<size_t>(cpu)];
+      }
+    }
     row.irq_thread = ThreadOf(chain.irq_thread, "irq_thread", chain.irq_thread_runs);
     if (chain.irq_thread < 0) row.irq_thread.comm = "(not threaded)";
     CpuSet cpus = chain.irq_cpus;

@@ -49,6 +49,10 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   };
   struct Chain {
     StringId handler = 0;  // irq_handler_entry name, or the x86 vector's (local_timer, ...)
+    // An x86 vector fires for much besides the network (every timer tick): its chain's CPUs
+    // are those it made network work on, and its hard IRQs its entries there.
+    bool x86_vector = false;
+    std::vector<int64_t> vector_entries;  // x86 vector: entries by CPU
     CpuSet irq_cpus;
     int64_t hardirqs = 0;
     int32_t irq_thread = -1;
@@ -90,6 +94,8 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   // `wait_id`; -1 when none.
   static int FindWindow(const CpuState& cpu, uint64_t wait_id);
   void NapiPoll(const Event& event);
+  // Notes that the work of IRQ `irq` began on `cpu` (an x86 vector's chain lists those CPUs).
+  void WorkOf(int32_t irq, uint16_t cpu);
   void Switch(const Event& event);
   void CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_ns, int32_t runner_pid,
                    int16_t runner_prio);

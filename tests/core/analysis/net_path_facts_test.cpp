@@ -59,14 +59,18 @@ TEST(NetPathFromFacts, AMovedNapiWakeupIsPairedWhereItRanAndCountsTheRtTaskThere
 }
 
 // RPS steers packets to CPU1's backlog with an IPI: NET_RX raised inside the x86 vector
-// call_function_single (251) and run at its exit. Its chain names the vector and the CPUs it
-// fired on (it read "IRQ 251  (CPU )" with no name and no hard IRQs counted).
+// call_function_single (251) and run at its exit. Its chain names the vector (it read
+// "IRQ 251  (CPU )" with no name and no hard IRQs counted) and, since a vector fires for much
+// besides the network, lists the CPUs it made NET_RX work on and its entries there.
 TEST(NetPathFromFacts, ANetRxRaisedInAnX86VectorIsThatVectorsChain) {
   EventBuilder b(2);
   b.Task(kIperf, "iperf3");
   b.Switch(1, 100, 0, kStatePreempted, kIperf);
   // The events the analysis needs: a device IRQ and a wakeup (neither raises NET_RX).
   b.IrqEntry(0, 200, 0, 30, "ahci").IrqExit(0, 210, 0, 30).Waking(0, 220, 0, kIperf, 1);
+  // The vector fires on CPU0 too, for something else: not the network's.
+  b.VectorEntry(0, 500, 0, "call_function_single", 251);
+  b.VectorExit(0, 505, 0, "call_function_single", 251);
   for (TimestampNs at : {1000, 3000}) {
     b.VectorEntry(1, at, kIperf, "call_function_single", 251);
     b.Raise(1, at + 5, kIperf, kNetRx);
@@ -87,6 +91,34 @@ TEST(NetPathFromFacts, ANetRxRaisedInAnX86VectorIsThatVectorsChain) {
   EXPECT_EQ(row.runners[0].runs, 2);
   EXPECT_EQ(row.waits, 2);
   EXPECT_EQ(row.waited_ns, 2 * 6);
+}
+
+// Threaded NAPI with a watchdog timer (napi_defer_hard_irqs): the local timer's vector wakes
+// the NAPI kthread on CPU1; it fires on CPU0 too, for other timers.
+TEST(NetPathFromFacts, AVectorThatWakesANapiThreadListsTheCpuItWokeItFrom) {
+  EventBuilder b(2);
+  b.Task(kIperf, "iperf3").Task(kNapiThread, "napi/eth1-8194", 49);
+  b.Switch(1, 100, 0, kStatePreempted, kIperf);
+  b.IrqEntry(0, 200, 0, 30, "ahci").IrqExit(0, 210, 0, 30);
+  b.VectorEntry(0, 500, 0, "local_timer", 236).VectorExit(0, 505, 0, "local_timer", 236);
+  b.VectorEntry(1, 1000, kIperf, "local_timer", 236).Waking(1, 1001, kIperf, kNapiThread, 1);
+  b.VectorExit(1, 1005, kIperf, "local_timer", 236);
+  b.Switch(1, 1200, kIperf, kStatePreempted, kNapiThread);
+  b.NapiPoll(1, 1300, kNapiThread, 0xffff1000, "eth1", 3, 64);
+  b.Switch(1, 1400, kNapiThread, kStateInterruptible, kIperf);
+  AnalysisPipeline pipeline{AnalysisOptions{}};
+  b.Play(pipeline);
+  Report report = pipeline.Finish(b.context());
+  ASSERT_EQ(report.net_path.size(), 1u);
+  const NetPathRow& row = report.net_path[0];
+  EXPECT_EQ(row.irq, 236);
+  EXPECT_EQ(row.handler, "local_timer");
+  EXPECT_EQ(row.irq_cpus, std::vector<int>{1});
+  EXPECT_EQ(row.hardirqs, 1);
+  ASSERT_EQ(row.runners.size(), 1u);
+  EXPECT_EQ(row.runners[0].pid, kNapiThread);
+  EXPECT_EQ(row.waits, 1);
+  EXPECT_EQ(row.waited_ns, 1200 - 1001);
 }
 
 }  // namespace

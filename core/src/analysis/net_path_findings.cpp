@@ -7,6 +7,7 @@
 
 #include "analysis/net_path_priorities.h"
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 
 namespace napiscope::internal {
 namespace {
@@ -99,10 +100,10 @@ void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thre
                 "instead (taskset, isolcpus)."
               : fmt::format("order the chain above them: {}.", fmt::join(commands, "; "));
       finding.summary = fmt::format(
-          "IRQ {} ({}): its {} work waited {} on {} behind RT tasks at or above {} — {}; {} {}",
-          row.irq, row.handler, runner.role, FormatDuration(held_ns), CpuList(runner.cpus),
-          Named(runner), fmt::join(holders, ", "), order,
-          commands.empty() ? "" : Cost(row, runner, runner.rt_priority, new_runner));
+          "{} ({}): its {} work waited {} on {} behind RT tasks at or above {} — {}; {} {}",
+          InterruptLabel(row.irq, row.x86_vector), row.handler, runner.role,
+          FormatDuration(held_ns), CpuList(runner.cpus), Named(runner), fmt::join(holders, ", "),
+          order, commands.empty() ? "" : Cost(row, runner, runner.rt_priority, new_runner));
       finding.start_ns = row.worst_held_from_ns;  // where to look: the longest held wait
       finding.end_ns = row.worst_held_to_ns;
       finding.evidence["held_ns"] = held_ns;
@@ -115,10 +116,11 @@ void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thre
       std::vector<std::string> commands;
       if (new_irq <= 99) commands.push_back(Chrt(new_irq, row.irq_thread));
       finding.summary = fmt::format(
-          "IRQ {} ({}): {} and its NET_RX runner {} share one priority on {}, so the runner "
+          "{} ({}): {} and its NET_RX runner {} share one priority on {}, so the runner "
           "waits behind the next interrupt's thread. Put the IRQ thread above it, as the "
           "2.6.26-rt forwarding advice did (85 and 75 instead of 50 and 50): {}. {}",
-          row.irq, row.handler, Named(row.irq_thread), Named(runner), CpuList(runner.cpus),
+          InterruptLabel(row.irq, row.x86_vector), row.handler, Named(row.irq_thread),
+          Named(runner), CpuList(runner.cpus),
           commands.empty() ? std::string("lower the runner instead")
                            : fmt::format("{}", fmt::join(commands, "; ")),
           Cost(row, row.irq_thread, row.irq_thread.rt_priority, new_irq + 1));

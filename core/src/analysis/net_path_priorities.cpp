@@ -25,7 +25,7 @@ void NetPathPriorities::RanOn(Runner& runner, int32_t pid, int cpu) {
   if (runner.cpus.Insert(cpu)) runners_on_cpu_[TaskOnCpu(pid, cpu)].push_back(&runner);
 }
 
-NetPathPriorities::Chain& NetPathPriorities::ChainOf(int32_t irq) {
+NetPathPriorities::Chain& NetPathPriorities::ChainOf(IrqKey irq) {
   Chain*& chain = chain_of_irq_[irq];
   if (chain == nullptr) chain = &chains_[irq];
   return *chain;
@@ -44,10 +44,10 @@ void NetPathPriorities::OnEvent(const Event& event) {
     case EventKind::kIrqVectorEntry: {
       // A vector raises NET_RX too: RPS's IPI (call_function_single), a NAPI watchdog timer.
       if (!window_.Contains(event.ts_ns)) break;
-      Chain& chain = ChainOf(event.irq.irq);
+      bool x86_vector = event.kind == EventKind::kIrqVectorEntry;
+      Chain& chain = ChainOf({event.irq.irq, x86_vector});
       chain.handler = event.irq.handler;
-      if (event.kind == EventKind::kIrqVectorEntry) {
-        chain.x86_vector = true;
+      if (x86_vector) {
         if (chain.vector_entries.size() <= event.cpu) chain.vector_entries.resize(event.cpu + 1);
         ++chain.vector_entries[event.cpu];
         break;
@@ -80,16 +80,15 @@ void NetPathPriorities::NapiPoll(const Event& event) {
   }
 }
 
-void NetPathPriorities::WorkOf(int32_t irq, uint16_t cpu) {
-  Chain& chain = ChainOf(irq);
-  if (chain.x86_vector) chain.irq_cpus.Insert(cpu);
+void NetPathPriorities::WorkOf(IrqKey irq, uint16_t cpu) {
+  if (irq.x86_vector) ChainOf(irq).irq_cpus.Insert(cpu);
 }
 
 // A thread woken inside a traced hard IRQ serves that IRQ (its IRQ thread, or a NAPI kthread
 // scheduled from the handler); a NAPI kthread woken by an IRQ thread serves that thread's IRQ.
 void NetPathPriorities::OnWakeQueued(const WakeWaitFact& wait) {
   if (!wait.source.known() || context_ == nullptr) return;
-  int32_t irq = wait.source.irq;
+  IrqKey irq{wait.source.irq, wait.source.x86_vector};
   std::string_view comm = context_->strings.Get(wait.waking_comm);
   TaskClass woken = ClassifyTask(&context_->tasks, wait.pid, comm, wait.waking_prio);
   if (woken == TaskClass::kIrqThread && wait.source.in_hardirq) {
@@ -153,9 +152,10 @@ void NetPathPriorities::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
   if (raise.vec != kNetRx || !raise.source.known() || !window_.Contains(raise.raise_ns)) return;
   CpuState& cpu = Cpu(raise.cpu);
   if (FindWindow(cpu, 0) >= 0) return;
-  WorkOf(raise.source.irq, raise.cpu);
+  IrqKey irq{raise.source.irq, raise.source.x86_vector};
+  WorkOf(irq, raise.cpu);
   Window opened;
-  opened.irq = raise.source.irq;
+  opened.irq = irq;
   opened.from_ns = raise.raise_ns;
   opened.since_ns = raise.raise_ns;
   cpu.windows.push_back(std::move(opened));
@@ -274,12 +274,13 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
   for (const auto& [irq, chain] : chains_) {
     if (chain.runners.empty()) continue;  // not a network IRQ, or its work never ran
     NetPathRow row;
-    row.irq = irq;
+    row.irq = irq.irq;
+    row.x86_vector = irq.x86_vector;
     if (context_ != nullptr) row.handler = std::string(context_->strings.Get(chain.handler));
     row.irq_cpus = chain.irq_cpus.values();
     row.hardirqs = chain.hardirqs;
     for (int cpu : row.irq_cpus) {
-      if (chain.x86_vector && static_cast<size_t>(cpu) < chain.vector_entries.size()) {
+      if (static_cast<size_t>(cpu) < chain.vector_entries.size()) {
         row.hardirqs += chain.vector_entries[static_cast<size_t>(cpu)];
       }
     }

@@ -13,6 +13,7 @@ IrqSource IrqSourceAt(const ContextTracker* tracker, const ThreadActivationProdu
     if (top.irq >= 0 && !top.inferred) {
       source.irq = top.irq;
       source.in_hardirq = true;
+      source.x86_vector = top.x86_vector;
     }
     return source;
   }

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "render/report_text_parts.h"
 #include "render/text_layout.h"
 
@@ -60,6 +61,7 @@ void AddNetPathJson(const Report& report, json& out) {
                           {"held_while_waiting_ns", task.held_while_waiting_ns}});
     }
     rows.push_back({{"irq", row.irq},
+                    {"x86_vector", row.x86_vector},
                     {"handler", row.handler},
                     {"irq_cpus", row.irq_cpus},
                     {"hardirqs", row.hardirqs},
@@ -90,8 +92,8 @@ std::vector<std::string> NetPathText(const Report& report, const TextReportOptio
       runners.push_back(fmt::format("{} in {} x{}", ThreadText(runner), runner.role, runner.runs));
     }
     std::string chain = fmt::format(
-        "IRQ {} {} (CPU {}) -> {} -> {}{}{}", row.irq, row.handler, fmt::join(row.irq_cpus, ","),
-        ThreadText(row.irq_thread), fmt::join(runners, " / "),
+        "{} {} (CPU {}) -> {} -> {}{}{}", InterruptLabel(row.irq, row.x86_vector), row.handler,
+        fmt::join(row.irq_cpus, ","), ThreadText(row.irq_thread), fmt::join(runners, " / "),
         row.same_priority ? "  [same priority]" : "", row.starved ? "  [starved]" : "");
     AddWrapped("  ", chain, options.width, lines);
     for (const NetPathRtTask& task : row.rt_tasks) {
@@ -120,15 +122,23 @@ std::string NetPathSummaryLine(const Report& report) {
         "time{}, none of it traced to a hard IRQ)",
         net_rx_runs, net_rx_runs == 1 ? "" : "s");
   }
-  int64_t starved = 0, same_priority = 0;
+  int64_t starved = 0, same_priority = 0, vectors = 0;
   for (const NetPathRow& row : report.net_path) {
     starved += row.starved ? 1 : 0;
     same_priority += row.same_priority ? 1 : 0;
+    vectors += row.x86_vector ? 1 : 0;
   }
-  return fmt::format("{} NIC IRQ chain{}, {} starved by RT tasks, {} with the IRQ thread and "
-                     "its NET_RX runner at one priority",
-                     report.net_path.size(), report.net_path.size() == 1 ? "" : "s", starved,
-                     same_priority);
+  std::vector<std::string> chains;
+  int64_t devices = static_cast<int64_t>(report.net_path.size()) - vectors;
+  if (devices > 0)
+    chains.push_back(fmt::format("{} NIC IRQ chain{}", devices, devices == 1 ? "" : "s"));
+  if (vectors > 0) {
+    chains.push_back(fmt::format("{} x86 vector chain{}", vectors, vectors == 1 ? "" : "s"));
+  }
+  return fmt::format(
+      "{}, {} starved by RT tasks, {} with the IRQ thread and its NET_RX runner "
+      "at one priority",
+      fmt::join(chains, " and "), starved, same_priority);
 }
 
 }  // namespace napiscope::internal

@@ -16,6 +16,10 @@ std::string FormatPriority(int kernel_prio) {
   return nice == 0 ? "" : fmt::format("nice {}", nice);
 }
 
+std::string InterruptLabel(int32_t irq, bool x86_vector) {
+  return fmt::format("{} {}", x86_vector ? "x86 vector" : "IRQ", irq);
+}
+
 std::string DescribeBlameHolder(const BlameItem& item) {
   switch (item.kind) {
     case ContextKind::kHardirq:

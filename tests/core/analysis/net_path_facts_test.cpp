@@ -41,6 +41,7 @@ TEST(NetPathFromFacts, AMovedNapiWakeupIsPairedWhereItRanAndCountsTheRtTaskThere
   const NetPathRow& row = report.net_path[0];
   EXPECT_EQ(row.irq, 41);
   EXPECT_EQ(row.handler, "eth1");
+  EXPECT_FALSE(row.x86_vector);
   EXPECT_EQ(row.hardirqs, 1);
   ASSERT_EQ(row.runners.size(), 1u);
   EXPECT_EQ(row.runners[0].pid, kNapiThread);
@@ -84,6 +85,7 @@ TEST(NetPathFromFacts, ANetRxRaisedInAnX86VectorIsThatVectorsChain) {
   const NetPathRow& row = report.net_path[0];
   EXPECT_EQ(row.irq, 251);
   EXPECT_EQ(row.handler, "call_function_single");
+  EXPECT_TRUE(row.x86_vector);
   EXPECT_EQ(row.irq_cpus, std::vector<int>{1});
   EXPECT_EQ(row.hardirqs, 2);
   ASSERT_EQ(row.runners.size(), 1u);
@@ -119,6 +121,44 @@ TEST(NetPathFromFacts, AVectorThatWakesANapiThreadListsTheCpuItWokeItFrom) {
   EXPECT_EQ(row.runners[0].pid, kNapiThread);
   EXPECT_EQ(row.waits, 1);
   EXPECT_EQ(row.waited_ns, 1200 - 1001);
+}
+
+// On a large x86 server a NIC queue's IRQ can be 236, the local timer's vector number: the two
+// are different interrupts and get a chain each (they shared one, the NIC's CPUs and the
+// timer's entries added together, under whichever name came last).
+TEST(NetPathFromFacts, ADeviceIrqAndAnX86VectorOfOneNumberAreTwoChains) {
+  EventBuilder b(2);
+  b.Task(kIperf, "iperf3").Task(kNapiThread, "napi/eth1-8194", 49);
+  b.Switch(1, 100, 0, kStatePreempted, kIperf);
+  b.IrqEntry(0, 200, 0, 236, "eth1-rx-3").Raise(0, 205, 0, kNetRx).IrqExit(0, 210, 0, 236);
+  b.SoftirqEntry(0, 211, 0, kNetRx).SoftirqExit(0, 240, 0, kNetRx);
+  b.VectorEntry(1, 1000, kIperf, "local_timer", 236).Waking(1, 1001, kIperf, kNapiThread, 1);
+  b.VectorExit(1, 1005, kIperf, "local_timer", 236);
+  b.Switch(1, 1200, kIperf, kStatePreempted, kNapiThread);
+  b.NapiPoll(1, 1300, kNapiThread, 0xffff1000, "eth1", 3, 64);
+  b.Switch(1, 1400, kNapiThread, kStateInterruptible, kIperf);
+  AnalysisPipeline pipeline{AnalysisOptions{}};
+  b.Play(pipeline);
+  Report report = pipeline.Finish(b.context());
+  ASSERT_EQ(report.net_path.size(), 2u);
+  const NetPathRow& nic = report.net_path[0];
+  EXPECT_EQ(nic.irq, 236);
+  EXPECT_FALSE(nic.x86_vector);
+  EXPECT_EQ(nic.handler, "eth1-rx-3");
+  EXPECT_EQ(nic.irq_cpus, std::vector<int>{0});
+  EXPECT_EQ(nic.hardirqs, 1);
+  ASSERT_EQ(nic.runners.size(), 1u);
+  EXPECT_EQ(nic.runners[0].comm, "(hard-IRQ exit)");
+  EXPECT_EQ(nic.waited_ns, 211 - 205);
+  const NetPathRow& timer = report.net_path[1];
+  EXPECT_EQ(timer.irq, 236);
+  EXPECT_TRUE(timer.x86_vector);
+  EXPECT_EQ(timer.handler, "local_timer");
+  EXPECT_EQ(timer.irq_cpus, std::vector<int>{1});
+  EXPECT_EQ(timer.hardirqs, 1);
+  ASSERT_EQ(timer.runners.size(), 1u);
+  EXPECT_EQ(timer.runners[0].pid, kNapiThread);
+  EXPECT_EQ(timer.waited_ns, 1200 - 1001);
 }
 
 }  // namespace

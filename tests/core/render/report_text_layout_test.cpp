@@ -109,6 +109,25 @@ TEST(ReportTextLayout, SummaryCountsWokenThreadsAndWakeups) {
   EXPECT_THAT(ReportToText(report, summary), HasSubstr("wake latency: 1 thread woken 3 times;"));
 }
 
+// An x86 vector's network chain is named as a vector, not as a NIC IRQ of the same number.
+TEST(ReportTextLayout, AnX86VectorsChainIsNamedAVector) {
+  Report report;
+  NetPathRow nic;
+  nic.irq = 236;
+  nic.handler = "eth1-rx-3";
+  nic.irq_cpus = {0};
+  NetPathRow timer = nic;
+  timer.x86_vector = true;
+  timer.handler = "local_timer";
+  timer.irq_cpus = {1};
+  report.net_path = {nic, timer};
+  std::string text = ReportToText(report, {.width = 200});
+  EXPECT_THAT(text, HasSubstr("\n  IRQ 236 eth1-rx-3 (CPU 0) -> "));
+  EXPECT_THAT(text, HasSubstr("\n  x86 vector 236 local_timer (CPU 1) -> "));
+  EXPECT_THAT(ReportToText(report, {.summary = true}),
+              HasSubstr("1 NIC IRQ chain and 1 x86 vector chain, 0 starved by RT tasks"));
+}
+
 // A duration keeps its unit on its line: "idle 1.0" then "us" on the next read as a count.
 TEST(ReportTextLayout, ADurationIsNeverSplitFromItsUnit) {
   EXPECT_EQ(internal::Wrap("held by idle 1.0 us, then 25.4 ms; 3 s.", 16, ""),

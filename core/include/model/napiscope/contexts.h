@@ -63,10 +63,11 @@ struct ContextFrame {
   bool start_known = true;    ///< false when the frame was already running at trace start / gap
   bool resumed = false;       ///< true when start_ns is a resume, not the first start
   bool inferred = false;      ///< a hard IRQ seen only in common_flags (kUntracedIrq)
+  bool x86_vector = false;    ///< a hard IRQ that is an x86 vector (irq_vectors:*), not a device's
   uint16_t cpu = 0;
   int16_t prio = -1;          ///< kernel priority of the task on the CPU, -1 unknown
   int32_t pid = 0;            ///< the task on the CPU (for every kind)
-  int32_t irq = -1;           ///< hard IRQ number or x86 vector
+  int32_t irq = -1;           ///< hard IRQ number, or x86 vector number when x86_vector
   uint32_t vec = 0;           ///< softirq vector
   StringId name = 0;          ///< task comm, IRQ handler / vector name, or NAPI device
   uint64_t napi = 0;          ///< napi_struct pointer of a NAPI poll

@@ -18,6 +18,9 @@ struct IrqSource {
   /// a softirq of an IRQ thread, the IRQ that thread serves; -1 neither (or no tracker).
   int32_t irq = -1;
   bool in_hardirq = false;  ///< true when `irq` is the hard IRQ handler that was running
+  /// True when `irq` is an x86 vector's number (irq_vectors:*): its own number space, so a
+  /// device IRQ 236 and the local timer's vector 236 are two sources.
+  bool x86_vector = false;
   /// True when an IRQ is known.
   bool known() const { return irq >= 0; }
 };

@@ -31,9 +31,10 @@ struct NetPathRtTask {
   int64_t held_while_waiting_ns = 0;  ///< ... of it while the chain's work was pending there
 };
 
-/// The chain of one NIC IRQ.
+/// The chain of one NIC IRQ (or of an x86 vector that made network work).
 struct NetPathRow {
-  int32_t irq = 0;
+  int32_t irq = 0;              ///< the IRQ number, or the vector's when x86_vector
+  bool x86_vector = false;      ///< an x86 vector (irq_vectors:*), e.g. RPS's IPI, not a device IRQ
   std::string handler;          ///< irq_handler_entry name
   std::vector<int> irq_cpus;    ///< CPUs its hard IRQ fired on
   int64_t hardirqs = 0;         ///< hard IRQs seen

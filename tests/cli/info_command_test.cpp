@@ -74,6 +74,23 @@ TEST(InfoCommand, PipedOutputTakesTheWidthFromColumns) {
   }
 }
 
+// CPUs next to each other that lost alike share a line; the others keep theirs.
+TEST(InfoCommand, NeighbourCpusThatLostAlikeShareALine) {
+  std::string text = "# tracer: nop\n";
+  for (int cpu = 0; cpu < 5; ++cpu) {
+    text += absl::StrFormat("  <idle>-0     [%03d] d.h.   100.000010: event_a: x=1\n", cpu);
+    text += absl::StrFormat("CPU:%d [LOST %d EVENTS]\n", cpu, cpu == 3 ? 7 : 1000);
+    text += absl::StrFormat("  <idle>-0     [%03d] d.h.   100.000020: event_a: x=1\n", cpu);
+  }
+  std::string path = MakeTempDir() + "/lost-alike.txt";
+  WriteFile(path, text);
+  auto result = RunCommand(CliPath() + " info " + path);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, ::testing::ContainsRegex("\n  cpu0-2 each 1 gap, 1000 events, [^\n]*\n"
+                                                   "  cpu3 +1 gap, 7 events, [^\n]*\n"
+                                                   "  cpu4 +1 gap, 1000 events, "));
+}
+
 // A text line that says CPU 65535, then many event names: counts of the CPUs each name occurs
 // on, not a column or counter for every CPU below 65535.
 TEST(InfoCommand, AHighCpuNumberDoesNotWidenEveryName) {

@@ -64,18 +64,35 @@ constexpr size_t kMaxCpuColumns = 64;
 // The busiest CPUs named for each event in the narrow form.
 constexpr size_t kBusiestCpusNamed = 6;
 
-// Each CPU that lost events, then the others in ranges: short at any CPU count.
+// Each CPU that lost events, neighbours that lost alike on one line ("cpu0-255 each ..."), then
+// the others in ranges: short at any CPU count.
 void AppendMissed(const TraceSummary& s, std::vector<std::string>& lines) {
   std::vector<int> none;
   std::vector<std::string> rows;
+  int first = -1, last = -1;
+  std::string loss;
+  auto flush = [&] {
+    if (first < 0) return;
+    if (first == last)
+      rows.push_back(fmt::format("  cpu{:<3} {}", first, loss));
+    else
+      rows.push_back(fmt::format("  cpu{}-{} each {}", first, last, loss));
+  };
   for (const CpuMissedSummary& row : s.missed_per_cpu) {
     if (row.gaps == 0) {
       none.push_back(row.cpu);
-    } else {
-      rows.push_back(
-          fmt::format("  cpu{:<3} {}", row.cpu, DescribeMissed(row, s.last_ts_ns - s.first_ts_ns)));
+      continue;
     }
+    std::string described = DescribeMissed(row, s.last_ts_ns - s.first_ts_ns);
+    if (first >= 0 && row.cpu == last + 1 && described == loss) {
+      last = row.cpu;
+      continue;
+    }
+    flush();
+    first = last = row.cpu;
+    loss = std::move(described);
   }
+  flush();
   if (rows.empty()) {
     lines.push_back("missed events per CPU: none");
     return;

@@ -50,7 +50,7 @@ TEST(ReportCommand, TextHasHeaderFindingsAndTables) {
                                     "664.171170       0 task_bh_enable 5947, ksoftirqd 6, "
                                     "irq_exit 3\n"));
   EXPECT_THAT(result.out, HasSubstr("\n  cpu0   NET_RX   247 us raised 663.899961, ran 663.900207 "
-                                    "in task_bh_enable: iperf3 (pid 10306) 137 us, hard IRQ\n"
+                                    "in task_bh_enable: iperf3 (pid 10306) 137 us, x86 vector\n"
                                     "                    local_timer (236) 109 us, softirq TIMER "
                                     "721 ns\n"));
   EXPECT_THAT(result.out, HasSubstr("CPU time, share of each CPU's traced span"));

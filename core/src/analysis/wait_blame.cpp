@@ -27,10 +27,12 @@ void WaitBlame::Charge(TimestampNs from_ns, TimestampNs to_ns, const ContextFram
   int32_t id = HolderId(*frame);
   auto held = std::find_if(held_.begin(), held_.end(), [&](const Held& h) {
     return h.kind == frame->kind && h.id == id &&
-           (frame->kind != ContextKind::kHardirq || h.name == frame->name);
+           (frame->kind != ContextKind::kHardirq ||
+            (h.name == frame->name && h.x86_vector == frame->x86_vector));
   });
   if (held == held_.end()) {
-    held_.push_back(Held{frame->kind, id, frame->name, frame->prio, frame->task_class, 0});
+    held_.push_back(
+        Held{frame->kind, id, frame->name, frame->prio, frame->task_class, 0, frame->x86_vector});
     held = held_.end() - 1;
   }
   held->time_ns += to_ns - from_ns;
@@ -57,6 +59,7 @@ std::vector<BlameItem> WaitBlame::Items(const StringTable& strings) const {
       item.name = std::string(SoftirqVectorName(item.vec));
     } else {
       (held.kind == ContextKind::kHardirq ? item.irq : item.pid) = held.id;
+      item.x86_vector = held.x86_vector;
       item.name = std::string(strings.Get(held.name));
       if (held.kind == ContextKind::kTask) {
         item.prio = held.prio;

@@ -24,6 +24,24 @@ std::string Holders(const std::vector<BlameItem>& blame, int64_t total_ns, int16
   return text.empty() ? std::string("nothing recorded") : text;
 }
 
+// An x86 vector is a per-CPU interrupt: there is no /proc/irq/N to move it with.
+std::string VectorAdvice(const BlameItem& top, int cpu) {
+  std::string held = fmt::format(
+      "The x86 vector {} ({}) held CPU{}, a per-CPU interrupt that /proc/irq cannot move: ",
+      top.name, top.irq, cpu);
+  if (top.name == "local_timer") {
+    return held +
+           "timer callbacks ran in it (timer:hrtimer_expire_entry names them); nohz_full keeps "
+           "the tick off a CPU that runs one task.";
+  }
+  if (top.name == "reschedule" || top.name.starts_with("call_function")) {
+    return held +
+           "other CPUs sent it (wakeups, smp_call_function, TLB shootdowns); keep their work "
+           "off this CPU (isolcpus, housekeeping CPUs).";
+  }
+  return held + fmt::format("irq_vectors:{}_entry marks each one.", top.name);
+}
+
 // What to look at, from what held the CPU longest in the worst wakeup.
 std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
   std::string_view role = WakeBlameRole(top, woken_prio);
@@ -34,6 +52,7 @@ std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
         "(threaded NAPI, PREEMPT_RT) placed elsewhere.",
         cpu);
   }
+  if (role == "hardirq" && top.x86_vector) return VectorAdvice(top, cpu);
   if (role == "hardirq") {
     return fmt::format("Hard IRQ {} ({}) held CPU{}: move it with /proc/irq/{}/smp_affinity_list "
                        "or thread it.",

@@ -220,6 +220,7 @@ json BlameItemJson(const BlameItem& item) {
       break;
     case ContextKind::kHardirq:
       out["irq"] = item.irq;
+      out["x86_vector"] = item.x86_vector;
       break;
     case ContextKind::kSoftirq:
       out["vec"] = item.vec;

@@ -25,7 +25,8 @@ std::string DescribeBlameHolder(const BlameItem& item) {
     case ContextKind::kHardirq:
       // Inferred from common_flags: no number or handler is known.
       if (item.irq < 0) return std::string(kUntracedIrqName);
-      return fmt::format("hard IRQ {} ({})", item.name, item.irq);
+      return fmt::format("{} {} ({})", item.x86_vector ? "x86 vector" : "hard IRQ", item.name,
+                         item.irq);
     case ContextKind::kSoftirq:
       return fmt::format("softirq {}", VectorLabel(item.vec));
     case ContextKind::kTask:

@@ -205,6 +205,8 @@ TEST(SoftirqLatency, BlamesWhatHeldTheCpuLargestFirst) {
   EXPECT_EQ(wait.blame[0].name, "cyclictest");
   EXPECT_EQ(wait.blame[0].prio, 1);
   EXPECT_EQ(wait.blame[1].name, "local_timer");
+  EXPECT_TRUE(wait.blame[1].x86_vector);
+  EXPECT_FALSE(wait.blame[4].x86_vector);  // IRQ 30, a device's
   EXPECT_EQ(wait.blame[2].name, "TIMER");
   EXPECT_THAT(net_rx->ran_in, ElementsAre(Pair(SoftirqSite::kKsoftirqd, 1)));
 
@@ -315,7 +317,7 @@ TEST(SoftirqLatency, FindingCarriesTheNumbersAndTheBlame) {
   EXPECT_EQ(finding.end_ns, 4500);
   EXPECT_EQ(finding.summary,
             "NET_RX on CPU0 waited up to 3.4 us (p99 3.4 us, 1 wait) — held by cyclictest "
-            "(pid 200, RT 98) 2.1 us, hard IRQ local_timer (236) 600 ns");
+            "(pid 200, RT 98) 2.1 us, x86 vector local_timer (236) 600 ns");
   EXPECT_EQ(finding.evidence["max_ns"], 3400);
   EXPECT_EQ(finding.evidence["max_threshold_ns"], 3000);
   EXPECT_EQ(finding.evidence["blame"][0]["time_ns"], 2100);

@@ -1,4 +1,6 @@
 // Wake latency of RT and softirq-serving threads, and what held the CPU, on hand-made traces.
+#include <algorithm>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -176,6 +178,44 @@ TEST(WakeLatency, RtWakeLatencyFindingNamesTheMainHolder) {
   EXPECT_EQ(late[0]->end_ns, 2600);
   EXPECT_THAT(late[0]->summary, ::testing::HasSubstr("softirq NET_RX 800 ns (50%)"));
   EXPECT_THAT(late[0]->summary, ::testing::HasSubstr("Softirq work ran ahead of it on CPU1"));
+}
+
+// The CPU held by a hard IRQ: a device IRQ's can move (/proc/irq/N); an x86 vector of the same
+// number is per CPU and cannot (the advice said "move it with /proc/irq/236" for the local
+// timer on the real veth trace).
+TEST(WakeLatency, AnX86VectorHoldingTheCpuIsNotToldToMoveWithProcIrq) {
+  for (bool vector : {false, true}) {
+    EventBuilder b(2);
+    b.Task(kIperf, "iperf3").Task(kCyclictest, "cyclictest", kRt98);
+    b.Switch(1, 100, 0, kStatePreempted, kIperf);
+    b.IrqEntry(0, 200, 0, 30, "ahci").IrqExit(0, 210, 0, 30);  // irq events were recorded
+    b.Waking(1, 1000, kIperf, kCyclictest, 1);
+    if (vector) {
+      b.VectorEntry(1, 1010, kIperf, "local_timer", 236);
+      b.VectorExit(1, 2010, kIperf, "local_timer", 236);
+    } else {
+      b.IrqEntry(1, 1010, kIperf, 236, "eth1-rx-3").IrqExit(1, 2010, kIperf, 236);
+    }
+    b.Switch(1, 2020, kIperf, kStatePreempted, kCyclictest);
+    AnalysisOptions options;
+    options.thresholds.rt_wake_latency_warning_ns = 500;
+    AnalysisPipeline pipeline{options};
+    b.Play(pipeline);
+    Report report = pipeline.Finish(b.context());
+    auto late = std::find_if(report.findings.begin(), report.findings.end(),
+                             [](const Finding& f) { return f.rule == "rt-wake-latency"; });
+    ASSERT_NE(late, report.findings.end()) << vector;
+    if (vector) {
+      EXPECT_THAT(late->summary, ::testing::HasSubstr("x86 vector local_timer (236) 1.0 us"));
+      EXPECT_THAT(late->summary, ::testing::HasSubstr("a per-CPU interrupt that /proc/irq cannot "
+                                                      "move: timer callbacks ran in it"));
+      EXPECT_THAT(late->summary, ::testing::Not(::testing::HasSubstr("smp_affinity")));
+    } else {
+      EXPECT_THAT(late->summary, ::testing::HasSubstr("hard IRQ eth1-rx-3 (236) 1.0 us"));
+      EXPECT_THAT(late->summary,
+                  ::testing::HasSubstr("move it with /proc/irq/236/smp_affinity_list"));
+    }
+  }
 }
 
 }  // namespace

@@ -152,6 +152,9 @@ TEST(Phrasing, RolesInPlainWordsAndNoDoubledWords) {
   timer.name = "local_timer";
   timer.time_ns = 114'000;
   EXPECT_EQ(DescribeWakeHolder(timer, 1'140'000, kRt98), "hard IRQ local_timer (236) 114 us (10%)");
+  timer.x86_vector = true;  // irq_vectors:local_timer_entry, not a device IRQ of that number
+  EXPECT_EQ(DescribeWakeHolder(timer, 1'140'000, kRt98),
+            "x86 vector local_timer (236) 114 us (10%)");
   BlameItem softirq;
   softirq.kind = ContextKind::kSoftirq;
   softirq.vec = kHrtimer;

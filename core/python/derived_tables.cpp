@@ -77,12 +77,19 @@ class SoftirqWaits : public FactTable {
 
   void OnBegin(const TraceContext& context) override {
     if (holders_) {
-      rows_.Declare({{"cpu", ColumnType::kInt16}, {"vec", ColumnType::kInt16},
-                     {"raise_ns", ColumnType::kInt64}, {"rank", ColumnType::kInt16},
-                     {"kind", ColumnType::kString}, {"holder", ColumnType::kString},
-                     {"name", ColumnType::kString}, {"pid", ColumnType::kInt32},
-                     {"prio", ColumnType::kInt16}, {"irq", ColumnType::kInt32},
-                     {"holder_vec", ColumnType::kInt16}, {"time_ns", ColumnType::kInt64}});
+      rows_.Declare({{"cpu", ColumnType::kInt16},
+                     {"vec", ColumnType::kInt16},
+                     {"raise_ns", ColumnType::kInt64},
+                     {"rank", ColumnType::kInt16},
+                     {"kind", ColumnType::kString},
+                     {"holder", ColumnType::kString},
+                     {"name", ColumnType::kString},
+                     {"pid", ColumnType::kInt32},
+                     {"prio", ColumnType::kInt16},
+                     {"irq", ColumnType::kInt32},
+                     {"x86_vector", ColumnType::kUint8},
+                     {"holder_vec", ColumnType::kInt16},
+                     {"time_ns", ColumnType::kInt64}});
     } else {
       rows_.Declare({{"cpu", ColumnType::kInt16}, {"vec", ColumnType::kInt16},
                      {"raise_ns", ColumnType::kInt64}, {"entry_ns", ColumnType::kInt64},
@@ -171,6 +178,7 @@ class SoftirqWaits : public FactTable {
         rows_.AddString(ContextKindName(item.kind)).AddString(DescribeBlameHolder(item));
         bool task = item.kind == ContextKind::kTask, softirq = item.kind == ContextKind::kSoftirq;
         rows_.AddString(item.name).Add(task ? item.pid : -1).Add(item.prio).Add(item.irq);
+        rows_.Add(item.x86_vector);
         rows_.Add(softirq ? static_cast<int>(item.vec) : -1).Add(item.time_ns);
       }
       return;
@@ -305,11 +313,17 @@ class HardirqRuns : public FactTable {
  public:
   using FactTable::FactTable;
   void OnBegin(const TraceContext& context) override {
-    rows_.Declare({{"cpu", ColumnType::kInt16}, {"irq", ColumnType::kInt32},
-                   {"name", ColumnType::kString}, {"entry_ns", ColumnType::kInt64},
-                   {"exit_ns", ColumnType::kInt64}, {"run_ns", ColumnType::kInt64},
-                   {"pid", ColumnType::kInt32}, {"start_known", ColumnType::kUint8},
-                   {"end_known", ColumnType::kUint8}, {"inferred", ColumnType::kUint8}});
+    rows_.Declare({{"cpu", ColumnType::kInt16},
+                   {"irq", ColumnType::kInt32},
+                   {"name", ColumnType::kString},
+                   {"entry_ns", ColumnType::kInt64},
+                   {"exit_ns", ColumnType::kInt64},
+                   {"run_ns", ColumnType::kInt64},
+                   {"pid", ColumnType::kInt32},
+                   {"start_known", ColumnType::kUint8},
+                   {"end_known", ColumnType::kUint8},
+                   {"inferred", ColumnType::kUint8},
+                   {"x86_vector", ColumnType::kUint8}});
     FactTable::OnBegin(context);
   }
   // Traced hard IRQs and those inferred from common_flags alone (named kUntracedIrqName).
@@ -318,7 +332,7 @@ class HardirqRuns : public FactTable {
     if (frame.kind != ContextKind::kHardirq || !Counts(frame.cpu, frame.start_ns)) return;
     rows_.Add(frame.cpu).Add(frame.irq).AddString(Text(frame.name)).Add(frame.start_ns);
     rows_.Add(interval.end_ns).Add(interval.end_ns - frame.start_ns).Add(frame.pid);
-    rows_.Add(frame.start_known).Add(interval.end_known).Add(frame.inferred);
+    rows_.Add(frame.start_known).Add(interval.end_known).Add(frame.inferred).Add(frame.x86_vector);
   }
 };
 

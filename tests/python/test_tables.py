@@ -85,6 +85,9 @@ def test_softirq_wait_blame_is_the_reports(trace):
             mine = by_wait.get(key)
             got = [] if mine is None else list(zip(mine["kind"], mine["holder"], mine["time_ns"]))
             assert got == expected, key
+            if mine is not None:
+                vector = mine["holder"].str.startswith("x86 vector")
+                assert ((mine["x86_vector"] == 1) == vector).all(), key
             assert wait["blame"] == (expected[0][1] if expected else ""), key
             assert wait["blame_ns"] == (expected[0][2] if expected else 0), key
             checked += 1
@@ -157,6 +160,22 @@ def test_hardirq_runs_are_the_runtime_rows(trace):
     for row in report["hardirq_runtime"]:
         assert_stats(groups.get((row["cpu"], row["irq"], row["name"]), []), row, row["name"])
     assert sum(row["count"] for row in report["hardirq_runtime"]) == len(known)
+
+
+def test_hardirq_runs_mark_x86_vectors():
+    """x86 with irq_vectors: each *_entry vector event opens a run marked x86_vector, each
+    irq_handler_entry one that is not (their numbers are two spaces)."""
+    t = napiscope.open(data_path("real/napi-chrt.dat"))
+    runs = t.hardirq_runs()
+    names = t.events(columns=["event"])["event"].astype(str)
+    vector_entries = names.str.endswith("_entry") & ~names.isin(
+        ["irq_handler_entry", "softirq_entry", "timer_expire_entry", "hrtimer_expire_entry"])
+    vectors = runs[runs["x86_vector"] == 1]
+    assert len(vectors) == vector_entries.sum() > 0
+    assert "local_timer" in set(vectors["name"])
+    devices = runs[(runs["x86_vector"] == 0) & (runs["inferred"] == 0)]
+    assert len(devices) == (names == "irq_handler_entry").sum() > 0
+    assert not set(devices["name"]) & set(vectors["name"])
 
 
 def test_napi_polls_are_the_napi_rows(trace):

@@ -275,15 +275,18 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   irq_filter_->blockSignals(true);
   irq_filter_->clear();
   irq_filter_->addItem("all", -1);
-  std::vector<int32_t> irqs;
+  // One entry per IRQ, and per x86 vector: a vector's number is not a device IRQ's.
+  std::vector<std::pair<int32_t, bool>> irqs;
   for (const IrqHandlerKey& handler : trace_->timeline.handlers()) {
-    if (std::find(irqs.begin(), irqs.end(), handler.irq) != irqs.end()) continue;
-    irqs.push_back(handler.irq);
+    std::pair<int32_t, bool> irq{handler.irq, handler.x86_vector};
+    if (std::find(irqs.begin(), irqs.end(), irq) != irqs.end()) continue;
+    irqs.push_back(irq);
     irq_filter_->addItem(
         QString::fromStdString(trace_->timeline.KeyLabel(
             Lane::kHardirq, static_cast<uint16_t>(&handler - trace_->timeline.handlers().data()),
             trace_->context.strings)),
         handler.irq);
+    irq_filter_->setItemData(irq_filter_->count() - 1, handler.x86_vector, kX86VectorRole);
   }
   irq_filter_->blockSignals(false);
   timeline_->SetTrace(trace_);
@@ -442,12 +445,19 @@ void MainWindow::SyncCpuMenu() {
   }
 }
 
-void MainWindow::SetFilter(const QString& task, int irq, int vec) {
+void MainWindow::SetFilter(const QString& task, int irq, int vec, bool irq_is_x86_vector) {
   task_filter_->blockSignals(true);
   task_filter_->setText(task);
   task_filter_->blockSignals(false);
   irq_filter_->blockSignals(true);
-  irq_filter_->setCurrentIndex(std::max(0, irq_filter_->findData(irq)));
+  int irq_index = 0;
+  for (int i = 1; i < irq_filter_->count(); ++i) {
+    if (irq_filter_->itemData(i).toInt() == irq &&
+        irq_filter_->itemData(i, kX86VectorRole).toBool() == irq_is_x86_vector) {
+      irq_index = i;
+    }
+  }
+  irq_filter_->setCurrentIndex(irq_index);
   irq_filter_->blockSignals(false);
   vector_filter_->blockSignals(true);
   vector_filter_->setCurrentIndex(std::max(0, vector_filter_->findData(vec)));
@@ -475,7 +485,10 @@ void MainWindow::ApplyFilter() {
     }
     if (filter.pids.empty()) filter.pids.push_back(-1);  // nothing matches: show no task
   }
-  if (int irq = irq_filter_->currentData().toInt(); irq >= 0) filter.irqs.push_back(irq);
+  if (int irq = irq_filter_->currentData().toInt(); irq >= 0) {
+    bool x86_vector = irq_filter_->currentData(kX86VectorRole).toBool();
+    (x86_vector ? filter.x86_vectors : filter.irqs).push_back(irq);
+  }
   if (int vec = vector_filter_->currentData().toInt(); vec >= 0) {
     filter.vecs.push_back(static_cast<uint32_t>(vec));
   }

@@ -37,6 +37,7 @@ QByteArray SessionToJson(const SessionState& session) {
   root["expanded_cpus"] = Numbers(session.expanded_cpus);
   root["task_filter"] = session.task_filter;
   root["irq_filter"] = session.irq_filter;
+  root["irq_filter_x86_vector"] = session.irq_filter_x86_vector;
   root["vec_filter"] = session.vec_filter;
   root["event_filter"] = session.event_filter;
   root["scroll_y"] = session.scroll_y;
@@ -82,6 +83,7 @@ bool SessionFromJson(const QByteArray& json, SessionState* session, QString* err
   }
   result.task_filter = root["task_filter"].toString();
   result.irq_filter = root["irq_filter"].toInt(-1);
+  result.irq_filter_x86_vector = root["irq_filter_x86_vector"].toBool(false);
   result.vec_filter = root["vec_filter"].toInt(-1);
   result.event_filter = root["event_filter"].toString();
   result.scroll_y = root["scroll_y"].toInt();

@@ -28,6 +28,16 @@ TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheFindingNames) {
   EXPECT_EQ(focus.named.pids, (std::vector<int32_t>{1500, 1600}));
 }
 
+// An x86 vector's number names the vector, not a device IRQ of that number.
+TEST(FindingFocus, AnX86VectorIsNamedApartFromDeviceIrqs) {
+  Finding finding;
+  finding.irq = 251;
+  finding.x86_vector = true;
+  FindingFocus focus = FocusOf(finding, {0});
+  EXPECT_TRUE(focus.named.irqs.empty());
+  EXPECT_EQ(focus.named.x86_vectors, std::vector<int32_t>{251});
+}
+
 TEST(FindingFocus, AFindingAboutNoCpuAndNoTimeHighlightsTheCpusWithEventsAndDoesNotZoom) {
   Finding finding;
   finding.rule = "analysis-unavailable";

@@ -290,6 +290,54 @@ TEST(MainWindow, TaskFilterMatchesCommOrPid) {
   EXPECT_TRUE(window.timeline()->state().item_mask.empty());
 }
 
+// A NIC queue's IRQ 236 and the local timer's vector 236: two entries of the IRQ filter, each
+// showing its own hard IRQs only (the filter listed the number once and showed both).
+TEST(MainWindow, IrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
+  QTemporaryDir dir;
+  QString path = dir.filePath("irq236.txt");
+  napiscope::testing::WriteFile(
+      path.toStdString(),
+      "# tracer: nop\n"
+      "  iperf3-100 [000] d...   100.000050: sched_switch: prev_comm=x prev_pid=5 prev_prio=120 "
+      "prev_state=S ==> next_comm=iperf3 next_pid=100 next_prio=120\n"
+      "  iperf3-100 [000] d.h.   100.000100: irq_handler_entry: irq=236 name=eth1-rx-3\n"
+      "  iperf3-100 [000] d.h.   100.000110: irq_handler_exit: irq=236 ret=handled\n"
+      "  <idle>-0   [001] d.h.   100.000200: local_timer_entry: vector=236\n"
+      "  <idle>-0   [001] d.h.   100.000210: local_timer_exit: vector=236\n");
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  ASSERT_TRUE(window.OpenTraceAndWait(path));
+  const Timeline& timeline = window.trace()->timeline;
+  for (bool vector : {false, true}) {
+    window.SetFilter("", 236, -1, vector);
+    const std::vector<uint8_t>& mask = window.timeline()->state().item_mask.shown;
+    ASSERT_EQ(mask.size(), timeline.items().size());
+    int shown = 0;
+    for (size_t i = 0; i < mask.size(); ++i) {
+      const TimelineItem& item = timeline.items()[i];
+      if (item.lane != Lane::kHardirq) continue;
+      EXPECT_EQ(mask[i] != 0, timeline.handlers()[item.key].x86_vector == vector) << i;
+      shown += mask[i];
+    }
+    EXPECT_EQ(shown, 1) << vector;
+  }
+  // The session keeps which of the two was chosen.
+  SessionState saved = window.CaptureSession();
+  EXPECT_EQ(saved.irq_filter, 236);
+  EXPECT_TRUE(saved.irq_filter_x86_vector);
+  QString session = dir.filePath("session.json");
+  QString error;
+  ASSERT_TRUE(window.SaveSession(session, &error)) << error.toStdString();
+  MainWindow reopened;
+  reopened.SetShowErrorDialogs(false);
+  GuiOptions options;
+  options.session = session;
+  reopened.OpenTrace(path, options);
+  reopened.WaitForLoad();
+  ASSERT_NE(reopened.trace(), nullptr);
+  EXPECT_TRUE(reopened.CaptureSession() == saved);
+}
+
 TEST(Screenshot, RendersTheRequestedSizeAndRange) {
   QTemporaryDir dir;
   QString out = dir.filePath("shot.png");

@@ -298,7 +298,9 @@ TEST(TimelineView, CachedFramesAreTheFramesDrawnAnew) {
   same("marker moved");
   view.SetRange(start + span / 10, start + span / 5);
   same("zoomed");
-  view.SetItemMask(trace->timeline.MatchingItems(TimelineFilter{{}, {}, {3}}));
+  TimelineFilter vector_3;
+  vector_3.vecs = {3};
+  view.SetItemMask(trace->timeline.MatchingItems(vector_3));
   same("filtered to NET_RX");
   view.Pin(trace->timeline.activations().empty() ? 1 : trace->timeline.activations()[0].pid);
   same("pinned");

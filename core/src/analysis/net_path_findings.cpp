@@ -53,6 +53,7 @@ Finding Base(const NetPathRow& row, const NetPathThread& runner) {
   finding.rule = "net-path-priority";
   finding.cpu = runner.cpus.size() == 1 ? runner.cpus.front() : -1;
   finding.irq = row.irq;
+  finding.x86_vector = row.x86_vector;
   finding.evidence = {{"irq", row.irq},
                       {"handler", row.handler},
                       {"irq_thread_pid", row.irq_thread.pid},

@@ -148,7 +148,9 @@ class TimelineSvg {
       PaintSlice(row, row.cpu, row.lane, row.top + 2, row.height - 4, nullptr);
       return;
     }
-    ItemMask mask = timeline_.MatchingItems(TimelineFilter{{row.pid}, {}, {}});
+    TimelineFilter its_task;
+    its_task.pids = {row.pid};
+    ItemMask mask = timeline_.MatchingItems(its_task);
     for (int cpu = 0; cpu < timeline_.cpus(); ++cpu) {
       PaintSlice(row, cpu, Lane::kTask, row.top + 2, row.height - 4, &mask);
     }

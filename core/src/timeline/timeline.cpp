@@ -66,8 +66,9 @@ namespace {
 
 // Per item: whether the set of its lane's dimension holds it; `empty_holds_all` decides what an
 // empty set means.
-std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items, const TimelineFilter& filter,
-                               bool empty_holds_all) {
+std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items,
+                               const std::vector<IrqHandlerKey>& handlers,
+                               const TimelineFilter& filter, bool empty_holds_all) {
   auto has = [empty_holds_all](const auto& set, auto value) {
     if (set.empty()) return empty_holds_all;
     return std::find(set.begin(), set.end(), value) != set.end();
@@ -80,9 +81,16 @@ std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items, const Tim
       case Lane::kNapiPoll:
         mask[i] = has(filter.pids, item.pid);
         break;
-      case Lane::kHardirq:
-        mask[i] = has(filter.irqs, item.irq);
+      case Lane::kHardirq: {
+        // Device IRQs and x86 vectors are two number spaces; either list filters the lane.
+        bool vector = item.key < handlers.size() && handlers[item.key].x86_vector;
+        const std::vector<int32_t>& numbers = vector ? filter.x86_vectors : filter.irqs;
+        if (filter.irqs.empty() && filter.x86_vectors.empty())
+          mask[i] = empty_holds_all;
+        else
+          mask[i] = std::find(numbers.begin(), numbers.end(), item.irq) != numbers.end();
         break;
+      }
       case Lane::kSoftirq:
       case Lane::kSoftirqWait:
         mask[i] = has(filter.vecs, item.vec);
@@ -96,7 +104,7 @@ std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items, const Tim
 
 ItemMask Timeline::MatchingItems(const TimelineFilter& filter) const {
   ItemMask mask;
-  mask.shown = ItemsHeld(items_, filter, true);
+  mask.shown = ItemsHeld(items_, handlers_, filter, true);
   for (size_t i = 0; i < items_.size(); ++i) {
     if (mask.shown[i] == 0) mask.lane_filtered[static_cast<int>(items_[i].lane)] = true;
   }
@@ -104,7 +112,7 @@ ItemMask Timeline::MatchingItems(const TimelineFilter& filter) const {
 }
 
 std::vector<uint8_t> Timeline::NamedItems(const TimelineFilter& filter) const {
-  return ItemsHeld(items_, filter, false);
+  return ItemsHeld(items_, handlers_, filter, false);
 }
 
 std::vector<Activation> Timeline::CrossCpuArrows(TimestampNs from_ns, TimestampNs to_ns,

@@ -49,11 +49,10 @@ uint32_t TimelineBuilder::Intern(const TimelineItem& item) {
   return it->second;
 }
 
-uint16_t TimelineBuilder::HandlerKey(int32_t irq, StringId name) {
-  int64_t packed = (static_cast<int64_t>(irq) << 32) | name;
+uint16_t TimelineBuilder::HandlerKey(const IrqHandlerKey& handler) {
   auto [it, inserted] =
-      handler_keys_.try_emplace(packed, static_cast<uint16_t>(timeline_.handlers_.size()));
-  if (inserted) timeline_.handlers_.push_back({irq, name});
+      handler_keys_.try_emplace(handler, static_cast<uint16_t>(timeline_.handlers_.size()));
+  if (inserted) timeline_.handlers_.push_back(handler);
   return it->second;
 }
 
@@ -87,7 +86,7 @@ void TimelineBuilder::OnInterval(const ContextInterval& interval) {
     case ContextKind::kHardirq:
       item.lane = Lane::kHardirq;
       item.irq = frame.irq;
-      item.key = HandlerKey(frame.irq, frame.name);
+      item.key = HandlerKey({frame.irq, frame.name, frame.x86_vector});
       item.pid = 0;
       item.prio = -1;
       item.task_class = TaskClass::kOther;

@@ -271,6 +271,28 @@ TEST(Timeline, FilterMasksItemsOfTheirOwnLane) {
   }
 }
 
+// A NIC queue's IRQ 236 and the local timer's vector 236 are two handlers; filtering by one
+// hides the other (both showed when the filter held the number alone).
+TEST(Timeline, AnIrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
+  EventBuilder b(2);
+  b.Task(kIperf, "iperf3");
+  b.Other(0, 0, kIperf, "x").Other(1, 0, 0, "x");
+  b.IrqEntry(0, 100, kIperf, 236, "eth1-rx-3").IrqExit(0, 110, kIperf, 236);
+  b.VectorEntry(1, 200, 0, "local_timer", 236).VectorExit(1, 210, 0, "local_timer", 236);
+  Timeline timeline = Build(b);
+  ASSERT_EQ(timeline.handlers().size(), 2u);
+  EXPECT_NE(timeline.handlers()[0].x86_vector, timeline.handlers()[1].x86_vector);
+  for (bool vector : {false, true}) {
+    TimelineFilter filter;
+    (vector ? filter.x86_vectors : filter.irqs).push_back(236);
+    ItemMask mask = timeline.MatchingItems(filter);
+    LaneSlice nic = timeline.Query(0, Lane::kHardirq, 0, 1000, 100, &mask);
+    LaneSlice timer = timeline.Query(1, Lane::kHardirq, 0, 1000, 100, &mask);
+    EXPECT_EQ(nic.intervals.size(), vector ? 0u : 1u) << vector;
+    EXPECT_EQ(timer.intervals.size(), vector ? 1u : 0u) << vector;
+  }
+}
+
 // --- TimelineLane: packing and the level-of-detail pyramid, against brute force.
 
 struct Synthetic {

@@ -64,9 +64,14 @@ struct TimelineItem {
 
 /// A hard IRQ handler (or x86 vector) as the hard-IRQ lane keys it.
 struct IrqHandlerKey {
-  int32_t irq = -1;
-  StringId name = 0;
+  int32_t irq = -1;         ///< the IRQ number, or the vector's when x86_vector
+  StringId name = 0;        ///< handler or vector name
+  bool x86_vector = false;  ///< an x86 vector (irq_vectors:*): numbered apart from device IRQs
   bool operator==(const IrqHandlerKey&) const = default;
+  template <typename H>
+  friend H AbslHashValue(H h, const IrqHandlerKey& key) {
+    return H::combine(std::move(h), key.irq, key.name, key.x86_vector);
+  }
 };
 
 /// Which kind of thread an activation woke.
@@ -109,14 +114,16 @@ struct TimelineGap {
 };
 
 /// What to show: empty sets show everything. Pids select the task and NAPI lanes (a poll
-/// belongs to the task it ran in), irqs the hard-IRQ lane, vectors the softirq and wait lanes.
+/// belongs to the task it ran in), irqs and x86 vectors the hard-IRQ lane, softirq vectors the
+/// softirq and wait lanes.
 struct TimelineFilter {
   std::vector<int32_t> pids;
-  std::vector<int32_t> irqs;
-  std::vector<uint32_t> vecs;
+  std::vector<int32_t> irqs;         ///< device IRQ numbers
+  std::vector<uint32_t> vecs;        ///< softirq vectors
+  std::vector<int32_t> x86_vectors;  ///< x86 vector numbers (a number space of their own)
 
   /// True when the filter hides nothing.
-  bool empty() const { return pids.empty() && irqs.empty() && vecs.empty(); }
+  bool empty() const { return pids.empty() && irqs.empty() && x86_vectors.empty() && vecs.empty(); }
 };
 
 /// Which items a filter shows, and in which lanes it hides anything: lanes it leaves whole keep

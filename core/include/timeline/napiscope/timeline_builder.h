@@ -58,7 +58,7 @@ class TimelineBuilder : public EventSink, public ContextListener, public FactLis
 
   CpuState& Cpu(uint16_t cpu);
   uint32_t Intern(const TimelineItem& item);
-  uint16_t HandlerKey(int32_t irq, StringId name);
+  uint16_t HandlerKey(const IrqHandlerKey& handler);
   uint16_t DeviceKey(StringId dev);
   void AddInterval(uint16_t cpu, Lane lane, TimestampNs start_ns, TimestampNs end_ns,
                    const TimelineItem& item);
@@ -67,7 +67,7 @@ class TimelineBuilder : public EventSink, public ContextListener, public FactLis
   const TraceContext* trace_ = nullptr;
   std::vector<CpuState> cpus_;
   absl::flat_hash_map<TimelineItem, uint32_t> item_ids_;
-  absl::flat_hash_map<int64_t, uint16_t> handler_keys_;  // (irq << 32 | name)
+  absl::flat_hash_map<IrqHandlerKey, uint16_t> handler_keys_;
   absl::flat_hash_map<StringId, uint16_t> device_keys_;
   std::vector<MissedEventsMark> missed_;  // markers seen, to tell ring-buffer gaps apart
   std::unique_ptr<FactProducers> own_facts_;  // null when subscribed to shared producers

@@ -52,6 +52,7 @@ struct SoftirqRuntimeRow {
 struct HardirqRuntimeRow {
   int cpu = 0;
   int32_t irq = 0;
+  bool x86_vector = false;  ///< `irq` is an x86 vector's number (irq_vectors:*)
   std::string name;   ///< handler name ("eth0") or x86 vector name ("local_timer")
   DurationStats run;  ///< nested hard IRQs included; max_at = entry
 };

@@ -95,6 +95,21 @@ TEST(NetPathFromFacts, ANetRxRaisedInAnX86VectorIsThatVectorsChain) {
   EXPECT_EQ(row.waited_ns, 2 * 6);
 }
 
+// The local timer's vector (236) wakes napi/eth1-8194 on CPU1 at 1001; it runs at 1200.
+void TimerWakesTheNapiThreadOnCpu1(EventBuilder& b) {
+  b.VectorEntry(1, 1000, kIperf, "local_timer", 236).Waking(1, 1001, kIperf, kNapiThread, 1);
+  b.VectorExit(1, 1005, kIperf, "local_timer", 236);
+  b.Switch(1, 1200, kIperf, kStatePreempted, kNapiThread);
+  b.NapiPoll(1, 1300, kNapiThread, 0xffff1000, "eth1", 3, 64);
+  b.Switch(1, 1400, kNapiThread, kStateInterruptible, kIperf);
+}
+
+Report Analyze(EventBuilder& b) {
+  AnalysisPipeline pipeline{AnalysisOptions{}};
+  b.Play(pipeline);
+  return pipeline.Finish(b.context());
+}
+
 // Threaded NAPI with a watchdog timer (napi_defer_hard_irqs): the local timer's vector wakes
 // the NAPI kthread on CPU1; it fires on CPU0 too, for other timers.
 TEST(NetPathFromFacts, AVectorThatWakesANapiThreadListsTheCpuItWokeItFrom) {
@@ -103,14 +118,8 @@ TEST(NetPathFromFacts, AVectorThatWakesANapiThreadListsTheCpuItWokeItFrom) {
   b.Switch(1, 100, 0, kStatePreempted, kIperf);
   b.IrqEntry(0, 200, 0, 30, "ahci").IrqExit(0, 210, 0, 30);
   b.VectorEntry(0, 500, 0, "local_timer", 236).VectorExit(0, 505, 0, "local_timer", 236);
-  b.VectorEntry(1, 1000, kIperf, "local_timer", 236).Waking(1, 1001, kIperf, kNapiThread, 1);
-  b.VectorExit(1, 1005, kIperf, "local_timer", 236);
-  b.Switch(1, 1200, kIperf, kStatePreempted, kNapiThread);
-  b.NapiPoll(1, 1300, kNapiThread, 0xffff1000, "eth1", 3, 64);
-  b.Switch(1, 1400, kNapiThread, kStateInterruptible, kIperf);
-  AnalysisPipeline pipeline{AnalysisOptions{}};
-  b.Play(pipeline);
-  Report report = pipeline.Finish(b.context());
+  TimerWakesTheNapiThreadOnCpu1(b);
+  Report report = Analyze(b);
   ASSERT_EQ(report.net_path.size(), 1u);
   const NetPathRow& row = report.net_path[0];
   EXPECT_EQ(row.irq, 236);
@@ -132,14 +141,8 @@ TEST(NetPathFromFacts, ADeviceIrqAndAnX86VectorOfOneNumberAreTwoChains) {
   b.Switch(1, 100, 0, kStatePreempted, kIperf);
   b.IrqEntry(0, 200, 0, 236, "eth1-rx-3").Raise(0, 205, 0, kNetRx).IrqExit(0, 210, 0, 236);
   b.SoftirqEntry(0, 211, 0, kNetRx).SoftirqExit(0, 240, 0, kNetRx);
-  b.VectorEntry(1, 1000, kIperf, "local_timer", 236).Waking(1, 1001, kIperf, kNapiThread, 1);
-  b.VectorExit(1, 1005, kIperf, "local_timer", 236);
-  b.Switch(1, 1200, kIperf, kStatePreempted, kNapiThread);
-  b.NapiPoll(1, 1300, kNapiThread, 0xffff1000, "eth1", 3, 64);
-  b.Switch(1, 1400, kNapiThread, kStateInterruptible, kIperf);
-  AnalysisPipeline pipeline{AnalysisOptions{}};
-  b.Play(pipeline);
-  Report report = pipeline.Finish(b.context());
+  TimerWakesTheNapiThreadOnCpu1(b);
+  Report report = Analyze(b);
   ASSERT_EQ(report.net_path.size(), 2u);
   const NetPathRow& nic = report.net_path[0];
   EXPECT_EQ(nic.irq, 236);

@@ -73,10 +73,8 @@ void AppendMissed(const TraceSummary& s, std::vector<std::string>& lines) {
   std::string loss;
   auto flush = [&] {
     if (first < 0) return;
-    if (first == last)
-      rows.push_back(fmt::format("  cpu{:<3} {}", first, loss));
-    else
-      rows.push_back(fmt::format("  cpu{}-{} each {}", first, last, loss));
+    rows.push_back(first == last ? fmt::format("  cpu{:<3} {}", first, loss)
+                                 : fmt::format("  cpu{}-{} each {}", first, last, loss));
   };
   for (const CpuMissedSummary& row : s.missed_per_cpu) {
     if (row.gaps == 0) {

@@ -130,8 +130,9 @@ std::string NetPathSummaryLine(const Report& report) {
   }
   std::vector<std::string> chains;
   int64_t devices = static_cast<int64_t>(report.net_path.size()) - vectors;
-  if (devices > 0)
+  if (devices > 0) {
     chains.push_back(fmt::format("{} NIC IRQ chain{}", devices, devices == 1 ? "" : "s"));
+  }
   if (vectors > 0) {
     chains.push_back(fmt::format("{} x86 vector chain{}", vectors, vectors == 1 ? "" : "s"));
   }

@@ -85,10 +85,9 @@ std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items,
         // Device IRQs and x86 vectors are two number spaces; either list filters the lane.
         bool vector = item.key < handlers.size() && handlers[item.key].x86_vector;
         const std::vector<int32_t>& numbers = vector ? filter.x86_vectors : filter.irqs;
-        if (filter.irqs.empty() && filter.x86_vectors.empty())
-          mask[i] = empty_holds_all;
-        else
-          mask[i] = std::find(numbers.begin(), numbers.end(), item.irq) != numbers.end();
+        bool unfiltered = filter.irqs.empty() && filter.x86_vectors.empty();
+        mask[i] = unfiltered ? empty_holds_all
+                             : std::find(numbers.begin(), numbers.end(), item.irq) != numbers.end();
         break;
       }
       case Lane::kSoftirq:

@@ -123,7 +123,9 @@ struct TimelineFilter {
   std::vector<int32_t> x86_vectors;  ///< x86 vector numbers (a number space of their own)
 
   /// True when the filter hides nothing.
-  bool empty() const { return pids.empty() && irqs.empty() && x86_vectors.empty() && vecs.empty(); }
+  bool empty() const {
+    return pids.empty() && irqs.empty() && vecs.empty() && x86_vectors.empty();
+  }
 };
 
 /// Which items a filter shows, and in which lanes it hides anything: lanes it leaves whole keep

@@ -26,9 +26,9 @@ std::string Holders(const std::vector<BlameItem>& blame, int64_t total_ns, int16
 
 // An x86 vector is a per-CPU interrupt: there is no /proc/irq/N to move it with.
 std::string VectorAdvice(const BlameItem& top, int cpu) {
-  std::string held = fmt::format(
-      "The x86 vector {} ({}) held CPU{}, a per-CPU interrupt that /proc/irq cannot move: ",
-      top.name, top.irq, cpu);
+  std::string held =
+      fmt::format("The {} held CPU{}, a per-CPU interrupt that /proc/irq cannot move: ",
+                  DescribeBlameHolder(top), cpu);
   if (top.name == "local_timer") {
     return held +
            "timer callbacks ran in it (timer:hrtimer_expire_entry names them); nohz_full keeps "

@@ -147,10 +147,10 @@ void AnalysisSummaries(const Report& report, const TextReportOptions& options, T
                                           [](const SoftirqRuntimeRow& r) { return VectorLabel(r.vec); });
   });
   add("hard IRQ run time", "contexts", [&] {
-    return RuntimeLine<HardirqRuntimeRow>(report.hardirq_runtime, "hard IRQ",
-                                          [](const HardirqRuntimeRow& r) {
-                                            return fmt::format("IRQ {} {}", r.irq, r.name);
-                                          });
+    return RuntimeLine<HardirqRuntimeRow>(
+        report.hardirq_runtime, "hard IRQ", [](const HardirqRuntimeRow& r) {
+          return fmt::format("{} {}", InterruptLabel(r.irq, r.x86_vector), r.name);
+        });
   });
   add("CPU time", "contexts", [&] { return CpuTimeLine(report); });
   add("IRQ threads", "irq_thread_pingpong", [&] { return ThreadsLine(report.irq_threads); });

@@ -33,8 +33,15 @@ bool AnyInexact(const std::vector<Row>& rows, DurationStats Row::*stats) {
 }
 
 constexpr std::string_view kInexactLegend =
-    "  (rows with more samples than kept exactly show percentiles as the upper bound of a bucket "
+    "(rows with more samples than kept exactly show percentiles as the upper bound of a bucket "
     "0.1% wide)";
+constexpr std::string_view kVectorLegend =
+    "(vN: x86 vector N, from irq_vectors events; not device IRQ N)";
+
+// A note under a table, indented as its rows and wrapped to the report's width.
+void AddLegend(std::string_view legend, size_t width, TextLines& text) {
+  for (std::string& line : Wrap(legend, width, "  ", "   ")) text.push_back(std::move(line));
+}
 
 void SoftirqLatency(const Report& report, const TextReportOptions& options, TextLines& text) {
   // An analysis that could not run has no table; "lost and missing events" says why.
@@ -70,7 +77,7 @@ void SoftirqLatency(const Report& report, const TextReportOptions& options, Text
   }
   full.AppendTo(options.width, text);
   if (AnyInexact(report.softirq_latency, &SoftirqLatencyRow::delay)) {
-    text.push_back(std::string(kInexactLegend));
+    AddLegend(kInexactLegend, options.width, text);
   }
 
   struct Longest {
@@ -131,21 +138,25 @@ void Runtimes(const Report& report, const TextReportOptions& options, TextLines&
   }
   softirq.AppendTo(options.width, text);
   if (AnyInexact(report.softirq_runtime, &SoftirqRuntimeRow::run)) {
-    text.push_back(std::string(kInexactLegend));
+    AddLegend(kInexactLegend, options.width, text);
   }
 
   text.push_back("");
   text.push_back("hard IRQ run time, entry to exit (max at: the entry):");
   TextTable hardirq(WithStatsHeaders({"cpu", "irq", "<name"}), 3);
+  bool any_vector = false;
   for (const HardirqRuntimeRow& row : report.hardirq_runtime) {
-    std::vector<std::string> cells = {fmt::format("{}", row.cpu), fmt::format("{}", row.irq),
+    any_vector = any_vector || row.x86_vector;
+    std::vector<std::string> cells = {fmt::format("{}", row.cpu),
+                                      fmt::format("{}{}", row.x86_vector ? "v" : "", row.irq),
                                       row.name};
     for (std::string& cell : StatsCells(row.run)) cells.push_back(std::move(cell));
     hardirq.Add(std::move(cells));
   }
   hardirq.AppendTo(options.width, text);
+  if (any_vector) AddLegend(kVectorLegend, options.width, text);
   if (AnyInexact(report.hardirq_runtime, &HardirqRuntimeRow::run)) {
-    text.push_back(std::string(kInexactLegend));
+    AddLegend(kInexactLegend, options.width, text);
   }
 }
 

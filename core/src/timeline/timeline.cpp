@@ -150,7 +150,9 @@ std::string Timeline::KeyLabel(Lane lane_id, uint16_t key, const StringTable& st
       return std::string(TaskClassName(static_cast<TaskClass>(key)));
     case Lane::kHardirq:
       if (key >= handlers_.size()) return "?";
-      return fmt::format("{} {}", handlers_[key].irq, strings.Get(handlers_[key].name));
+      // A vector's number is not a device IRQ's: the label says which (as the report does).
+      return fmt::format("{}{} {}", handlers_[key].x86_vector ? "x86 vector " : "",
+                         handlers_[key].irq, strings.Get(handlers_[key].name));
     case Lane::kSoftirq:
     case Lane::kSoftirqWait:
       return std::string(SoftirqVectorName(key));

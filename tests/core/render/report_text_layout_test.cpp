@@ -15,7 +15,9 @@
 namespace napiscope {
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 size_t LongestLine(const std::string& text) {
   size_t start = 0, longest = 0;
@@ -126,6 +128,32 @@ TEST(ReportTextLayout, AnX86VectorsChainIsNamedAVector) {
   EXPECT_THAT(text, HasSubstr("\n  x86 vector 236 local_timer (CPU 1) -> "));
   EXPECT_THAT(ReportToText(report, {.summary = true}),
               HasSubstr("1 NIC IRQ chain and 1 x86 vector chain, 0 starved by RT tasks"));
+}
+
+// The hard-IRQ run-time table and its summary line mark an x86 vector as one: its number is
+// not a device IRQ's ("IRQ 251 call_function_single" was printed for a vector).
+TEST(ReportTextLayout, HardIrqRunTimeMarksX86Vectors) {
+  Report report;
+  HardirqRuntimeRow nic;
+  nic.irq = 41;
+  nic.name = "eth0-rx-0";
+  nic.run.count = 3;
+  nic.run.max_ns = 2000;
+  HardirqRuntimeRow ipi = nic;
+  ipi.cpu = 1;
+  ipi.irq = 251;
+  ipi.x86_vector = true;
+  ipi.name = "call_function_single";
+  ipi.run.max_ns = 9000;
+  report.hardirq_runtime = {nic, ipi};
+  std::string text = ReportToText(report, {.width = 80});
+  EXPECT_THAT(text, ContainsRegex("\n +0 +41 eth0-rx-0 "));
+  EXPECT_THAT(text, ContainsRegex("\n +1 v251 call_function_single "));
+  EXPECT_THAT(text, HasSubstr("\n  (vN: x86 vector N,"));
+  EXPECT_THAT(ReportToText(report, {.summary = true}),
+              HasSubstr("(CPU1 x86 vector 251 call_function_single, at "));
+  report.hardirq_runtime = {nic};
+  EXPECT_THAT(ReportToText(report, {.width = 80}), Not(HasSubstr("(vN: x86 vector N,")));
 }
 
 // A duration keeps its unit on its line: "idle 1.0" then "us" on the next read as a count.

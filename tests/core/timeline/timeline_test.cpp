@@ -282,6 +282,11 @@ TEST(Timeline, AnIrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
   Timeline timeline = Build(b);
   ASSERT_EQ(timeline.handlers().size(), 2u);
   EXPECT_NE(timeline.handlers()[0].x86_vector, timeline.handlers()[1].x86_vector);
+  std::vector<std::string> labels;  // what the GUI's IRQ filter and the tooltips show
+  for (uint16_t key : {0, 1})
+    labels.push_back(timeline.KeyLabel(Lane::kHardirq, key, b.context().strings));
+  EXPECT_THAT(labels,
+              ::testing::UnorderedElementsAre("236 eth1-rx-3", "x86 vector 236 local_timer"));
   for (bool vector : {false, true}) {
     TimelineFilter filter;
     (vector ? filter.x86_vectors : filter.irqs).push_back(236);

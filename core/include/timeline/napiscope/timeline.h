@@ -197,7 +197,8 @@ class Timeline {
   /// NAPI lane keys: device of each key.
   const std::vector<StringId>& napi_devices() const { return napi_devices_; }
 
-  /// Readable name of a colour key of `lane` ("NET_RX", "irq_thread", "eth0", "30 eth0").
+  /// Readable name of a colour key of `lane` ("NET_RX", "irq_thread", "eth0", "30 eth0",
+  /// "x86 vector 236 local_timer").
   std::string KeyLabel(Lane lane, uint16_t key, const StringTable& strings) const;
 
   /// Bytes held by the lanes, items, gaps and activations.

@@ -117,8 +117,8 @@ QString DescribeInterval(const LoadedTrace& trace, const TimelineHit& hit) {
           .arg(hit.cpu)
           .arg(when, FlagNotes(item.flags));
     case Lane::kHardirq:
-      return QString("<b>hard IRQ %1</b> %2 · CPU %3<br>%4%5")
-          .arg(item.irq)
+      return QString("<b>%1</b> %2 · CPU %3<br>%4%5")
+          .arg(Html(trace.timeline.HardirqTitle(item.key)))
           .arg(Html(trace.context.strings.Get(item.name)))
           .arg(hit.cpu)
           .arg(when, FlagNotes(item.flags));

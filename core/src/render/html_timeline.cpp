@@ -124,7 +124,8 @@ class TimelineSvg {
                            palette::TaskClassLabel(item.task_class), where,
                            FormatDuration(duration_ns));
       case Lane::kHardirq:
-        return fmt::format("hard IRQ {} {}: {}", item.irq, name, FormatDuration(duration_ns));
+        return fmt::format("{} {}: {}", timeline_.HardirqTitle(item.key), name,
+                           FormatDuration(duration_ns));
       case Lane::kSoftirq:
         return fmt::format("softirq {} in {}: {}", SoftirqVectorName(item.vec),
                            SoftirqSiteName(item.site), FormatDuration(duration_ns));

@@ -144,6 +144,12 @@ std::vector<Activation> Timeline::CrossCpuArrows(TimestampNs from_ns, TimestampN
   return arrows;
 }
 
+std::string Timeline::HardirqTitle(uint16_t key) const {
+  if (key >= handlers_.size()) return "hard IRQ";
+  return fmt::format("{} {}", handlers_[key].x86_vector ? "x86 vector" : "hard IRQ",
+                     handlers_[key].irq);
+}
+
 std::string Timeline::KeyLabel(Lane lane_id, uint16_t key, const StringTable& strings) const {
   switch (lane_id) {
     case Lane::kTask:

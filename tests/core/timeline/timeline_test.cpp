@@ -19,6 +19,7 @@ namespace {
 using ::napiscope::testing::BuildStandaloneTimeline;
 using ::napiscope::testing::EventBuilder;
 using ::testing::ElementsAre;
+using ::testing::UnorderedElementsAre;
 using Span = std::tuple<TimestampNs, TimestampNs>;
 
 constexpr int32_t kIperf = 100;
@@ -282,11 +283,14 @@ TEST(Timeline, AnIrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
   Timeline timeline = Build(b);
   ASSERT_EQ(timeline.handlers().size(), 2u);
   EXPECT_NE(timeline.handlers()[0].x86_vector, timeline.handlers()[1].x86_vector);
-  std::vector<std::string> labels;  // what the GUI's IRQ filter and the tooltips show
-  for (uint16_t key : {0, 1})
+  // What the GUI's IRQ filter lists, and the tooltips' titles (GUI and HTML).
+  std::vector<std::string> labels, titles;
+  for (uint16_t key : {0, 1}) {
     labels.push_back(timeline.KeyLabel(Lane::kHardirq, key, b.context().strings));
-  EXPECT_THAT(labels,
-              ::testing::UnorderedElementsAre("236 eth1-rx-3", "x86 vector 236 local_timer"));
+    titles.push_back(timeline.HardirqTitle(key));
+  }
+  EXPECT_THAT(labels, UnorderedElementsAre("236 eth1-rx-3", "x86 vector 236 local_timer"));
+  EXPECT_THAT(titles, UnorderedElementsAre("hard IRQ 236", "x86 vector 236"));
   for (bool vector : {false, true}) {
     TimelineFilter filter;
     (vector ? filter.x86_vectors : filter.irqs).push_back(236);

@@ -200,6 +200,8 @@ class Timeline {
   /// Readable name of a colour key of `lane` ("NET_RX", "irq_thread", "eth0", "30 eth0",
   /// "x86 vector 236 local_timer").
   std::string KeyLabel(Lane lane, uint16_t key, const StringTable& strings) const;
+  /// What a hard-IRQ item of handler `key` is, for a tooltip: "hard IRQ 354" or "x86 vector 236".
+  std::string HardirqTitle(uint16_t key) const;
 
   /// Bytes held by the lanes, items, gaps and activations.
   size_t BytesUsed() const;

@@ -42,16 +42,32 @@ std::string VectorAdvice(const BlameItem& top, int cpu) {
   return held + fmt::format("irq_vectors:{}_entry marks each one.", top.name);
 }
 
-// What to look at, from what held the CPU longest in the worst wakeup.
-std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
-  std::string_view role = WakeBlameRole(top, woken_prio);
-  if (role == "softirq" || role == "napi_poll") {
+// A softirq held the CPU: the network's can follow its IRQs elsewhere; a timer vector runs
+// callbacks that the CPU's own work armed; other vectors are named by their raises.
+std::string SoftirqAdvice(const BlameItem& top, bool napi_poll, int cpu) {
+  if (napi_poll || top.vec == kNetRx || top.vec == kNetTx) {
     return fmt::format(
         "Softirq work ran ahead of it on CPU{}: keep network IRQs (and with them NET_RX) off "
         "this CPU via /proc/irq/N/smp_affinity_list, or move the polling into threads "
         "(threaded NAPI, PREEMPT_RT) placed elsewhere.",
         cpu);
   }
+  if (top.vec == kHrtimer || top.vec == kTimer) {
+    return fmt::format(
+        "Timer callbacks ran ahead of it on CPU{} in softirq {}: timer:{}_expire_entry names "
+        "them; move the work that arms them (a busy TCP sender's pacing, for one) off this CPU.",
+        cpu, VectorLabel(top.vec), top.vec == kHrtimer ? "hrtimer" : "timer");
+  }
+  return fmt::format(
+      "Softirq {} ran ahead of it on CPU{}: softirq_raise events show what raised it there; "
+      "move that work off this CPU.",
+      VectorLabel(top.vec), cpu);
+}
+
+// What to look at, from what held the CPU longest in the worst wakeup.
+std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
+  std::string_view role = WakeBlameRole(top, woken_prio);
+  if (role == "softirq" || role == "napi_poll") return SoftirqAdvice(top, role == "napi_poll", cpu);
   if (role == "hardirq" && top.x86_vector) return VectorAdvice(top, cpu);
   if (role == "hardirq") {
     return fmt::format("Hard IRQ {} ({}) held CPU{}: move it with /proc/irq/{}/smp_affinity_list "

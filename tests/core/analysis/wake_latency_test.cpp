@@ -218,5 +218,40 @@ TEST(WakeLatency, AnX86VectorHoldingTheCpuIsNotToldToMoveWithProcIrq) {
   }
 }
 
+// The advice follows the softirq vector that held the CPU: network advice for NET_RX, the
+// timers for HRTIMER (the real veth trace's migration/0 was told to move network IRQs while
+// softirq HRTIMER held its CPU), the raises for any other vector.
+TEST(WakeLatency, ASoftirqHoldingTheCpuGetsTheAdviceOfItsVector) {
+  struct Case {
+    SoftirqVector vec;
+    const char* advice;
+  };
+  for (const Case& c : {Case{kNetRx, "keep network IRQs (and with them NET_RX) off this CPU"},
+                        Case{kHrtimer,
+                             "Timer callbacks ran ahead of it on CPU1 in softirq "
+                             "HRTIMER: timer:hrtimer_expire_entry names them"},
+                        Case{kBlock, "Softirq BLOCK ran ahead of it on CPU1: softirq_raise"}}) {
+    EventBuilder b(2);
+    b.Task(kIperf, "iperf3").Task(kCyclictest, "cyclictest", kRt98);
+    b.Switch(1, 100, 0, kStatePreempted, kIperf);
+    b.Waking(1, 1000, kIperf, kCyclictest, 1);
+    b.Raise(1, 1005, kIperf, c.vec).SoftirqEntry(1, 1010, kIperf, c.vec);
+    b.SoftirqExit(1, 2010, kIperf, c.vec);
+    b.Switch(1, 2020, kIperf, kStatePreempted, kCyclictest);
+    AnalysisOptions options;
+    options.thresholds.rt_wake_latency_warning_ns = 500;
+    AnalysisPipeline pipeline{options};
+    b.Play(pipeline);
+    Report report = pipeline.Finish(b.context());
+    auto late = std::find_if(report.findings.begin(), report.findings.end(),
+                             [](const Finding& f) { return f.rule == "rt-wake-latency"; });
+    ASSERT_NE(late, report.findings.end()) << c.vec;
+    EXPECT_THAT(late->summary, ::testing::HasSubstr(c.advice)) << c.vec;
+    if (c.vec != kNetRx) {
+      EXPECT_THAT(late->summary, ::testing::Not(::testing::HasSubstr("network IRQs"))) << c.vec;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace napiscope

@@ -1,5 +1,5 @@
 // Wake latency of RT and softirq-serving threads, and what held the CPU, on hand-made traces.
-#include <algorithm>
+#include <optional>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -180,6 +180,19 @@ TEST(WakeLatency, RtWakeLatencyFindingNamesTheMainHolder) {
   EXPECT_THAT(late[0]->summary, ::testing::HasSubstr("Softirq work ran ahead of it on CPU1"));
 }
 
+// The rt-wake-latency finding of the trace `b` builds, with a 500 ns warning threshold.
+std::optional<Finding> LateWakeFinding(EventBuilder& b) {
+  AnalysisOptions options;
+  options.thresholds.rt_wake_latency_warning_ns = 500;
+  AnalysisPipeline pipeline{options};
+  b.Play(pipeline);
+  Report report = pipeline.Finish(b.context());
+  for (Finding& f : report.findings) {
+    if (f.rule == "rt-wake-latency") return std::move(f);
+  }
+  return std::nullopt;
+}
+
 // The CPU held by a hard IRQ: a device IRQ's can move (/proc/irq/N); an x86 vector of the same
 // number is per CPU and cannot (the advice said "move it with /proc/irq/236" for the local
 // timer on the real veth trace).
@@ -197,14 +210,8 @@ TEST(WakeLatency, AnX86VectorHoldingTheCpuIsNotToldToMoveWithProcIrq) {
       b.IrqEntry(1, 1010, kIperf, 236, "eth1-rx-3").IrqExit(1, 2010, kIperf, 236);
     }
     b.Switch(1, 2020, kIperf, kStatePreempted, kCyclictest);
-    AnalysisOptions options;
-    options.thresholds.rt_wake_latency_warning_ns = 500;
-    AnalysisPipeline pipeline{options};
-    b.Play(pipeline);
-    Report report = pipeline.Finish(b.context());
-    auto late = std::find_if(report.findings.begin(), report.findings.end(),
-                             [](const Finding& f) { return f.rule == "rt-wake-latency"; });
-    ASSERT_NE(late, report.findings.end()) << vector;
+    std::optional<Finding> late = LateWakeFinding(b);
+    ASSERT_TRUE(late) << vector;
     if (vector) {
       EXPECT_THAT(late->summary, ::testing::HasSubstr("x86 vector local_timer (236) 1.0 us"));
       EXPECT_THAT(late->summary, ::testing::HasSubstr("a per-CPU interrupt that /proc/irq cannot "
@@ -238,14 +245,8 @@ TEST(WakeLatency, ASoftirqHoldingTheCpuGetsTheAdviceOfItsVector) {
     b.Raise(1, 1005, kIperf, c.vec).SoftirqEntry(1, 1010, kIperf, c.vec);
     b.SoftirqExit(1, 2010, kIperf, c.vec);
     b.Switch(1, 2020, kIperf, kStatePreempted, kCyclictest);
-    AnalysisOptions options;
-    options.thresholds.rt_wake_latency_warning_ns = 500;
-    AnalysisPipeline pipeline{options};
-    b.Play(pipeline);
-    Report report = pipeline.Finish(b.context());
-    auto late = std::find_if(report.findings.begin(), report.findings.end(),
-                             [](const Finding& f) { return f.rule == "rt-wake-latency"; });
-    ASSERT_NE(late, report.findings.end()) << c.vec;
+    std::optional<Finding> late = LateWakeFinding(b);
+    ASSERT_TRUE(late) << c.vec;
     EXPECT_THAT(late->summary, ::testing::HasSubstr(c.advice)) << c.vec;
     if (c.vec != kNetRx) {
       EXPECT_THAT(late->summary, ::testing::Not(::testing::HasSubstr("network IRQs"))) << c.vec;

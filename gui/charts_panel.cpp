@@ -6,13 +6,14 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QStyle>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLegendMarker>
-#include <QThread>
 #include <algorithm>
 #include <thread>
 
@@ -40,6 +41,8 @@ int BarsThatFit(const QWidget* view, int most) {
 // A chart's smallest size; below it the panel scrolls.
 constexpr int kMinChartWidth = 360;
 constexpr int kMinChartHeight = 240;
+constexpr int kGridMargin = 2;
+constexpr int kGridSpacing = 4;
 
 // The width that gives each bin of a vertical bar chart room for its label turned upright (a
 // line of its font and Qt's padding on both sides), beside the value axis and the legend.
@@ -63,26 +66,26 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
   // Charts never shrink below the size that shows their labels whole: a small panel scrolls.
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidgetResizable(true);
-  scroll->setFrameShape(QFrame::NoFrame);
-  outer->addWidget(scroll);
-  auto* charts = new QWidget(scroll);
-  scroll->setWidget(charts);
-  auto* grid = new QGridLayout(charts);
-  grid->setContentsMargins(2, 2, 2, 2);
-  grid->setSpacing(4);
+  scroll_ = new QScrollArea(this);
+  scroll_->setWidgetResizable(true);
+  scroll_->setFrameShape(QFrame::NoFrame);
+  outer->addWidget(scroll_);
+  auto* charts = new QWidget(scroll_);
+  scroll_->setWidget(charts);
+  grid_ = new QGridLayout(charts);
+  grid_->setContentsMargins(kGridMargin, kGridMargin, kGridMargin, kGridMargin);
+  grid_->setSpacing(kGridSpacing);
   for (QChartView*& view : views_) {
     view = new QChartView(new QChart, charts);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumSize(kMinChartWidth, kMinChartHeight);
   }
   // The delay histogram carries its CPU selector above it.
-  auto* delay_box = new QWidget(charts);
-  auto* delay_layout = new QVBoxLayout(delay_box);
+  delay_box_ = new QWidget(charts);
+  auto* delay_layout = new QVBoxLayout(delay_box_);
   delay_layout->setContentsMargins(0, 0, 0, 0);
   delay_layout->setSpacing(0);
-  auto* selector = new QWidget(delay_box);
+  auto* selector = new QWidget(delay_box_);
   auto* selector_layout = new QHBoxLayout(selector);
   selector_layout->setContentsMargins(4, 0, 0, 0);
   selector_layout->addWidget(new QLabel("Delay histogram on", selector));
@@ -91,15 +94,36 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
   selector_layout->addStretch(1);
   delay_layout->addWidget(selector);
   delay_layout->addWidget(views_[0], 1);
-  grid->addWidget(delay_box, 0, 0);
-  grid->addWidget(views_[1], 0, 1);
-  grid->addWidget(views_[2], 1, 0);
-  grid->addWidget(views_[3], 1, 1);
+  for (int index = 0; index < 4; ++index) {
+    grid_->addWidget(index == 0 ? delay_box_ : views_[index], index / 2, index % 2);
+  }
   refresh_timer_ = new QTimer(this);
   refresh_timer_->setSingleShot(true);
   refresh_timer_->setInterval(kRefreshDelayMs);
   connect(refresh_timer_, &QTimer::timeout, this, &ChartsPanel::Refresh);
   connect(delay_cpu_, &QComboBox::currentIndexChanged, this, &ChartsPanel::Refresh);
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  Arrange();
+}
+
+// Two columns where two charts fit side by side at their smallest, else one: a narrow panel
+// (a laptop's screen) then scrolls down only, each chart as wide as the panel, instead of
+// scrolling both ways with the right column's legends cut off.
+void ChartsPanel::Arrange() {
+  QWidget* cells[4] = {delay_box_, views_[1], views_[2], views_[3]};
+  int left = std::max(cells[0]->minimumSizeHint().width(), cells[2]->minimumWidth());
+  int right = std::max(cells[1]->minimumWidth(), cells[3]->minimumWidth());
+  int room = width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent) - 2 * kGridMargin;
+  int columns = left + kGridSpacing + right <= room ? 2 : 1;
+  if (columns == columns_) return;
+  columns_ = columns;
+  for (QWidget* cell : cells) grid_->removeWidget(cell);
+  for (int index = 0; index < 4; ++index) {
+    grid_->addWidget(cells[index], index / columns, index % columns);
+  }
 }
 
 void ChartsPanel::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
@@ -133,6 +157,7 @@ void ChartsPanel::Replace(int index, QChart* chart) {
   views_[index]->setChart(chart);
   delete old;  // setChart releases, not deletes, the previous chart
   views_[index]->setMinimumWidth(std::max(kMinChartWidth, WidthForLabels(chart)));
+  Arrange();
 }
 
 // What the charts are computed for.

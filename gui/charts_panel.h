@@ -12,6 +12,8 @@
 class QChart;
 class QChartView;
 class QComboBox;
+class QGridLayout;
+class QScrollArea;
 class QThread;
 class QTimer;
 
@@ -45,11 +47,18 @@ class ChartsPanel : public QWidget {
   /// The chart views, in the order delay, CPU time, activations, NAPI work (for tests).
   QChartView* view(int index) const { return views_[index]; }
 
+  /// The scroll area the charts are laid out in (for tests).
+  QScrollArea* scroll_area() const { return scroll_; }
+
   ~ChartsPanel() override;
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   struct Request;
   struct Statistics;
+  void Arrange();
   void Replace(int index, QChart* chart);
   void Show(const Request& request, const Statistics& statistics);
   void Finished(QThread* worker);
@@ -63,6 +72,10 @@ class ChartsPanel : public QWidget {
   QComboBox* delay_cpu_;
   QTimer* refresh_timer_;
   QChartView* views_[4] = {};
+  QWidget* delay_box_;  // the delay histogram with its CPU selector
+  QScrollArea* scroll_;
+  QGridLayout* grid_;
+  int columns_ = 2;
 };
 
 }  // namespace napiscope::gui

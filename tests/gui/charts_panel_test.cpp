@@ -6,6 +6,8 @@
 #include <QApplication>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
@@ -68,6 +70,31 @@ INSTANTIATE_TEST_SUITE_P(Traces, ChartLabels,
                                            "real/veth-threaded-napi.dat",
                                            "scenarios/ksoftirqd_blocked.dat",
                                            "scenarios/rt_wake_latency.dat"));
+
+// A panel too narrow for two charts side by side (a 1366-pixel laptop screen) lays them in one
+// column and scrolls down only; a wide one puts two side by side. At 1366 pixels the panel
+// scrolled both ways and cut off the CPU time chart's legend.
+TEST(ChartsLayout, OneColumnWhenTwoDoNotFitSideBySide) {
+  MainWindow window;
+  window.resize(1366, 768);
+  window.show();
+  ASSERT_TRUE(
+      window.OpenTraceAndWait(QString::fromStdString(TestData("real/server16-softirq-napi.dat"))));
+  ChartsPanel* charts = window.charts();
+  auto origin = [charts](int index) { return charts->view(index)->mapTo(charts, QPoint(0, 0)); };
+  QApplication::processEvents();
+  EXPECT_EQ(origin(1).x(), origin(0).x());  // CPU time under the delays
+  EXPECT_GT(origin(1).y(), origin(0).y());
+  EXPECT_GT(origin(3).y(), origin(2).y());
+  EXPECT_FALSE(charts->scroll_area()->horizontalScrollBar()->isVisible());
+
+  window.resize(2560, 1440);
+  QApplication::processEvents();
+  EXPECT_GT(origin(1).x(), origin(0).x());  // side by side
+  EXPECT_EQ(origin(2).x(), origin(0).x());
+  EXPECT_GT(origin(2).y(), origin(0).y());
+  EXPECT_FALSE(charts->scroll_area()->horizontalScrollBar()->isVisible());
+}
 
 // The labels of the CPU time chart's parts, each with its total over the CPUs shown.
 std::map<std::string, qreal> CpuTimeParts(MainWindow& window) {

@@ -94,9 +94,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
   selector_layout->addStretch(1);
   delay_layout->addWidget(selector);
   delay_layout->addWidget(views_[0], 1);
-  for (int index = 0; index < 4; ++index) {
-    grid_->addWidget(index == 0 ? delay_box_ : views_[index], index / 2, index % 2);
-  }
+  Place(2);
   refresh_timer_ = new QTimer(this);
   refresh_timer_->setSingleShot(true);
   refresh_timer_->setInterval(kRefreshDelayMs);
@@ -113,13 +111,17 @@ void ChartsPanel::resizeEvent(QResizeEvent* event) {
 // (a laptop's screen) then scrolls down only, each chart as wide as the panel, instead of
 // scrolling both ways with the right column's legends cut off.
 void ChartsPanel::Arrange() {
-  QWidget* cells[4] = {delay_box_, views_[1], views_[2], views_[3]};
-  int left = std::max(cells[0]->minimumSizeHint().width(), cells[2]->minimumWidth());
-  int right = std::max(cells[1]->minimumWidth(), cells[3]->minimumWidth());
+  int left = std::max(delay_box_->minimumSizeHint().width(), views_[2]->minimumWidth());
+  int right = std::max(views_[1]->minimumWidth(), views_[3]->minimumWidth());
   int room = width() - style()->pixelMetric(QStyle::PM_ScrollBarExtent) - 2 * kGridMargin;
   int columns = left + kGridSpacing + right <= room ? 2 : 1;
-  if (columns == columns_) return;
+  if (columns != columns_) Place(columns);
+}
+
+// The charts in `columns` columns, in reading order: delays, CPU time, activations, NAPI work.
+void ChartsPanel::Place(int columns) {
   columns_ = columns;
+  QWidget* cells[4] = {delay_box_, views_[1], views_[2], views_[3]};
   for (QWidget* cell : cells) grid_->removeWidget(cell);
   for (int index = 0; index < 4; ++index) {
     grid_->addWidget(cells[index], index / columns, index % columns);

@@ -59,6 +59,7 @@ class ChartsPanel : public QWidget {
   struct Request;
   struct Statistics;
   void Arrange();
+  void Place(int columns);
   void Replace(int index, QChart* chart);
   void Show(const Request& request, const Statistics& statistics);
   void Finished(QThread* worker);
@@ -75,7 +76,7 @@ class ChartsPanel : public QWidget {
   QWidget* delay_box_;  // the delay histogram with its CPU selector
   QScrollArea* scroll_;
   QGridLayout* grid_;
-  int columns_ = 2;
+  int columns_ = 0;  // the columns Place laid the charts out in
 };
 
 }  // namespace napiscope::gui

@@ -16,16 +16,12 @@ std::string FormatPriority(int kernel_prio) {
   return nice == 0 ? "" : fmt::format("nice {}", nice);
 }
 
-std::string InterruptLabel(int32_t irq, bool x86_vector) {
-  return fmt::format("{} {}", x86_vector ? "x86 vector" : "IRQ", irq);
-}
-
 std::string DescribeBlameHolder(const BlameItem& item) {
   switch (item.kind) {
     case ContextKind::kHardirq:
       // Inferred from common_flags: no number or handler is known.
       if (item.irq < 0) return std::string(kUntracedIrqName);
-      return fmt::format("{} {} ({})", item.x86_vector ? "x86 vector" : "hard IRQ", item.name,
+      return fmt::format("{} {} ({})", InterruptKindName(item.x86_vector, "hard IRQ"), item.name,
                          item.irq);
     case ContextKind::kSoftirq:
       return fmt::format("softirq {}", VectorLabel(item.vec));

@@ -146,8 +146,7 @@ std::vector<Activation> Timeline::CrossCpuArrows(TimestampNs from_ns, TimestampN
 
 std::string Timeline::HardirqTitle(uint16_t key) const {
   if (key >= handlers_.size()) return "hard IRQ";
-  return fmt::format("{} {}", handlers_[key].x86_vector ? "x86 vector" : "hard IRQ",
-                     handlers_[key].irq);
+  return InterruptLabel(handlers_[key].irq, handlers_[key].x86_vector, "hard IRQ");
 }
 
 std::string Timeline::KeyLabel(Lane lane_id, uint16_t key, const StringTable& strings) const {
@@ -157,8 +156,8 @@ std::string Timeline::KeyLabel(Lane lane_id, uint16_t key, const StringTable& st
     case Lane::kHardirq:
       if (key >= handlers_.size()) return "?";
       // A vector's number is not a device IRQ's: the label says which (as the report does).
-      return fmt::format("{}{} {}", handlers_[key].x86_vector ? "x86 vector " : "",
-                         handlers_[key].irq, strings.Get(handlers_[key].name));
+      return fmt::format("{} {}", InterruptLabel(handlers_[key].irq, handlers_[key].x86_vector, ""),
+                         strings.Get(handlers_[key].name));
     case Lane::kSoftirq:
     case Lane::kSoftirqWait:
       return std::string(SoftirqVectorName(key));

@@ -4,6 +4,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
@@ -51,6 +53,16 @@ inline constexpr int32_t kUntracedIrq = -1;
 
 /// The name given to hard-IRQ frames inferred from common_flags.
 inline constexpr std::string_view kUntracedIrqName = "untraced hard IRQ";
+
+/// What kind of interrupt a number is, as every view says it: "x86 vector" for an x86 vector's
+/// number (irq_vectors:*, a number space of its own), else `device_word` ("IRQ", "hard IRQ").
+constexpr std::string_view InterruptKindName(bool x86_vector, std::string_view device_word) {
+  return x86_vector ? "x86 vector" : device_word;
+}
+
+/// An interrupt named with its number: "IRQ 41" (or `device_word` 41; the bare "41" when
+/// `device_word` is empty), "x86 vector 251".
+std::string InterruptLabel(int32_t irq, bool x86_vector, std::string_view device_word = "IRQ");
 
 /// One level of a CPU's context stack.
 struct ContextFrame {

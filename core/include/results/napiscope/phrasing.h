@@ -16,9 +16,6 @@ std::string FormatPriority(int kernel_prio);
 /// A task as sentences name it: "cyclictest (pid 812, RT 98)", "iperf3 (pid 90)".
 std::string DescribeTask(int32_t pid, const std::string& comm, int kernel_prio);
 
-/// An interrupt as sentences name it: "IRQ 41", or "x86 vector 251" (irq_vectors:*).
-std::string InterruptLabel(int32_t irq, bool x86_vector);
-
 /// "NET_RX" for vectors 0-9, else "vec 12".
 std::string VectorLabel(uint32_t vec);
 

@@ -126,42 +126,19 @@ void PaintColumns(QPainter& painter, const LaneSlice& slice, Lane lane, const Ti
     }
     return bars_by_key.emplace_back(KeyBars{key, {}}).bars;
   };
-  double ns_per_pixel = axis.NsPerPixel();
   // Neighbouring columns that look the same are one bar.
-  struct Run {
-    int x = 0;
-    int width = 0;
-    int bar = 0;
-    uint16_t key = 0;
-    bool marked = false;
-  };
-  Run run;
-  auto flush = [&] {
-    if (run.width == 0) return;
-    bars_of(run.key).push_back({run.x, run.width, run.bar});
-    if (run.marked) marks.append(QRect(run.x, top, run.width, kExhaustedMarkHeight));
-    run.width = 0;
-  };
-  for (size_t c = 0; c < slice.columns.size(); ++c) {
-    const TimelineColumn& column = slice.columns[c];
-    if (column.count == 0) {
-      flush();
-      continue;
-    }
-    double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_pixel);
-    int bar =
-        std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight, height);
-    int x = axis.left + static_cast<int>(c);
-    bool marked = column.marked > 0;
-    if (run.width > 0 && run.x + run.width == x && run.bar == bar &&
-        run.key == column.dominant_key && run.marked == marked) {
-      ++run.width;
-      continue;
-    }
-    flush();
-    run = {x, 1, bar, column.dominant_key, marked};
-  }
-  flush();
+  ForEachColumnRun(
+      slice, axis.NsPerPixel(),
+      [&](double fraction) {
+        return std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight,
+                          height);
+      },
+      [&](const ColumnRun& run) {
+        int x = axis.left + static_cast<int>(run.first);
+        int width = static_cast<int>(run.width);
+        bars_of(run.key).push_back({x, width, static_cast<int>(run.bar)});
+        if (run.marked) marks.append(QRect(x, top, width, kExhaustedMarkHeight));
+      });
   QPen pen = painter.pen();
   QBrush brush = painter.brush();
   painter.setPen(Qt::NoPen);

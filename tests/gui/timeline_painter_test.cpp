@@ -23,45 +23,22 @@ void PaintColumnsOneByOne(QPainter& painter, const LaneSlice& slice, Lane lane,
                           const TimeAxis& axis, int top, int height) {
   constexpr int kMinColumnHeight = 3;
   constexpr int kExhaustedMarkHeight = 3;
-  double ns_per_pixel = axis.NsPerPixel();
-  struct Run {
-    int x = 0;
-    int width = 0;
-    int bar = 0;
-    uint16_t key = 0;
-    bool marked = false;
-  };
-  Run run;
-  auto flush = [&] {
-    if (run.width == 0) return;
-    painter.fillRect(QRect(run.x, top + height - run.bar, run.width, run.bar),
-                     palette::KeyColor(lane, run.key));
-    if (run.marked) {
-      painter.fillRect(QRect(run.x, top, run.width, kExhaustedMarkHeight),
-                       palette::ExhaustedMark());
-    }
-    run.width = 0;
-  };
-  for (size_t c = 0; c < slice.columns.size(); ++c) {
-    const TimelineColumn& column = slice.columns[c];
-    if (column.count == 0) {
-      flush();
-      continue;
-    }
-    double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_pixel);
-    int bar =
-        std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight, height);
-    int x = axis.left + static_cast<int>(c);
-    bool marked = column.marked > 0;
-    if (run.width > 0 && run.x + run.width == x && run.bar == bar &&
-        run.key == column.dominant_key && run.marked == marked) {
-      ++run.width;
-      continue;
-    }
-    flush();
-    run = {x, 1, bar, column.dominant_key, marked};
-  }
-  flush();
+  ForEachColumnRun(
+      slice, axis.NsPerPixel(),
+      [&](double fraction) {
+        return std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight,
+                          height);
+      },
+      [&](const ColumnRun& run) {
+        int x = axis.left + static_cast<int>(run.first);
+        int width = static_cast<int>(run.width);
+        int bar = static_cast<int>(run.bar);
+        painter.fillRect(QRect(x, top + height - bar, width, bar),
+                         palette::KeyColor(lane, run.key));
+        if (run.marked) {
+          painter.fillRect(QRect(x, top, width, kExhaustedMarkHeight), palette::ExhaustedMark());
+        }
+      });
 }
 
 // An image with a background that is not one colour, so blending differences would show.

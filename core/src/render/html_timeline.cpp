@@ -161,57 +161,29 @@ class TimelineSvg {
                   const ItemMask* mask) {
     LaneSlice slice = timeline_.Query(cpu, lane, from_ns_, to_ns_, kColumns, mask);
     double ns_per_column = static_cast<double>(to_ns_ - from_ns_) / kColumns;
-    // Neighbouring columns that look the same become one rectangle, as the GUI fills them.
-    struct Run {
-      size_t first = 0;
-      size_t width = 0;
-      double bar = 0;
-      uint16_t key = 0;
-      bool marked = false;
-      int64_t count = 0;
-      TimestampNs busy_ns = 0;
-      TimestampNs longest_ns = 0;
-    } run;
-    auto flush = [&] {
-      if (run.width == 0) return;
-      std::string tooltip = fmt::format(
-          "{} {} in {}: {} busy, longest {}, mostly {}{}", run.count,
-          lane == Lane::kSoftirqWait ? "waits" : "intervals", FormatDuration(static_cast<int64_t>(
-                                                                  run.width * ns_per_column)),
-          FormatDuration(run.busy_ns), FormatDuration(run.longest_ns),
-          timeline_.KeyLabel(lane, run.key, *view_.strings), cpu >= 0 && row.cpu < 0
-                                                                 ? fmt::format(" on CPU {}", cpu)
-                                                                 : "");
-      double x = kLabelWidth + static_cast<double>(run.first);
-      out_.Rect(x, top + height - run.bar, static_cast<double>(run.width), run.bar,
-                palette::KeyColor(lane, run.key), tooltip);
-      if (run.marked) out_.Rect(x, top, static_cast<double>(run.width), kMarkHeight,
-                                palette::ExhaustedMark());
-      run.width = 0;
-    };
-    for (size_t c = 0; c < slice.columns.size(); ++c) {
-      const TimelineColumn& column = slice.columns[c];
-      if (column.count == 0) {
-        flush();
-        continue;
-      }
-      double fraction = std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_column);
-      // Heights in quarters, so that runs stay long and the SVG small.
-      double bar = std::clamp(std::ceil(fraction * 4) / 4 * height, kMinColumnHeight, height);
-      bool marked = column.marked > 0;
-      if (run.width > 0 && run.first + run.width == c && run.bar == bar &&
-          run.key == column.dominant_key && run.marked == marked) {
-        ++run.width;
-        run.count += column.count;
-        run.busy_ns += column.busy_ns;
-        run.longest_ns = std::max(run.longest_ns, column.longest_ns);
-        continue;
-      }
-      flush();
-      run = {c, 1, bar, column.dominant_key, marked, column.count, column.busy_ns,
-             column.longest_ns};
-    }
-    flush();
+    // Neighbouring columns that look the same become one rectangle, as the GUI fills them;
+    // heights in quarters, so that runs stay long and the SVG small.
+    ForEachColumnRun(
+        slice, ns_per_column,
+        [&](double fraction) {
+          return std::clamp(std::ceil(fraction * 4) / 4 * height, kMinColumnHeight, height);
+        },
+        [&](const ColumnRun& run) {
+          std::string tooltip = fmt::format(
+              "{} {} in {}: {} busy, longest {}, mostly {}{}", run.count,
+              lane == Lane::kSoftirqWait ? "waits" : "intervals",
+              FormatDuration(static_cast<int64_t>(static_cast<double>(run.width) * ns_per_column)),
+              FormatDuration(run.busy_ns), FormatDuration(run.longest_ns),
+              timeline_.KeyLabel(lane, run.key, *view_.strings),
+              cpu >= 0 && row.cpu < 0 ? fmt::format(" on CPU {}", cpu) : "");
+          double x = kLabelWidth + static_cast<double>(run.first);
+          out_.Rect(x, top + height - run.bar, static_cast<double>(run.width), run.bar,
+                    palette::KeyColor(lane, run.key), tooltip);
+          if (run.marked) {
+            out_.Rect(x, top, static_cast<double>(run.width), kMarkHeight,
+                      palette::ExhaustedMark());
+          }
+        });
     const std::vector<TimelineItem>& items = timeline_.items();
     for (const TimelineInterval& interval : slice.intervals) {
       const TimelineItem& item = items[interval.item];

@@ -3,6 +3,7 @@
 // of intervals so a view of any zoom costs O(pixel columns).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -51,6 +52,49 @@ struct LaneSlice {
   std::vector<TimelineInterval>
       intervals;  ///< all intervals overlapping the range, or the wide ones
 };
+
+/// Neighbouring columns of a slice that look the same (bar height, key, mark): what the views
+/// draw as one bar. The counts and times are over the run's columns.
+struct ColumnRun {
+  size_t first = 0;            ///< the run's first column
+  size_t width = 0;            ///< its columns
+  double bar = 0;              ///< its bar height, as the view's `bar_of` gave it
+  uint16_t key = 0;            ///< the columns' dominant key
+  bool marked = false;         ///< the columns hold marked intervals (exhausted NAPI polls)
+  int64_t count = 0;           ///< intervals summarised
+  TimestampNs busy_ns = 0;     ///< their summed duration
+  TimestampNs longest_ns = 0;  ///< the longest of them
+};
+
+/// Calls `on_run(const ColumnRun&)` for each run of `slice`'s non-empty columns, left to right.
+/// `bar_of(fraction)` is a column's bar height for its busy share of `ns_per_column` (0..1), as
+/// the view rounds it; columns join a run only with an equal height. Inline: the GUI walks every
+/// column of every lane each frame.
+template <typename BarOf, typename OnRun>
+void ForEachColumnRun(const LaneSlice& slice, double ns_per_column, BarOf bar_of, OnRun on_run) {
+  ColumnRun run;
+  for (size_t c = 0; c < slice.columns.size(); ++c) {
+    const TimelineColumn& column = slice.columns[c];
+    if (column.count == 0) {
+      if (run.width > 0) on_run(run);
+      run.width = 0;
+      continue;
+    }
+    double bar = bar_of(std::min(1.0, static_cast<double>(column.busy_ns) / ns_per_column));
+    bool marked = column.marked > 0;
+    bool alike = run.bar == bar && run.key == column.dominant_key && run.marked == marked;
+    if (run.width > 0 && alike) {
+      ++run.width;
+      run.count += column.count;
+      run.busy_ns += column.busy_ns;
+      run.longest_ns = std::max(run.longest_ns, column.longest_ns);
+      continue;
+    }
+    if (run.width > 0) on_run(run);
+    run = {c, 1, bar, column.dominant_key, marked, column.count, column.busy_ns, column.longest_ns};
+  }
+  if (run.width > 0) on_run(run);
+}
 
 /// Intervals of one lane of one CPU. Build once, then query from any thread.
 class TimelineLane {

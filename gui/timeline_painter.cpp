@@ -104,6 +104,10 @@ QString RulerLabel(TimestampNs offset_ns, TimestampNs step_ns) {
   return QString("%1 %2").arg(QString::number(value, 'f', decimals), unit->name);
 }
 
+int ColumnBarHeight(double fraction, int height) {
+  return std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight, height);
+}
+
 void PaintColumns(QPainter& painter, const LaneSlice& slice, Lane lane, const TimeAxis& axis,
                   int top, int height) {
   if (slice.columns.empty()) return;
@@ -128,11 +132,7 @@ void PaintColumns(QPainter& painter, const LaneSlice& slice, Lane lane, const Ti
   };
   // Neighbouring columns that look the same are one bar.
   ForEachColumnRun(
-      slice, axis.NsPerPixel(),
-      [&](double fraction) {
-        return std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight,
-                          height);
-      },
+      slice, axis.NsPerPixel(), [&](double fraction) { return ColumnBarHeight(fraction, height); },
       [&](const ColumnRun& run) {
         int x = axis.left + static_cast<int>(run.first);
         int width = static_cast<int>(run.width);

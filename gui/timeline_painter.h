@@ -64,6 +64,10 @@ class TimelinePainter {
   std::optional<std::pair<int, QFont>> cpu_name_font_;  // by pixel size; 0: a task row's
 };
 
+/// The bar of a column busy `fraction` (0..1) of its time, in a lane `height` pixels tall:
+/// rounded to a pixel, at least a few pixels.
+int ColumnBarHeight(double fraction, int height);
+
 /// Fills the aggregated columns of `slice` (one summary per pixel column of `axis`) as bars
 /// standing on the bottom of [top, top + height): as tall as the column was busy (at least a
 /// few pixels), in the colour of the key with the most time, with a red top edge where an

@@ -21,14 +21,9 @@ namespace {
 // fillRect, its exhausted mark right after it.
 void PaintColumnsOneByOne(QPainter& painter, const LaneSlice& slice, Lane lane,
                           const TimeAxis& axis, int top, int height) {
-  constexpr int kMinColumnHeight = 3;
   constexpr int kExhaustedMarkHeight = 3;
   ForEachColumnRun(
-      slice, axis.NsPerPixel(),
-      [&](double fraction) {
-        return std::clamp(static_cast<int>(std::lround(fraction * height)), kMinColumnHeight,
-                          height);
-      },
+      slice, axis.NsPerPixel(), [&](double fraction) { return ColumnBarHeight(fraction, height); },
       [&](const ColumnRun& run) {
         int x = axis.left + static_cast<int>(run.first);
         int width = static_cast<int>(run.width);

@@ -7,6 +7,37 @@
 namespace napiscope {
 namespace {
 
+// The first index in [lo, hi) whose start (`start_at(index)`, sorted) is at or after ts_ns;
+// hi when none.
+template <typename StartAt>
+size_t FirstAtOrAfter(StartAt start_at, size_t lo, size_t hi, TimestampNs ts_ns) {
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (start_at(mid) < ts_ns)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// FirstAtOrAfter over (from, size) when start_at(from) < ts_ns and the answer is likely near
+// `from`: gallops forward (`below` starts before ts_ns, the answer is in (below, above]), then
+// bisects.
+template <typename StartAt>
+size_t GallopFirstAtOrAfter(StartAt start_at, size_t from, size_t size, TimestampNs ts_ns) {
+  size_t below = from;
+  size_t above = size;
+  for (size_t step = 1; below + step < size; step *= 2) {
+    if (start_at(below + step) >= ts_ns) {
+      above = below + step;
+      break;
+    }
+    below += step;
+  }
+  return FirstAtOrAfter(start_at, below + 1, above, ts_ns);
+}
+
 // Time per key over a handful of keys; when full, a new key replaces the smallest one if it
 // outweighs it. Exact for up to kSlots keys, which covers a 32-interval block of most lanes.
 class KeyTally {
@@ -197,41 +228,15 @@ size_t TimelineLane::LowerBound(TimestampNs ts_ns, size_t hint) const {
   size_t block = static_cast<size_t>(std::lower_bound(search_from, block_start_ns_.end(), ts_ns) -
                                      block_start_ns_.begin());
   if (block == 0) return 0;
-  size_t lo = (block - 1) * kBlockSize + 1;
-  size_t hi = std::min(block * kBlockSize, size());
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (StartOf(mid) < ts_ns)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  auto start_of = [this](size_t index) { return StartOf(index); };
+  return FirstAtOrAfter(start_of, (block - 1) * kBlockSize + 1,
+                        std::min(block * kBlockSize, size()), ts_ns);
 }
 
 size_t TimelineLane::LowerBoundFrom(TimestampNs ts_ns, size_t from) const {
   size_t size = this->size();
   if (from >= size || StartOf(from) >= ts_ns) return from;
-  // Gallop forward: `below` starts before ts_ns; the answer is in (below, above].
-  size_t below = from;
-  size_t above = size;
-  for (size_t step = 1; below + step < size; step *= 2) {
-    if (StartOf(below + step) >= ts_ns) {
-      above = below + step;
-      break;
-    }
-    below += step;
-  }
-  size_t lo = below + 1;
-  size_t hi = above;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (StartOf(mid) < ts_ns)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return GallopFirstAtOrAfter([this](size_t index) { return StartOf(index); }, from, size, ts_ns);
 }
 
 size_t TimelineLane::ColumnEnd(TimestampNs ts_ns, size_t begin) const {
@@ -241,28 +246,10 @@ size_t TimelineLane::ColumnEnd(TimestampNs ts_ns, size_t begin) const {
   TimestampNs begin_start =
       begin % kBlockSize == 0 ? block_start_ns_[begin / kBlockSize] : StartOf(begin);
   if (begin_start >= ts_ns) return begin;
-  // Gallop over the blocks' first starts (8 bytes per block of intervals, not 12 per interval):
-  // `below` is a block known to start before ts_ns; the first block starting at or after it
-  // is in (below, above].
-  size_t blocks = block_start_ns_.size();
-  size_t below = begin / kBlockSize;
-  size_t above = blocks;
-  for (size_t step = 1; below + step < blocks; step *= 2) {
-    if (block_start_ns_[below + step] >= ts_ns) {
-      above = below + step;
-      break;
-    }
-    below += step;
-  }
-  size_t lo = below + 1;
-  size_t hi = above;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (block_start_ns_[mid] < ts_ns)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  // The first block starting at or after ts_ns, galloped over the blocks' first starts (8
+  // bytes per block of intervals, not 12 per interval) from begin's block, which starts before.
+  size_t lo = GallopFirstAtOrAfter([this](size_t block) { return block_start_ns_[block]; },
+                                   begin / kBlockSize, block_start_ns_.size(), ts_ns);
   // The column's last interval (the one before the first starting at or after ts_ns) is in
   // block lo - 1. A column that holds a block of intervals before that block ends where the
   // block begins, found from the blocks' starts alone: no interval is read.

@@ -262,14 +262,23 @@ bool EventListPanel::Find(const QString& text, bool forward) {
   return forward ? FindNext() : FindPrevious();
 }
 
-bool EventListPanel::FindNext() {
+bool EventListPanel::SearchQuery(EventQuery* query) {
   if (!trace_ || model_->rowCount() == 0) return false;
-  EventQuery query;
   QString error;
-  if (!query.Parse(search_->text(), &error)) {
-    status_->setText(error);
-    return false;
-  }
+  if (query->Parse(search_->text(), &error)) return true;
+  status_->setText(error);
+  return false;
+}
+
+bool EventListPanel::SelectMatch(uint64_t event_row) {
+  SelectRow(model_->RowOfEvent(event_row), true);
+  status_->setText("");
+  return true;
+}
+
+bool EventListPanel::FindNext() {
+  EventQuery query;
+  if (!SearchQuery(&query)) return false;
   int current = current_;
   int rows = model_->rowCount();
   if (current + 1 < rows) {
@@ -282,24 +291,15 @@ bool EventListPanel::FindNext() {
       found = event_row;
       return false;
     });
-    if (found) {
-      SelectRow(model_->RowOfEvent(*found), true);
-      status_->setText("");
-      return true;
-    }
+    if (found) return SelectMatch(*found);
   }
   status_->setText("no match after the selected event");
   return false;
 }
 
 bool EventListPanel::FindPrevious() {
-  if (!trace_ || model_->rowCount() == 0) return false;
   EventQuery query;
-  QString error;
-  if (!query.Parse(search_->text(), &error)) {
-    status_->setText(error);
-    return false;
-  }
+  if (!SearchQuery(&query)) return false;
   int current = current_ >= 0 ? current_ : model_->rowCount();
   if (current <= 0) {
     status_->setText("no match before the selected event");
@@ -314,11 +314,7 @@ bool EventListPanel::FindPrevious() {
       if (query.Matches(event, trace_->context)) last = event_row;
       return true;
     });
-    if (last) {
-      SelectRow(model_->RowOfEvent(*last), true);
-      status_->setText("");
-      return true;
-    }
+    if (last) return SelectMatch(*last);
     end = begin;
   }
   status_->setText("no match before the selected event");

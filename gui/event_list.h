@@ -120,6 +120,10 @@ class EventListPanel : public QWidget {
  private:
   // Selects list row `row`; `center` scrolls it to the middle, else just into view.
   void SelectRow(int row, bool notify, bool center = true);
+  // The search box's query, when rows are listed and it parses (else false, its error shown).
+  bool SearchQuery(EventQuery* query);
+  // Selects the row of trace event `event_row`, a search's match; true.
+  bool SelectMatch(uint64_t event_row);
   // Shows the rows from `top` (clamped so the last page is full).
   void SetTop(int top);
   // Sizes and places the window and the scroll bar after a move, a resize or a reset.

@@ -200,6 +200,10 @@ TEST(EventList, SearchJumpsToMatchesAndFiltersKeepOnlyThem) {
   ASSERT_TRUE(panel.FindPrevious());
   EXPECT_EQ(panel.SelectedEvent()->ts_ns, first->ts_ns);
   EXPECT_FALSE(panel.FindPrevious());  // none before the first
+  EXPECT_FALSE(panel.Find("work>=lots", true));  // malformed: refused, the selection kept
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, first->ts_ns);
+  ASSERT_TRUE(panel.Find("vec==TIMER", true));  // and a good search goes on from there
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, second->ts_ns);
 
   ASSERT_TRUE(panel.SetFilterText("cpu==3"));
   EXPECT_EQ(static_cast<uint32_t>(panel.model()->rowCount()), trace->events.size(3));

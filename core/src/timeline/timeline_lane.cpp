@@ -87,6 +87,16 @@ class KeyTally {
 // Zero-length intervals still count when choosing a colour.
 TimestampNs TallyWeight(TimestampNs duration_ns) { return std::max<TimestampNs>(duration_ns, 1); }
 
+// Adds one interval (its duration and item) to a column's summary and its key tally.
+void AddToColumn(TimestampNs duration, const LaneItemTraits& item, TimelineColumn& column,
+                 KeyTally& tally) {
+  ++column.count;
+  column.marked += item.marked ? 1 : 0;
+  column.busy_ns += duration;
+  column.longest_ns = std::max(column.longest_ns, duration);
+  tally.Add(item.key, TallyWeight(duration));
+}
+
 // Index of the column [boundaries[c], boundaries[c + 1]) that holds `ts_ns`.
 size_t ColumnOf(const std::vector<TimestampNs>& boundaries, TimestampNs ts_ns) {
   auto it = std::upper_bound(boundaries.begin(), boundaries.end(), ts_ns);
@@ -291,13 +301,7 @@ TimelineColumn TimelineLane::Summarize(size_t begin, size_t end,
   TimelineColumn column;
   KeyTally tally;
   auto add_interval = [&](size_t i) {
-    TimestampNs duration = DurationOf(i);
-    const LaneItemTraits& item = traits[items_[i]];
-    ++column.count;
-    column.marked += item.marked ? 1 : 0;
-    column.busy_ns += duration;
-    column.longest_ns = std::max(column.longest_ns, duration);
-    tally.Add(item.key, TallyWeight(duration));
+    AddToColumn(DurationOf(i), traits[items_[i]], column, tally);
   };
   auto add_node = [&](size_t level, size_t index) {
     const Node& node = levels_[level][index];
@@ -325,13 +329,7 @@ void TimelineLane::SummarizeColumn(size_t begin, size_t end, std::span<const Lan
                                    TimelineColumn& column) const {
   KeyTally tally;
   auto add_interval = [&](size_t i) {
-    TimestampNs duration = DurationOf(i);
-    const LaneItemTraits& item = traits[items_[i]];
-    ++column.count;
-    column.marked += item.marked ? 1 : 0;
-    column.busy_ns += duration;
-    column.longest_ns = std::max(column.longest_ns, duration);
-    tally.Add(item.key, TallyWeight(duration));
+    AddToColumn(DurationOf(i), traits[items_[i]], column, tally);
   };
   // Intervals [lo, hi) of one block, added in Summarize's order (`descending` or not). When
   // they all have the block's one key, the tally takes their summed weight in one step: the

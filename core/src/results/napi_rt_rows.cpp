@@ -16,16 +16,8 @@ std::string_view SchedPolicyClassName(SchedPolicyClass policy) {
 }
 
 std::string_view WakeBlameRole(const BlameItem& item, int16_t woken_prio) {
-  switch (item.kind) {
-    case ContextKind::kHardirq:
-      return "hardirq";
-    case ContextKind::kSoftirq:
-      return "softirq";
-    case ContextKind::kNapiPoll:
-      return "napi_poll";
-    case ContextKind::kTask:
-      break;
-  }
+  // An interrupt context is named as the context kinds are ("hardirq", "softirq", "napi_poll").
+  if (item.kind != ContextKind::kTask) return ContextKindName(item.kind);
   if (item.pid == 0) return "idle";
   if (item.prio < 0 || woken_prio < 0) return "task";
   return item.prio <= woken_prio ? "higher_prio" : "lower_prio";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "napiscope/time_window.h"
 
@@ -43,27 +44,28 @@ QString FormatTraceSeconds(TimestampNs ts_ns, TimestampNs resolution_ns) {
   return text;
 }
 
-QString FormatOffset(TimestampNs offset_ns, TimestampNs resolution_ns) {
-  struct Unit {
-    TimestampNs ns;
-    const char* name;
-  };
-  static constexpr Unit kUnits[] = {
+OffsetUnit OffsetUnitOf(TimestampNs offset_ns, TimestampNs resolution_ns) {
+  static constexpr std::pair<TimestampNs, const char*> kUnits[] = {
       {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}, {1, "ns"}};
-  const Unit* unit = &kUnits[3];
-  for (const Unit& candidate : kUnits) {
-    if (std::llabs(offset_ns) >= candidate.ns) {
-      unit = &candidate;
+  OffsetUnit unit;
+  for (auto [ns, name] : kUnits) {
+    if (std::llabs(offset_ns) >= ns) {
+      unit.ns = ns;
+      unit.name = name;
       break;
     }
   }
-  int decimals = 0;
-  for (TimestampNs step = unit->ns; step > std::max<TimestampNs>(resolution_ns, 1); step /= 10) {
-    ++decimals;
+  for (TimestampNs step = unit.ns; step > std::max<TimestampNs>(resolution_ns, 1); step /= 10) {
+    ++unit.decimals;
   }
+  return unit;
+}
+
+QString FormatOffset(TimestampNs offset_ns, TimestampNs resolution_ns) {
+  OffsetUnit unit = OffsetUnitOf(offset_ns, resolution_ns);
   QString sign = offset_ns < 0 ? "-" : "+";
-  double value = static_cast<double>(std::llabs(offset_ns)) / static_cast<double>(unit->ns);
-  return sign + QString::number(value, 'f', decimals) + unit->name;
+  double value = static_cast<double>(std::llabs(offset_ns)) / static_cast<double>(unit.ns);
+  return sign + QString::number(value, 'f', unit.decimals) + unit.name;
 }
 
 }  // namespace napiscope::gui

@@ -22,6 +22,15 @@ int SecondDecimals(TimestampNs resolution_ns);
 /// ("705.437755", "705.4377551"), accepted back by ParseTraceTime.
 QString FormatTraceSeconds(TimestampNs ts_ns, TimestampNs resolution_ns);
 
+/// The unit a time offset is shown in: the largest of s, ms, us and ns not above `offset_ns`'s
+/// magnitude (ns below 1 ns), with the decimals that tell apart offsets `resolution_ns` apart.
+struct OffsetUnit {
+  TimestampNs ns = 1;       ///< nanoseconds in the unit
+  const char* name = "ns";  ///< "s", "ms", "us" or "ns"
+  int decimals = 0;         ///< decimals of the unit to show
+};
+OffsetUnit OffsetUnitOf(TimestampNs offset_ns, TimestampNs resolution_ns);
+
 /// An offset from the trace start in the ParseTraceTime syntax, in the largest unit that keeps
 /// `resolution_ns` visible ("+2.341523s", "+150.02ms").
 QString FormatOffset(TimestampNs offset_ns, TimestampNs resolution_ns);

@@ -10,6 +10,7 @@
 #include "fill_batch.h"
 #include "palette.h"
 #include "qt_text.h"
+#include "time_text.h"
 
 namespace napiscope::gui {
 namespace {
@@ -84,24 +85,10 @@ TimestampNs RulerStep(double ns_per_pixel, int min_pixels) {
 
 QString RulerLabel(TimestampNs offset_ns, TimestampNs step_ns) {
   if (offset_ns == 0) return "0";
-  struct Unit {
-    TimestampNs ns;
-    const char* name;
-  };
-  static constexpr Unit kUnits[] = {
-      {1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}, {1, "ns"}};
   // The unit of the offset's magnitude, with as many decimals as the step needs to differ.
-  const Unit* unit = &kUnits[3];
-  for (const Unit& u : kUnits) {
-    if (std::llabs(offset_ns) >= u.ns) {
-      unit = &u;
-      break;
-    }
-  }
-  int decimals = 0;
-  for (TimestampNs resolution = unit->ns; resolution > step_ns; resolution /= 10) ++decimals;
-  double value = static_cast<double>(offset_ns) / static_cast<double>(unit->ns);
-  return QString("%1 %2").arg(QString::number(value, 'f', decimals), unit->name);
+  OffsetUnit unit = OffsetUnitOf(offset_ns, step_ns);
+  double value = static_cast<double>(offset_ns) / static_cast<double>(unit.ns);
+  return QString("%1 %2").arg(QString::number(value, 'f', unit.decimals), unit.name);
 }
 
 int ColumnBarHeight(double fraction, int height) {

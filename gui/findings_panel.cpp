@@ -26,9 +26,7 @@ FindingFocus FocusOf(const Finding& finding, const std::vector<int>& active_cpus
     focus.window = std::make_pair(finding.start_ns, std::max(finding.end_ns, finding.start_ns));
   }
   if (finding.vec >= 0) focus.named.vecs.push_back(static_cast<uint32_t>(finding.vec));
-  if (finding.irq >= 0) {
-    (finding.x86_vector ? focus.named.x86_vectors : focus.named.irqs).push_back(finding.irq);
-  }
+  focus.named.AddInterrupt(finding.irq);
   focus.named.pids = TasksNamed(finding);
   // A thread bouncing between CPUs is best seen in its own lane.
   constexpr size_t kMaxPins = 4;

@@ -276,17 +276,16 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   irq_filter_->clear();
   irq_filter_->addItem("all", -1);
   // One entry per IRQ, and per x86 vector: a vector's number is not a device IRQ's.
-  std::vector<std::pair<int32_t, bool>> irqs;
+  std::vector<InterruptId> irqs;
   for (const IrqHandlerKey& handler : trace_->timeline.handlers()) {
-    std::pair<int32_t, bool> irq{handler.irq, handler.x86_vector};
-    if (std::find(irqs.begin(), irqs.end(), irq) != irqs.end()) continue;
-    irqs.push_back(irq);
+    if (std::find(irqs.begin(), irqs.end(), handler.irq) != irqs.end()) continue;
+    irqs.push_back(handler.irq);
     irq_filter_->addItem(
         QString::fromStdString(trace_->timeline.KeyLabel(
             Lane::kHardirq, static_cast<uint16_t>(&handler - trace_->timeline.handlers().data()),
             trace_->context.strings)),
-        handler.irq);
-    irq_filter_->setItemData(irq_filter_->count() - 1, handler.x86_vector, kX86VectorRole);
+        handler.irq.number);
+    irq_filter_->setItemData(irq_filter_->count() - 1, handler.irq.x86_vector, kX86VectorRole);
   }
   irq_filter_->blockSignals(false);
   timeline_->SetTrace(trace_);
@@ -485,10 +484,8 @@ void MainWindow::ApplyFilter() {
     }
     if (filter.pids.empty()) filter.pids.push_back(-1);  // nothing matches: show no task
   }
-  if (int irq = irq_filter_->currentData().toInt(); irq >= 0) {
-    bool x86_vector = irq_filter_->currentData(kX86VectorRole).toBool();
-    (x86_vector ? filter.x86_vectors : filter.irqs).push_back(irq);
-  }
+  filter.AddInterrupt(
+      {irq_filter_->currentData().toInt(), irq_filter_->currentData(kX86VectorRole).toBool()});
   if (int vec = vector_filter_->currentData().toInt(); vec >= 0) {
     filter.vecs.push_back(static_cast<uint32_t>(vec));
   }

@@ -177,8 +177,8 @@ class SoftirqWaits : public FactTable {
         rows_.Add(fact.cpu).Add(fact.vec).Add(fact.raise_ns).Add(static_cast<int>(rank));
         rows_.AddString(ContextKindName(item.kind)).AddString(DescribeBlameHolder(item));
         bool task = item.kind == ContextKind::kTask, softirq = item.kind == ContextKind::kSoftirq;
-        rows_.AddString(item.name).Add(task ? item.pid : -1).Add(item.prio).Add(item.irq);
-        rows_.Add(item.x86_vector);
+        rows_.AddString(item.name).Add(task ? item.pid : -1).Add(item.prio).Add(item.irq.number);
+        rows_.Add(item.irq.x86_vector);
         rows_.Add(softirq ? static_cast<int>(item.vec) : -1).Add(item.time_ns);
       }
       return;
@@ -330,9 +330,12 @@ class HardirqRuns : public FactTable {
   void OnInterval(const ContextInterval& interval) override {
     const ContextFrame& frame = interval.frame;
     if (frame.kind != ContextKind::kHardirq || !Counts(frame.cpu, frame.start_ns)) return;
-    rows_.Add(frame.cpu).Add(frame.irq).AddString(Text(frame.name)).Add(frame.start_ns);
+    rows_.Add(frame.cpu).Add(frame.irq.number).AddString(Text(frame.name)).Add(frame.start_ns);
     rows_.Add(interval.end_ns).Add(interval.end_ns - frame.start_ns).Add(frame.pid);
-    rows_.Add(frame.start_known).Add(interval.end_known).Add(frame.inferred).Add(frame.x86_vector);
+    rows_.Add(frame.start_known)
+        .Add(interval.end_known)
+        .Add(frame.inferred)
+        .Add(frame.irq.x86_vector);
   }
 };
 

@@ -13,7 +13,7 @@ TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheFindingNames) {
   finding.start_ns = 1000;
   finding.end_ns = 5000;
   finding.vec = 3;
-  finding.irq = 30;
+  finding.irq = {30, false};
   finding.pid = 1500;
   finding.other_pids = {-1, 1600};
   // The evidence is for people; what it holds is not read for the focus.
@@ -31,8 +31,7 @@ TEST(FindingFocus, PointsAtTheCpuWindowAndWhatTheFindingNames) {
 // An x86 vector's number names the vector, not a device IRQ of that number.
 TEST(FindingFocus, AnX86VectorIsNamedApartFromDeviceIrqs) {
   Finding finding;
-  finding.irq = 251;
-  finding.x86_vector = true;
+  finding.irq = {251, true};
   FindingFocus focus = FocusOf(finding, {0});
   EXPECT_TRUE(focus.named.irqs.empty());
   EXPECT_EQ(focus.named.x86_vectors, std::vector<int32_t>{251});

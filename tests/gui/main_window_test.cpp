@@ -316,7 +316,7 @@ TEST(MainWindow, IrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
     for (size_t i = 0; i < mask.size(); ++i) {
       const TimelineItem& item = timeline.items()[i];
       if (item.lane != Lane::kHardirq) continue;
-      EXPECT_EQ(mask[i] != 0, timeline.handlers()[item.key].x86_vector == vector) << i;
+      EXPECT_EQ(mask[i] != 0, timeline.handlers()[item.key].irq.x86_vector == vector) << i;
       shown += mask[i];
     }
     EXPECT_EQ(shown, 1) << vector;

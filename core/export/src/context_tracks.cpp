@@ -165,7 +165,8 @@ void ContextTracks::Softirq(const ContextInterval& interval) {
 
 void ContextTracks::Hardirq(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
-  Arg args[6] = {{iids_.irq, int64_t{frame.irq}}, {iids_.interrupted_pid, int64_t{frame.pid}}};
+  Arg args[6] = {{iids_.irq, int64_t{frame.irq.number}},
+                 {iids_.interrupted_pid, int64_t{frame.pid}}};
   size_t count = AddUnusualFlags(interval, args, 2);
   uint64_t name = cache_.PerString(frame.name, [this](StringId id) { return layout_->Str(id); });
   layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuHardirqs, frame.cpu), frame.start_ns,

@@ -12,8 +12,8 @@ void ContextRuntime::OnInterval(const ContextInterval& interval) {
   }
   if (frame.kind != ContextKind::kHardirq) return;
   if (!frame.start_known || !interval.end_known || !window_.Contains(frame.start_ns)) return;
-  hardirqs_[{frame.cpu, frame.irq, frame.x86_vector, frame.name}].Add(
-      interval.end_ns - frame.start_ns, frame.start_ns);
+  hardirqs_[{frame.cpu, frame.irq, frame.name}].Add(interval.end_ns - frame.start_ns,
+                                                    frame.start_ns);
 }
 
 void ContextRuntime::Softirq(const ContextInterval& interval) {
@@ -66,15 +66,13 @@ std::vector<HardirqRuntimeRow> ContextRuntime::HardirqRows(const TraceContext& c
     HardirqRuntimeRow row;
     row.cpu = std::get<0>(key);
     row.irq = std::get<1>(key);
-    row.x86_vector = std::get<2>(key);
-    row.name = std::string(context.strings.Get(std::get<3>(key)));
+    row.name = std::string(context.strings.Get(std::get<2>(key)));
     row.run = runs.Stats();
     rows.push_back(std::move(row));
   }
   // By name, not string id: ids depend on the loader, the report must not.
   std::sort(rows.begin(), rows.end(), [](const HardirqRuntimeRow& a, const HardirqRuntimeRow& b) {
-    return std::tie(a.cpu, a.irq, a.x86_vector, a.name) <
-           std::tie(b.cpu, b.irq, b.x86_vector, b.name);
+    return std::tie(a.cpu, a.irq, a.name) < std::tie(b.cpu, b.irq, b.name);
   });
   return rows;
 }

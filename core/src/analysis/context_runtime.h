@@ -52,8 +52,8 @@ class ContextRuntime : public ContextListener {
   // Unordered: every softirq and hard IRQ looks its recorder up here, and a hash probe is
   // cheaper than a tree walk; the rows are sorted when they are made.
   absl::flat_hash_map<std::pair<int, uint32_t>, SoftirqState> softirqs_;  // (cpu, vec)
-  absl::flat_hash_map<std::tuple<int, int32_t, bool, StringId>, DurationRecorder>
-      hardirqs_;  // (cpu, irq, x86_vector, name)
+  absl::flat_hash_map<std::tuple<int, InterruptId, StringId>, DurationRecorder>
+      hardirqs_;  // (cpu, irq, name)
   // By (task, vec, depth); idle tasks are keyed per CPU as -1 - cpu.
   std::map<std::tuple<int32_t, uint32_t, uint8_t>, Suspended> suspended_;
 };

@@ -18,14 +18,14 @@ bool IsDeviceIrq(const HardirqRuntimeRow& row) {
       "local_timer",    "spurious_apic", "error_apic",     "x86_platform_ipi",
       "irq_work",       "reschedule",    "call_function",  "call_function_single",
       "threshold_apic", "deferred_error", "thermal_apic",  "reboot"};
-  return row.irq >= 0 && !kVectors.contains(row.name) &&
+  return row.irq.known() && !kVectors.contains(row.name) &&
          row.name.find("timer") == std::string::npos;
 }
 
 std::pair<int64_t, int64_t> ThreadedDeviceIrqs(const Report& report) {
   std::set<int32_t> fired;
   for (const HardirqRuntimeRow& row : report.hardirq_runtime) {
-    if (IsDeviceIrq(row)) fired.insert(row.irq);
+    if (IsDeviceIrq(row)) fired.insert(row.irq.number);
   }
   std::set<int32_t> threaded;
   for (const ThreadActivityRow& row : report.irq_threads) {

@@ -53,8 +53,7 @@ Finding Base(const NetPathRow& row, const NetPathThread& runner) {
   finding.rule = "net-path-priority";
   finding.cpu = runner.cpus.size() == 1 ? runner.cpus.front() : -1;
   finding.irq = row.irq;
-  finding.x86_vector = row.x86_vector;
-  finding.evidence = {{"irq", row.irq},
+  finding.evidence = {{"irq", row.irq.number},
                       {"handler", row.handler},
                       {"irq_thread_pid", row.irq_thread.pid},
                       {"irq_thread_prio", row.irq_thread.prio},
@@ -102,9 +101,9 @@ void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thre
               : fmt::format("order the chain above them: {}.", fmt::join(commands, "; "));
       finding.summary = fmt::format(
           "{} ({}): its {} work waited {} on {} behind RT tasks at or above {} — {}; {} {}",
-          InterruptLabel(row.irq, row.x86_vector), row.handler, runner.role,
-          FormatDuration(held_ns), CpuList(runner.cpus), Named(runner), fmt::join(holders, ", "),
-          order, commands.empty() ? "" : Cost(row, runner, runner.rt_priority, new_runner));
+          InterruptLabel(row.irq), row.handler, runner.role, FormatDuration(held_ns),
+          CpuList(runner.cpus), Named(runner), fmt::join(holders, ", "), order,
+          commands.empty() ? "" : Cost(row, runner, runner.rt_priority, new_runner));
       finding.start_ns = row.worst_held_from_ns;  // where to look: the longest held wait
       finding.end_ns = row.worst_held_to_ns;
       finding.evidence["held_ns"] = held_ns;
@@ -120,8 +119,8 @@ void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thre
           "{} ({}): {} and its NET_RX runner {} share one priority on {}, so the runner "
           "waits behind the next interrupt's thread. Put the IRQ thread above it, as the "
           "2.6.26-rt forwarding advice did (85 and 75 instead of 50 and 50): {}. {}",
-          InterruptLabel(row.irq, row.x86_vector), row.handler, Named(row.irq_thread),
-          Named(runner), CpuList(runner.cpus),
+          InterruptLabel(row.irq), row.handler, Named(row.irq_thread), Named(runner),
+          CpuList(runner.cpus),
           commands.empty() ? std::string("lower the runner instead")
                            : fmt::format("{}", fmt::join(commands, "; ")),
           Cost(row, row.irq_thread, row.irq_thread.rt_priority, new_irq + 1));

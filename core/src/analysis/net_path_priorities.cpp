@@ -25,7 +25,7 @@ void NetPathPriorities::RanOn(Runner& runner, int32_t pid, int cpu) {
   if (runner.cpus.Insert(cpu)) runners_on_cpu_[TaskOnCpu(pid, cpu)].push_back(&runner);
 }
 
-NetPathPriorities::Chain& NetPathPriorities::ChainOf(IrqKey irq) {
+NetPathPriorities::Chain& NetPathPriorities::ChainOf(InterruptId irq) {
   Chain*& chain = chain_of_irq_[irq];
   if (chain == nullptr) chain = &chains_[irq];
   return *chain;
@@ -80,7 +80,7 @@ void NetPathPriorities::NapiPoll(const Event& event) {
   }
 }
 
-void NetPathPriorities::WorkOf(IrqKey irq, uint16_t cpu) {
+void NetPathPriorities::WorkOf(InterruptId irq, uint16_t cpu) {
   if (irq.x86_vector) ChainOf(irq).irq_cpus.Insert(cpu);
 }
 
@@ -88,7 +88,7 @@ void NetPathPriorities::WorkOf(IrqKey irq, uint16_t cpu) {
 // scheduled from the handler); a NAPI kthread woken by an IRQ thread serves that thread's IRQ.
 void NetPathPriorities::OnWakeQueued(const WakeWaitFact& wait) {
   if (!wait.source.known() || context_ == nullptr) return;
-  IrqKey irq{wait.source.irq, wait.source.x86_vector};
+  InterruptId irq = wait.source.irq;
   std::string_view comm = context_->strings.Get(wait.waking_comm);
   TaskClass woken = ClassifyTask(&context_->tasks, wait.pid, comm, wait.waking_prio);
   if (woken == TaskClass::kIrqThread && wait.source.in_hardirq) {
@@ -152,7 +152,7 @@ void NetPathPriorities::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
   if (raise.vec != kNetRx || !raise.source.known() || !window_.Contains(raise.raise_ns)) return;
   CpuState& cpu = Cpu(raise.cpu);
   if (FindWindow(cpu, 0) >= 0) return;
-  IrqKey irq{raise.source.irq, raise.source.x86_vector};
+  InterruptId irq = raise.source.irq;
   WorkOf(irq, raise.cpu);
   Window opened;
   opened.irq = irq;
@@ -274,8 +274,7 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
   for (const auto& [irq, chain] : chains_) {
     if (chain.runners.empty()) continue;  // not a network IRQ, or its work never ran
     NetPathRow row;
-    row.irq = irq.irq;
-    row.x86_vector = irq.x86_vector;
+    row.irq = irq;
     if (context_ != nullptr) row.handler = std::string(context_->strings.Get(chain.handler));
     row.irq_cpus = chain.irq_cpus.values();
     row.hardirqs = chain.hardirqs;

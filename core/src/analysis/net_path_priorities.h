@@ -42,17 +42,6 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   std::vector<NetPathRow> Rows() const;
 
  private:
-  // A chain's IRQ: device IRQs and x86 vectors are numbered apart (local_timer is 236, and so
-  // may be a NIC's IRQ on a large server).
-  struct IrqKey {
-    int32_t irq = -1;
-    bool x86_vector = false;
-    auto operator<=>(const IrqKey&) const = default;
-    template <typename H>
-    friend H AbslHashValue(H hash, const IrqKey& key) {
-      return H::combine(std::move(hash), key.irq, key.x86_vector);
-    }
-  };
   struct Runner {
     int64_t runs = 0;
     int64_t busy_ns = 0;
@@ -77,7 +66,7 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   };
   // Work of a chain waiting on a CPU: a NET_RX raise, or a NAPI thread's wakeup.
   struct Window {
-    IrqKey irq;
+    InterruptId irq;
     TimestampNs from_ns = 0;
     TimestampNs since_ns = 0;  // waiting on this CPU since (a move of the NAPI thread's wait)
     uint64_t wait_id = 0;  // the NAPI thread's wake-to-run wait (0: a NET_RX raise)
@@ -99,13 +88,13 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   // Notes that `runner` (task `pid`, -1 at hard-IRQ exit) ran a chain's work on `cpu`.
   void RanOn(Runner& runner, int32_t pid, int cpu);
   // chains_[irq], found through chain_of_irq_ (one probe, not a walk of the ordered map).
-  Chain& ChainOf(IrqKey irq);
+  Chain& ChainOf(InterruptId irq);
   // The index of the CPU's window of the NET_RX raise (wait_id 0) or of wake-to-run wait
   // `wait_id`; -1 when none.
   static int FindWindow(const CpuState& cpu, uint64_t wait_id);
   void NapiPoll(const Event& event);
   // Notes that the work of IRQ `irq` began on `cpu` (an x86 vector's chain lists those CPUs).
-  void WorkOf(IrqKey irq, uint16_t cpu);
+  void WorkOf(InterruptId irq, uint16_t cpu);
   void Switch(const Event& event);
   void CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_ns, int32_t runner_pid,
                    int16_t runner_prio);
@@ -114,11 +103,12 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   const ContextTracker* tracker_;
   AnalysisWindow window_;
   const TraceContext* context_ = nullptr;
-  std::map<IrqKey, Chain> chains_;  // ordered for the rows
+  std::map<InterruptId, Chain> chains_;  // ordered for the rows; IRQ N and vector N apart
   // chains_[irq] by address (a std::map keeps its elements in place): each CPU's hard IRQs
   // take turns, so a cache of the last chain alone missed at nearly every one.
-  absl::flat_hash_map<IrqKey, Chain*> chain_of_irq_;
-  absl::flat_hash_map<int32_t, IrqKey> irq_of_napi_thread_;  // NAPI thread -> the IRQ that wakes it
+  absl::flat_hash_map<InterruptId, Chain*> chain_of_irq_;
+  // NAPI thread -> the IRQ that wakes it.
+  absl::flat_hash_map<int32_t, InterruptId> irq_of_napi_thread_;
   absl::flat_hash_map<uint64_t, uint16_t> napi_wait_cpu_;  // open NAPI window -> its CPU
   absl::flat_hash_map<int32_t, Seen> seen_;
   // (pid, cpu) -> the runners of every chain that task ran on that CPU: a NET_RX segment

@@ -127,7 +127,7 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
         share * 100, RunTimes(row.run_ns_by_cpu), row.cpu_changes, row.runs,
         row.cpu_changes_per_s, row.migrations, latency, verdict);
     finding.pid = row.pid;
-    finding.irq = row.irq;
+    finding.irq = {row.irq, false};  // an IRQ thread's IRQ is a device's
     finding.other_cpus = {pin_cpu};  // where to pin it, then every CPU it ran on
     for (const auto& [cpu, ns] : row.run_ns_by_cpu) {
       if (cpu != pin_cpu) finding.other_cpus.push_back(cpu);

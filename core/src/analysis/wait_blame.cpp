@@ -8,7 +8,7 @@ namespace {
 int32_t HolderId(const ContextFrame& frame) {
   switch (frame.kind) {
     case ContextKind::kHardirq:
-      return frame.irq;
+      return frame.irq.number;
     case ContextKind::kSoftirq:
       return static_cast<int32_t>(frame.vec);
     default:
@@ -28,11 +28,11 @@ void WaitBlame::Charge(TimestampNs from_ns, TimestampNs to_ns, const ContextFram
   auto held = std::find_if(held_.begin(), held_.end(), [&](const Held& h) {
     return h.kind == frame->kind && h.id == id &&
            (frame->kind != ContextKind::kHardirq ||
-            (h.name == frame->name && h.x86_vector == frame->x86_vector));
+            (h.name == frame->name && h.x86_vector == frame->irq.x86_vector));
   });
   if (held == held_.end()) {
-    held_.push_back(
-        Held{frame->kind, id, frame->name, frame->prio, frame->task_class, 0, frame->x86_vector});
+    held_.push_back(Held{frame->kind, id, frame->name, frame->prio, frame->task_class, 0,
+                         frame->irq.x86_vector});
     held = held_.end() - 1;
   }
   held->time_ns += to_ns - from_ns;
@@ -58,8 +58,11 @@ std::vector<BlameItem> WaitBlame::Items(const StringTable& strings) const {
       item.vec = static_cast<uint32_t>(held.id);
       item.name = std::string(SoftirqVectorName(item.vec));
     } else {
-      (held.kind == ContextKind::kHardirq ? item.irq : item.pid) = held.id;
-      item.x86_vector = held.x86_vector;
+      if (held.kind == ContextKind::kHardirq) {
+        item.irq = {held.id, held.x86_vector};
+      } else {
+        item.pid = held.id;
+      }
       item.name = std::string(strings.Get(held.name));
       if (held.kind == ContextKind::kTask) {
         item.prio = held.prio;

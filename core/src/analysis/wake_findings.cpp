@@ -68,11 +68,12 @@ std::string SoftirqAdvice(const BlameItem& top, bool napi_poll, int cpu) {
 std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
   std::string_view role = WakeBlameRole(top, woken_prio);
   if (role == "softirq" || role == "napi_poll") return SoftirqAdvice(top, role == "napi_poll", cpu);
-  if (role == "hardirq" && top.x86_vector) return VectorAdvice(top, cpu);
+  if (role == "hardirq" && top.irq.x86_vector) return VectorAdvice(top, cpu);
   if (role == "hardirq") {
-    return fmt::format("Hard IRQ {} ({}) held CPU{}: move it with /proc/irq/{}/smp_affinity_list "
-                       "or thread it.",
-                       top.name, top.irq, cpu, top.irq);
+    return fmt::format(
+        "Hard IRQ {} ({}) held CPU{}: move it with /proc/irq/{}/smp_affinity_list "
+        "or thread it.",
+        top.name, top.irq.number, cpu, top.irq.number);
   }
   if (role == "higher_prio") {
     return fmt::format(

@@ -1,7 +1,5 @@
-// Stable names of context kinds, softirq sites and interrupts, as the reports print them.
+// Stable names of context kinds and softirq sites, as the reports print them.
 #include "napiscope/contexts.h"
-
-#include <fmt/format.h>
 
 namespace napiscope {
 
@@ -54,11 +52,6 @@ SoftirqSite SoftirqSiteOfTask(TaskClass task_class) {
     default:
       return SoftirqSite::kTaskBhEnable;
   }
-}
-
-std::string InterruptLabel(int32_t irq, bool x86_vector, std::string_view device_word) {
-  std::string_view kind = InterruptKindName(x86_vector, device_word);
-  return kind.empty() ? std::to_string(irq) : fmt::format("{} {}", kind, irq);
 }
 
 }  // namespace napiscope

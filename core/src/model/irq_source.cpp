@@ -10,15 +10,14 @@ IrqSource IrqSourceAt(const ContextTracker* tracker, const ThreadActivationProdu
   if (tracker == nullptr) return source;
   const ContextFrame& top = tracker->Top(cpu);
   if (top.kind == ContextKind::kHardirq) {
-    if (top.irq >= 0 && !top.inferred) {
+    if (top.irq.known() && !top.inferred) {
       source.irq = top.irq;
       source.in_hardirq = true;
-      source.x86_vector = top.x86_vector;
     }
     return source;
   }
   if (top.task_class != TaskClass::kIrqThread) return source;
-  if (const ServiceThread* thread = threads.Find(top.pid)) source.irq = thread->irq;
+  if (const ServiceThread* thread = threads.Find(top.pid)) source.irq = {thread->irq, false};
   return source;
 }
 

@@ -69,7 +69,7 @@ ThreadActivationProducer::Thread* ThreadActivationProducer::Track(int32_t pid, S
       thread.pending = true;
       thread.pending_ns = it->second.first;
       thread.pending_cpu = it->second.second;
-      thread.pending_source = {thread.info.irq, true};
+      thread.pending_source = {{thread.info.irq, false}, true};
       unclaimed_irqs_.erase(it);
     }
   }
@@ -134,7 +134,7 @@ void ThreadActivationProducer::HardIrq(const Event& event) {
     return;
   }
   for (int32_t pid : it->second) {
-    Wakeup(threads_[pid], event.cpu, event.ts_ns, IrqSource{event.irq.irq, true});
+    Wakeup(threads_[pid], event.cpu, event.ts_ns, IrqSource{{event.irq.irq, false}, true});
   }
 }
 

@@ -52,7 +52,7 @@ void Link(std::string_view name, std::string_view detail, HtmlOut& out) {
 
 void RenderChain(const NetPathRow& row, HtmlOut& out) {
   out << "<div class=\"chain\">";
-  Link(fmt::format("{} {}", InterruptLabel(row.irq, row.x86_vector), row.handler),
+  Link(fmt::format("{} {}", InterruptLabel(row.irq), row.handler),
        fmt::format("{}, {}", CpusText(row.irq_cpus), Counted(row.hardirqs, "hard IRQ")), out);
   out << "<span class=\"arrow\">→</span>";
   Link(ThreadName(row.irq_thread),

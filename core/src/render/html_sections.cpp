@@ -82,7 +82,7 @@ std::vector<int> TimelineCpus(const HtmlTraceView& view, const Finding& finding)
 // busiest CPUs of the whole trace would be about nothing it says.
 bool Pictured(const Finding& finding) {
   return finding.end_ns > 0 || finding.start_ns > 0 || finding.cpu >= 0 || finding.vec >= 0 ||
-         finding.irq >= 0 || !TasksNamed(finding).empty();
+         finding.irq.known() || !TasksNamed(finding).empty();
 }
 
 void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::string_view id,
@@ -118,7 +118,7 @@ void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::strin
   if (pictured && view.timeline != nullptr && view.timeline->cpus() > 0) {
     TimelineFilter named;
     if (finding.vec >= 0) named.vecs.push_back(static_cast<uint32_t>(finding.vec));
-    if (finding.irq >= 0) named.irqs.push_back(finding.irq);
+    named.AddInterrupt(finding.irq);
     named.pids = TasksNamed(finding);
     std::vector<int32_t> threads = named.pids;
     if (threads.size() > kMaxThreadLanes) threads.resize(kMaxThreadLanes);

@@ -60,8 +60,8 @@ void AddNetPathJson(const Report& report, json& out) {
                           {"run_ns", task.run_ns},
                           {"held_while_waiting_ns", task.held_while_waiting_ns}});
     }
-    rows.push_back({{"irq", row.irq},
-                    {"x86_vector", row.x86_vector},
+    rows.push_back({{"irq", row.irq.number},
+                    {"x86_vector", row.irq.x86_vector},
                     {"handler", row.handler},
                     {"irq_cpus", row.irq_cpus},
                     {"hardirqs", row.hardirqs},
@@ -92,7 +92,7 @@ std::vector<std::string> NetPathText(const Report& report, const TextReportOptio
       runners.push_back(fmt::format("{} in {} x{}", ThreadText(runner), runner.role, runner.runs));
     }
     std::string chain = fmt::format(
-        "{} {} (CPU {}) -> {} -> {}{}{}", InterruptLabel(row.irq, row.x86_vector), row.handler,
+        "{} {} (CPU {}) -> {} -> {}{}{}", InterruptLabel(row.irq), row.handler,
         fmt::join(row.irq_cpus, ","), ThreadText(row.irq_thread), fmt::join(runners, " / "),
         row.same_priority ? "  [same priority]" : "", row.starved ? "  [starved]" : "");
     AddWrapped("  ", chain, options.width, lines);
@@ -126,7 +126,7 @@ std::string NetPathSummaryLine(const Report& report) {
   for (const NetPathRow& row : report.net_path) {
     starved += row.starved ? 1 : 0;
     same_priority += row.same_priority ? 1 : 0;
-    vectors += row.x86_vector ? 1 : 0;
+    vectors += row.irq.x86_vector ? 1 : 0;
   }
   std::vector<std::string> chains;
   int64_t devices = static_cast<int64_t>(report.net_path.size()) - vectors;

@@ -59,8 +59,8 @@ json FindingsJson(const Report& report) {
                         {"start_ns", f.start_ns},
                         {"end_ns", f.end_ns},
                         {"pid", OrNull(f.pid)},
-                        {"irq", OrNull(f.irq)},
-                        {"x86_vector", f.x86_vector},
+                        {"irq", OrNull(f.irq.number)},
+                        {"x86_vector", f.irq.x86_vector},
                         {"vec", OrNull(f.vec)},
                         {"other_pids", f.other_pids},
                         {"other_cpus", f.other_cpus},
@@ -110,8 +110,10 @@ json SoftirqRuntimeJson(const Report& report) {
 json HardirqRuntimeJson(const Report& report) {
   json rows = json::array();
   for (const HardirqRuntimeRow& row : report.hardirq_runtime) {
-    json out = {
-        {"cpu", row.cpu}, {"irq", row.irq}, {"x86_vector", row.x86_vector}, {"name", row.name}};
+    json out = {{"cpu", row.cpu},
+                {"irq", row.irq.number},
+                {"x86_vector", row.irq.x86_vector},
+                {"name", row.name}};
     internal::AddStatsJson(row.run, out);
     rows.push_back(out);
   }

@@ -149,7 +149,7 @@ void AnalysisSummaries(const Report& report, const TextReportOptions& options, T
   add("hard IRQ run time", "contexts", [&] {
     return RuntimeLine<HardirqRuntimeRow>(
         report.hardirq_runtime, "hard IRQ", [](const HardirqRuntimeRow& r) {
-          return fmt::format("{} {}", InterruptLabel(r.irq, r.x86_vector), r.name);
+          return fmt::format("{} {}", InterruptLabel(r.irq), r.name);
         });
   });
   add("CPU time", "contexts", [&] { return CpuTimeLine(report); });

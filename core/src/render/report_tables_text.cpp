@@ -146,10 +146,10 @@ void Runtimes(const Report& report, const TextReportOptions& options, TextLines&
   TextTable hardirq(WithStatsHeaders({"cpu", "irq", "<name"}), 3);
   bool any_vector = false;
   for (const HardirqRuntimeRow& row : report.hardirq_runtime) {
-    any_vector = any_vector || row.x86_vector;
-    std::vector<std::string> cells = {fmt::format("{}", row.cpu),
-                                      fmt::format("{}{}", row.x86_vector ? "v" : "", row.irq),
-                                      row.name};
+    any_vector = any_vector || row.irq.x86_vector;
+    std::vector<std::string> cells = {
+        fmt::format("{}", row.cpu),
+        fmt::format("{}{}", row.irq.x86_vector ? "v" : "", row.irq.number), row.name};
     for (std::string& cell : StatsCells(row.run)) cells.push_back(std::move(cell));
     hardirq.Add(std::move(cells));
   }

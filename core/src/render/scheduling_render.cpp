@@ -219,8 +219,8 @@ json BlameItemJson(const BlameItem& item) {
       out["prio"] = item.prio;
       break;
     case ContextKind::kHardirq:
-      out["irq"] = item.irq;
-      out["x86_vector"] = item.x86_vector;
+      out["irq"] = item.irq.number;
+      out["x86_vector"] = item.irq.x86_vector;
       break;
     case ContextKind::kSoftirq:
       out["vec"] = item.vec;

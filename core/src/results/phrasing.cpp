@@ -20,9 +20,9 @@ std::string DescribeBlameHolder(const BlameItem& item) {
   switch (item.kind) {
     case ContextKind::kHardirq:
       // Inferred from common_flags: no number or handler is known.
-      if (item.irq < 0) return std::string(kUntracedIrqName);
-      return fmt::format("{} {} ({})", InterruptKindName(item.x86_vector, "hard IRQ"), item.name,
-                         item.irq);
+      if (!item.irq.known()) return std::string(kUntracedIrqName);
+      return fmt::format("{} {} ({})", InterruptKindName(item.irq.x86_vector, "hard IRQ"),
+                         item.name, item.irq.number);
     case ContextKind::kSoftirq:
       return fmt::format("softirq {}", VectorLabel(item.vec));
     case ContextKind::kTask:

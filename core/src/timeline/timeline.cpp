@@ -66,9 +66,8 @@ namespace {
 
 // Per item: whether the set of its lane's dimension holds it; `empty_holds_all` decides what an
 // empty set means.
-std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items,
-                               const std::vector<IrqHandlerKey>& handlers,
-                               const TimelineFilter& filter, bool empty_holds_all) {
+std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items, const TimelineFilter& filter,
+                               bool empty_holds_all) {
   auto has = [empty_holds_all](const auto& set, auto value) {
     if (set.empty()) return empty_holds_all;
     return std::find(set.begin(), set.end(), value) != set.end();
@@ -83,11 +82,12 @@ std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items,
         break;
       case Lane::kHardirq: {
         // Device IRQs and x86 vectors are two number spaces; either list filters the lane.
-        bool vector = item.key < handlers.size() && handlers[item.key].x86_vector;
-        const std::vector<int32_t>& numbers = vector ? filter.x86_vectors : filter.irqs;
+        const std::vector<int32_t>& numbers =
+            item.irq.x86_vector ? filter.x86_vectors : filter.irqs;
         bool unfiltered = filter.irqs.empty() && filter.x86_vectors.empty();
-        mask[i] = unfiltered ? empty_holds_all
-                             : std::find(numbers.begin(), numbers.end(), item.irq) != numbers.end();
+        mask[i] = unfiltered
+                      ? empty_holds_all
+                      : std::find(numbers.begin(), numbers.end(), item.irq.number) != numbers.end();
         break;
       }
       case Lane::kSoftirq:
@@ -103,7 +103,7 @@ std::vector<uint8_t> ItemsHeld(const std::vector<TimelineItem>& items,
 
 ItemMask Timeline::MatchingItems(const TimelineFilter& filter) const {
   ItemMask mask;
-  mask.shown = ItemsHeld(items_, handlers_, filter, true);
+  mask.shown = ItemsHeld(items_, filter, true);
   for (size_t i = 0; i < items_.size(); ++i) {
     if (mask.shown[i] == 0) mask.lane_filtered[static_cast<int>(items_[i].lane)] = true;
   }
@@ -111,7 +111,7 @@ ItemMask Timeline::MatchingItems(const TimelineFilter& filter) const {
 }
 
 std::vector<uint8_t> Timeline::NamedItems(const TimelineFilter& filter) const {
-  return ItemsHeld(items_, handlers_, filter, false);
+  return ItemsHeld(items_, filter, false);
 }
 
 std::vector<Activation> Timeline::CrossCpuArrows(TimestampNs from_ns, TimestampNs to_ns,
@@ -146,7 +146,7 @@ std::vector<Activation> Timeline::CrossCpuArrows(TimestampNs from_ns, TimestampN
 
 std::string Timeline::HardirqTitle(uint16_t key) const {
   if (key >= handlers_.size()) return "hard IRQ";
-  return InterruptLabel(handlers_[key].irq, handlers_[key].x86_vector, "hard IRQ");
+  return InterruptLabel(handlers_[key].irq, "hard IRQ");
 }
 
 std::string Timeline::KeyLabel(Lane lane_id, uint16_t key, const StringTable& strings) const {
@@ -156,7 +156,7 @@ std::string Timeline::KeyLabel(Lane lane_id, uint16_t key, const StringTable& st
     case Lane::kHardirq:
       if (key >= handlers_.size()) return "?";
       // A vector's number is not a device IRQ's: the label says which (as the report does).
-      return fmt::format("{} {}", InterruptLabel(handlers_[key].irq, handlers_[key].x86_vector, ""),
+      return fmt::format("{} {}", InterruptLabel(handlers_[key].irq, ""),
                          strings.Get(handlers_[key].name));
     case Lane::kSoftirq:
     case Lane::kSoftirqWait:

@@ -86,7 +86,7 @@ void TimelineBuilder::OnInterval(const ContextInterval& interval) {
     case ContextKind::kHardirq:
       item.lane = Lane::kHardirq;
       item.irq = frame.irq;
-      item.key = HandlerKey({frame.irq, frame.name, frame.x86_vector});
+      item.key = HandlerKey({frame.irq, frame.name});
       item.pid = 0;
       item.prio = -1;
       item.task_class = TaskClass::kOther;

@@ -101,7 +101,7 @@ TEST(RtWakeScenario, LatenciesAndBlameAreTheBuildersNumbers) {
       EXPECT_EQ(ContextKindName(item.kind), want["kind"].get<std::string>());
       EXPECT_EQ(item.time_ns, want["time_ns"].get<int64_t>());
       EXPECT_EQ(item.pid, want.value("pid", item.pid));
-      EXPECT_EQ(item.irq, want.value("irq", item.irq));
+      EXPECT_EQ(item.irq.number, want.value("irq", item.irq.number));
       EXPECT_EQ(item.vec, want.value("vec", item.vec));
     }
   }

@@ -39,9 +39,8 @@ TEST(NetPathFromFacts, AMovedNapiWakeupIsPairedWhereItRanAndCountsTheRtTaskThere
   Report report = pipeline.Finish(b.context());
   ASSERT_EQ(report.net_path.size(), 1u);
   const NetPathRow& row = report.net_path[0];
-  EXPECT_EQ(row.irq, 41);
+  EXPECT_EQ(row.irq, (InterruptId{41, false}));
   EXPECT_EQ(row.handler, "eth1");
-  EXPECT_FALSE(row.x86_vector);
   EXPECT_EQ(row.hardirqs, 1);
   ASSERT_EQ(row.runners.size(), 1u);
   EXPECT_EQ(row.runners[0].pid, kNapiThread);
@@ -83,9 +82,8 @@ TEST(NetPathFromFacts, ANetRxRaisedInAnX86VectorIsThatVectorsChain) {
   Report report = pipeline.Finish(b.context());
   ASSERT_EQ(report.net_path.size(), 1u);
   const NetPathRow& row = report.net_path[0];
-  EXPECT_EQ(row.irq, 251);
+  EXPECT_EQ(row.irq, (InterruptId{251, true}));
   EXPECT_EQ(row.handler, "call_function_single");
-  EXPECT_TRUE(row.x86_vector);
   EXPECT_EQ(row.irq_cpus, std::vector<int>{1});
   EXPECT_EQ(row.hardirqs, 2);
   ASSERT_EQ(row.runners.size(), 1u);
@@ -122,7 +120,7 @@ TEST(NetPathFromFacts, AVectorThatWakesANapiThreadListsTheCpuItWokeItFrom) {
   Report report = Analyze(b);
   ASSERT_EQ(report.net_path.size(), 1u);
   const NetPathRow& row = report.net_path[0];
-  EXPECT_EQ(row.irq, 236);
+  EXPECT_EQ(row.irq, (InterruptId{236, true}));
   EXPECT_EQ(row.handler, "local_timer");
   EXPECT_EQ(row.irq_cpus, std::vector<int>{1});
   EXPECT_EQ(row.hardirqs, 1);
@@ -145,8 +143,7 @@ TEST(NetPathFromFacts, ADeviceIrqAndAnX86VectorOfOneNumberAreTwoChains) {
   Report report = Analyze(b);
   ASSERT_EQ(report.net_path.size(), 2u);
   const NetPathRow& nic = report.net_path[0];
-  EXPECT_EQ(nic.irq, 236);
-  EXPECT_FALSE(nic.x86_vector);
+  EXPECT_EQ(nic.irq, (InterruptId{236, false}));
   EXPECT_EQ(nic.handler, "eth1-rx-3");
   EXPECT_EQ(nic.irq_cpus, std::vector<int>{0});
   EXPECT_EQ(nic.hardirqs, 1);
@@ -154,8 +151,7 @@ TEST(NetPathFromFacts, ADeviceIrqAndAnX86VectorOfOneNumberAreTwoChains) {
   EXPECT_EQ(nic.runners[0].comm, "(hard-IRQ exit)");
   EXPECT_EQ(nic.waited_ns, 211 - 205);
   const NetPathRow& timer = report.net_path[1];
-  EXPECT_EQ(timer.irq, 236);
-  EXPECT_TRUE(timer.x86_vector);
+  EXPECT_EQ(timer.irq, (InterruptId{236, true}));
   EXPECT_EQ(timer.handler, "local_timer");
   EXPECT_EQ(timer.irq_cpus, std::vector<int>{1});
   EXPECT_EQ(timer.hardirqs, 1);

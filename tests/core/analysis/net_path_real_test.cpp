@@ -99,7 +99,7 @@ TEST_F(NetPathRealTrace, EachNicIrqsRunnerIsTheKthreadItsHandlerWoke) {
   for (const NetPathRow& row : report_.net_path) {
     SCOPED_TRACE(row.handler);
     ASSERT_FALSE(row.runners.empty());
-    const std::map<int32_t, int64_t>& woken = wakeups.woken[row.irq];
+    const std::map<int32_t, int64_t>& woken = wakeups.woken[row.irq.number];
     int32_t most_woken = -1;
     int64_t most = 0;
     for (const auto& [pid, count] : woken) {
@@ -107,7 +107,7 @@ TEST_F(NetPathRealTrace, EachNicIrqsRunnerIsTheKthreadItsHandlerWoke) {
     }
     EXPECT_EQ(row.runners.front().pid, most_woken);
     EXPECT_GT(row.hardirqs, 1000);  // a second of flood ping
-    if (row.irq == receive_irq) {
+    if (row.irq == InterruptId{receive_irq, false}) {
       receive_irq_seen = true;
       EXPECT_EQ(row.handler, std::string(truth_["irq_handler"]));
       EXPECT_EQ(row.irq_cpus, std::vector<int>{truth_["irq_cpu"].get<int>()});

@@ -48,7 +48,7 @@ TEST(PingPongFindings, FrequentMigrationsWithTimeSplitBetweenCpusArePingPong) {
   // What it names, for viewers: the thread, its IRQ, the CPU to pin it to (its IRQ's), then
   // the other CPUs it ran on.
   EXPECT_EQ(findings[0].pid, 77);
-  EXPECT_EQ(findings[0].irq, 45);
+  EXPECT_EQ(findings[0].irq, (InterruptId{45, false}));
   EXPECT_EQ(findings[0].other_cpus, (std::vector<int>{0, 1}));
 }
 

@@ -155,14 +155,15 @@ TEST(ContextRuntime, HardIrqsWithBothEndsInTheTraceAreMeasured) {
   Report report = Analyze(b);
   ASSERT_EQ(report.hardirq_runtime.size(), 3u);
   const HardirqRuntimeRow& eth0 = report.hardirq_runtime[0];
-  EXPECT_EQ(std::tie(eth0.cpu, eth0.irq, eth0.name), std::make_tuple(0, 30, std::string("eth0")));
+  EXPECT_EQ(std::tie(eth0.cpu, eth0.irq, eth0.name),
+            std::make_tuple(0, InterruptId{30, false}, std::string("eth0")));
   EXPECT_EQ(eth0.run.count, 2);
   EXPECT_EQ(eth0.run.min_ns, 5);
   EXPECT_EQ(eth0.run.max_ns, 10);
   EXPECT_EQ(eth0.run.max_at_ns, 10);
   const HardirqRuntimeRow& timer = report.hardirq_runtime[1];
   EXPECT_EQ(std::tie(timer.cpu, timer.irq, timer.name),
-            std::make_tuple(0, 236, std::string("local_timer")));
+            std::make_tuple(0, InterruptId{236, true}, std::string("local_timer")));
   EXPECT_EQ(timer.run.max_ns, 3);
   EXPECT_EQ(report.hardirq_runtime[2].cpu, 1);
   EXPECT_EQ(report.hardirq_runtime[2].run.max_ns, 7);

@@ -55,8 +55,8 @@ TEST_P(RtGeneration, PriorityChainIsWhatTheScenarioStates) {
   for (size_t i = 0; i < chains.size(); ++i) {
     const json& want = chains[i];
     const NetPathRow& row = report_.net_path[i];
-    SCOPED_TRACE(::testing::Message() << "IRQ " << row.irq);
-    EXPECT_EQ(row.irq, want["irq"].get<int>());
+    SCOPED_TRACE(::testing::Message() << "IRQ " << row.irq.number);
+    EXPECT_EQ(row.irq.number, want["irq"].get<int>());
     EXPECT_EQ(row.irq_thread.pid, want["irq_thread_pid"].get<int>());
     EXPECT_EQ(row.irq_thread.prio, want["irq_thread_prio"].get<int>());
     ASSERT_FALSE(row.runners.empty());

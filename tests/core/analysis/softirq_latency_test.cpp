@@ -41,7 +41,7 @@ const SoftirqLatencyRow* Row(const Report& report, int cpu, uint32_t vec) {
 // A BlameItem as (kind, id, time) for compact assertions; id is pid, irq or vec.
 std::tuple<ContextKind, int64_t, int64_t> Held(const BlameItem& item) {
   int64_t id = item.kind == ContextKind::kTask      ? item.pid
-               : item.kind == ContextKind::kHardirq ? item.irq
+               : item.kind == ContextKind::kHardirq ? item.irq.number
                                                     : item.vec;
   return {item.kind, id, item.time_ns};
 }
@@ -205,8 +205,8 @@ TEST(SoftirqLatency, BlamesWhatHeldTheCpuLargestFirst) {
   EXPECT_EQ(wait.blame[0].name, "cyclictest");
   EXPECT_EQ(wait.blame[0].prio, 1);
   EXPECT_EQ(wait.blame[1].name, "local_timer");
-  EXPECT_TRUE(wait.blame[1].x86_vector);
-  EXPECT_FALSE(wait.blame[4].x86_vector);  // IRQ 30, a device's
+  EXPECT_TRUE(wait.blame[1].irq.x86_vector);
+  EXPECT_FALSE(wait.blame[4].irq.x86_vector);  // IRQ 30, a device's
   EXPECT_EQ(wait.blame[2].name, "TIMER");
   EXPECT_THAT(net_rx->ran_in, ElementsAre(Pair(SoftirqSite::kKsoftirqd, 1)));
 

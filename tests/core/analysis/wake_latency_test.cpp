@@ -88,7 +88,7 @@ TEST(WakeLatency, MeasuresWakeupsOfRtThreadsAndBlamesWhatHeldTheCpu) {
   EXPECT_EQ(worst.blame[1].time_ns, 600);  // 1000-1500 and 2500-2600
   EXPECT_EQ(WakeBlameRole(worst.blame[1], kRt98), "lower_prio");
   EXPECT_EQ(worst.blame[2].kind, ContextKind::kHardirq);
-  EXPECT_EQ(worst.blame[2].irq, 30);
+  EXPECT_EQ(worst.blame[2].irq, (InterruptId{30, false}));
   EXPECT_EQ(worst.blame[2].time_ns, 200);
 
   EXPECT_EQ(cyclictest.worst[1].latency_ns, 300);

@@ -80,7 +80,7 @@ TEST(ContextTracker, NestsIrqSoftirqAndNapiInsideATask) {
   const ContextInterval* irq = r.Find(K::kHardirq, 100);
   ASSERT_NE(irq, nullptr);
   EXPECT_EQ(irq->end_ns, 150);
-  EXPECT_EQ(irq->frame.irq, 30);
+  EXPECT_EQ(irq->frame.irq, (InterruptId{30, false}));
   EXPECT_EQ(irq->frame.depth, 1);
   EXPECT_EQ(irq->frame.pid, kIperf);
   const ContextInterval* softirq = r.Find(K::kSoftirq, 150);

@@ -34,10 +34,10 @@ TEST(IrqSource, ARaiseInAHardIrqHandlerNamesThatIrqOnTheRaiseAndItsWait) {
   EventBuilder b = RaiseInHardIrq();
   FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.raises.size(), 1u);
-  EXPECT_EQ(r.raises[0].source.irq, 354);
+  EXPECT_EQ(r.raises[0].source.irq, (InterruptId{354, false}));
   EXPECT_TRUE(r.raises[0].source.in_hardirq);
   ASSERT_EQ(r.waits.size(), 1u);
-  EXPECT_EQ(r.waits[0].source.irq, 354);
+  EXPECT_EQ(r.waits[0].source.irq, (InterruptId{354, false}));
   EXPECT_TRUE(r.waits[0].source.in_hardirq);
   EXPECT_EQ(r.waits[0].task_pid, kIperf);  // the task it interrupted at IRQ exit
 }
@@ -62,11 +62,11 @@ TEST(IrqSource, ARaiseInAnIrqThreadNamesTheIrqItServesAndTheRunnerItsPriority) {
   b.Raise(1, 1300, kIperf, kTimer);
   FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.raises.size(), 2u);
-  EXPECT_EQ(r.raises[0].source.irq, 354);
+  EXPECT_EQ(r.raises[0].source.irq, (InterruptId{354, false}));
   EXPECT_FALSE(r.raises[0].source.in_hardirq);
   EXPECT_FALSE(r.raises[1].source.known());
   ASSERT_EQ(r.waits.size(), 1u);
-  EXPECT_EQ(r.waits[0].source.irq, 354);
+  EXPECT_EQ(r.waits[0].source.irq, (InterruptId{354, false}));
   EXPECT_EQ(r.waits[0].task_pid, kIrqThread);
   EXPECT_EQ(r.waits[0].task_prio, 49);
 }
@@ -101,15 +101,15 @@ TEST(IrqSource, WakeupsAndActivationsNameTheIrqThatWokeThem) {
   FactRecorder r = ProduceFacts(b);
   ASSERT_EQ(r.queued.size(), 3u);
   EXPECT_EQ(r.queued[0].pid, kNapiThread);
-  EXPECT_EQ(r.queued[0].source.irq, 41);
+  EXPECT_EQ(r.queued[0].source.irq, (InterruptId{41, false}));
   EXPECT_TRUE(r.queued[0].source.in_hardirq);
-  EXPECT_EQ(r.queued[1].source.irq, 354);
+  EXPECT_EQ(r.queued[1].source.irq, (InterruptId{354, false}));
   EXPECT_FALSE(r.queued[2].source.known());
   ASSERT_EQ(r.activations.size(), 3u);
   EXPECT_EQ(r.activations[0].pid, kNapiThread);
-  EXPECT_EQ(r.activations[0].source.irq, 41);
+  EXPECT_EQ(r.activations[0].source.irq, (InterruptId{41, false}));
   EXPECT_EQ(r.activations[1].pid, kIrqThread);
-  EXPECT_EQ(r.activations[1].source.irq, 354);
+  EXPECT_EQ(r.activations[1].source.irq, (InterruptId{354, false}));
   EXPECT_TRUE(r.activations[1].source.in_hardirq);
   EXPECT_FALSE(r.activations[2].source.known());
 }

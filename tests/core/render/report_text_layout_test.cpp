@@ -115,11 +115,11 @@ TEST(ReportTextLayout, SummaryCountsWokenThreadsAndWakeups) {
 TEST(ReportTextLayout, AnX86VectorsChainIsNamedAVector) {
   Report report;
   NetPathRow nic;
-  nic.irq = 236;
+  nic.irq = {236, false};
   nic.handler = "eth1-rx-3";
   nic.irq_cpus = {0};
   NetPathRow timer = nic;
-  timer.x86_vector = true;
+  timer.irq = {236, true};
   timer.handler = "local_timer";
   timer.irq_cpus = {1};
   report.net_path = {nic, timer};
@@ -135,14 +135,13 @@ TEST(ReportTextLayout, AnX86VectorsChainIsNamedAVector) {
 TEST(ReportTextLayout, HardIrqRunTimeMarksX86Vectors) {
   Report report;
   HardirqRuntimeRow nic;
-  nic.irq = 41;
+  nic.irq = {41, false};
   nic.name = "eth0-rx-0";
   nic.run.count = 3;
   nic.run.max_ns = 2000;
   HardirqRuntimeRow ipi = nic;
   ipi.cpu = 1;
-  ipi.irq = 251;
-  ipi.x86_vector = true;
+  ipi.irq = {251, true};
   ipi.name = "call_function_single";
   ipi.run.max_ns = 9000;
   report.hardirq_runtime = {nic, ipi};
@@ -176,11 +175,11 @@ TEST(Phrasing, RolesInPlainWordsAndNoDoubledWords) {
             "iperf3 (pid 10780) 570 us (50%, a lower-priority task that could not be preempted)");
   BlameItem timer;
   timer.kind = ContextKind::kHardirq;
-  timer.irq = 236;
+  timer.irq = {236, false};
   timer.name = "local_timer";
   timer.time_ns = 114'000;
   EXPECT_EQ(DescribeWakeHolder(timer, 1'140'000, kRt98), "hard IRQ local_timer (236) 114 us (10%)");
-  timer.x86_vector = true;  // irq_vectors:local_timer_entry, not a device IRQ of that number
+  timer.irq.x86_vector = true;  // irq_vectors:local_timer_entry, not a device IRQ of that number
   EXPECT_EQ(DescribeWakeHolder(timer, 1'140'000, kRt98),
             "x86 vector local_timer (236) 114 us (10%)");
   BlameItem softirq;

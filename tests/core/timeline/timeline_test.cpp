@@ -266,10 +266,25 @@ TEST(Timeline, FilterMasksItemsOfTheirOwnLane) {
   for (size_t i = 0; i < named.size(); ++i) {
     const TimelineItem& item = timeline.items()[i];
     bool expected =
-        (item.lane == Lane::kHardirq && item.irq == 354) ||
+        (item.lane == Lane::kHardirq && item.irq == InterruptId{354, false}) ||
         ((item.lane == Lane::kSoftirq || item.lane == Lane::kSoftirqWait) && item.vec == kTimer);
     EXPECT_EQ(named[i] != 0, expected) << i;
   }
+}
+
+// A finding's interrupt goes to the filter's list of its number space (the GUI's and the HTML
+// report's picture of a finding); none known, none added.
+TEST(TimelineFilter, AnInterruptGoesToTheListOfItsNumberSpace) {
+  TimelineFilter filter;
+  filter.AddInterrupt({41, false});
+  filter.AddInterrupt({236, true});
+  filter.AddInterrupt({});
+  EXPECT_EQ(filter.irqs, std::vector<int32_t>{41});
+  EXPECT_EQ(filter.x86_vectors, std::vector<int32_t>{236});
+  EXPECT_FALSE(filter.empty());
+  TimelineFilter none;
+  none.AddInterrupt({});
+  EXPECT_TRUE(none.empty());
 }
 
 // A NIC queue's IRQ 236 and the local timer's vector 236 are two handlers; filtering by one
@@ -282,7 +297,7 @@ TEST(Timeline, AnIrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
   b.VectorEntry(1, 200, 0, "local_timer", 236).VectorExit(1, 210, 0, "local_timer", 236);
   Timeline timeline = Build(b);
   ASSERT_EQ(timeline.handlers().size(), 2u);
-  EXPECT_NE(timeline.handlers()[0].x86_vector, timeline.handlers()[1].x86_vector);
+  EXPECT_NE(timeline.handlers()[0].irq.x86_vector, timeline.handlers()[1].irq.x86_vector);
   // What the GUI's IRQ filter lists, and the tooltips' titles (GUI and HTML).
   std::vector<std::string> labels, titles;
   for (uint16_t key : {0, 1}) {

@@ -42,7 +42,7 @@ class WaitBlame {
     int16_t prio;   // tasks: the lowest kernel priority seen (the most urgent)
     TaskClass task_class;  // tasks: the latest class the tracker gave it
     int64_t time_ns;
-    bool x86_vector;  // hard IRQs: an x86 vector's number, not a device IRQ's
+    bool x86_vector;  // hard IRQs: `id` is an x86 vector's number, not a device IRQ's
   };
   std::vector<Held> held_;
   int64_t unknown_ns_ = 0;

@@ -11,6 +11,7 @@
 #include <absl/container/flat_hash_map.h>
 
 #include "napiscope/event_sink.h"
+#include "napiscope/interrupt_id.h"
 #include "napiscope/task_class.h"
 #include "napiscope/task_classifier.h"
 
@@ -47,22 +48,12 @@ std::string_view SoftirqSiteName(SoftirqSite site);
 /// that do not serve softirqs).
 SoftirqSite SoftirqSiteOfTask(TaskClass task_class);
 
-/// The irq of a hard-IRQ frame known only from common_flags: its entry and exit were not traced
-/// (x86 vectors without irq_vectors:*, filtered IRQs). Such frames are named "untraced hard IRQ".
-inline constexpr int32_t kUntracedIrq = -1;
-
 /// The name given to hard-IRQ frames inferred from common_flags.
 inline constexpr std::string_view kUntracedIrqName = "untraced hard IRQ";
 
-/// What kind of interrupt a number is, as every view says it: "x86 vector" for an x86 vector's
-/// number (irq_vectors:*, a number space of its own), else `device_word` ("IRQ", "hard IRQ").
-constexpr std::string_view InterruptKindName(bool x86_vector, std::string_view device_word) {
-  return x86_vector ? "x86 vector" : device_word;
-}
-
-/// An interrupt named with its number: "IRQ 41" (or `device_word` 41; the bare "41" when
-/// `device_word` is empty), "x86 vector 251".
-std::string InterruptLabel(int32_t irq, bool x86_vector, std::string_view device_word = "IRQ");
+/// The irq of a hard-IRQ frame known only from common_flags: its entry and exit were not traced
+/// (x86 vectors without irq_vectors:*, filtered IRQs). Such frames are named "untraced hard IRQ".
+inline constexpr InterruptId kUntracedIrq{};
 
 /// One level of a CPU's context stack.
 struct ContextFrame {
@@ -75,11 +66,10 @@ struct ContextFrame {
   bool start_known = true;    ///< false when the frame was already running at trace start / gap
   bool resumed = false;       ///< true when start_ns is a resume, not the first start
   bool inferred = false;      ///< a hard IRQ seen only in common_flags (kUntracedIrq)
-  bool x86_vector = false;    ///< a hard IRQ that is an x86 vector (irq_vectors:*), not a device's
   uint16_t cpu = 0;
   int16_t prio = -1;          ///< kernel priority of the task on the CPU, -1 unknown
   int32_t pid = 0;            ///< the task on the CPU (for every kind)
-  int32_t irq = -1;           ///< hard IRQ number, or x86 vector number when x86_vector
+  InterruptId irq;            ///< hard IRQ: the device IRQ or x86 vector (-1: kUntracedIrq)
   uint32_t vec = 0;           ///< softirq vector
   StringId name = 0;          ///< task comm, IRQ handler / vector name, or NAPI device
   uint64_t napi = 0;          ///< napi_struct pointer of a NAPI poll

@@ -15,14 +15,12 @@ namespace napiscope {
 /// The interrupt a softirq raise or a wakeup came from, as the context tracker saw its CPU.
 struct IrqSource {
   /// The traced hard IRQ (or x86 vector) whose handler was running; else, at task level or in
-  /// a softirq of an IRQ thread, the IRQ that thread serves; -1 neither (or no tracker).
-  int32_t irq = -1;
+  /// a softirq of an IRQ thread, the IRQ that thread serves; none (-1) otherwise (or no
+  /// tracker). A device IRQ 236 and the local timer's vector 236 are two sources.
+  InterruptId irq;
   bool in_hardirq = false;  ///< true when `irq` is the hard IRQ handler that was running
-  /// True when `irq` is an x86 vector's number (irq_vectors:*): its own number space, so a
-  /// device IRQ 236 and the local timer's vector 236 are two sources.
-  bool x86_vector = false;
   /// True when an IRQ is known.
-  bool known() const { return irq >= 0; }
+  bool known() const { return irq.known(); }
 };
 
 /// A softirq vector that became pending on a CPU: the first raise since it last entered there.

@@ -14,8 +14,7 @@ struct BlameItem {
   int32_t pid = 0;                        ///< kTask: the task
   int16_t prio = -1;                      ///< kTask: kernel priority (lowest seen), -1 unknown
   TaskClass task_class = TaskClass::kOther;  ///< kTask: its class, by name and behaviour
-  int32_t irq = -1;                       ///< kHardirq: IRQ number or x86 vector
-  bool x86_vector = false;                ///< kHardirq: `irq` is an x86 vector's (irq_vectors:*)
+  InterruptId irq;                           ///< kHardirq: the device IRQ or x86 vector
   uint32_t vec = 0;                       ///< kSoftirq: the vector
   std::string name;                       ///< comm, IRQ handler / vector name, or vector name
   int64_t time_ns = 0;                    ///< time it held the CPU inside the wait

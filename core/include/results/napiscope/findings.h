@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "napiscope/event.h"
+#include "napiscope/interrupt_id.h"
 
 namespace napiscope {
 
@@ -31,8 +32,7 @@ struct Finding {
   TimestampNs start_ns = 0;  ///< the worst case it describes begins here
   TimestampNs end_ns = 0;    ///< ... and ends here
   int32_t pid = -1;          ///< the task it is about, -1 when not one task
-  int32_t irq = -1;          ///< the hard IRQ it is about, -1 when not one IRQ
-  bool x86_vector = false;   ///< `irq` is an x86 vector's number (irq_vectors:*)
+  InterruptId irq;           ///< the hard IRQ (or x86 vector) it is about; none when not one
   int32_t vec = -1;          ///< the softirq vector it is about, -1 when not one vector
   std::vector<int32_t> other_pids;  ///< further tasks it names (a waker, a blocking task)
   std::vector<int> other_cpus;      ///< further CPUs it names (where to pin a thread first)

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "napiscope/interrupt_id.h"
+
 namespace napiscope {
 
 /// One thread of a chain, with the priority it was seen at.
@@ -33,8 +35,7 @@ struct NetPathRtTask {
 
 /// The chain of one NIC IRQ (or of an x86 vector that made network work).
 struct NetPathRow {
-  int32_t irq = 0;              ///< the IRQ number, or the vector's when x86_vector
-  bool x86_vector = false;      ///< an x86 vector (irq_vectors:*), e.g. RPS's IPI, not a device IRQ
+  InterruptId irq;              ///< the device IRQ, or an x86 vector (e.g. RPS's IPI)
   std::string handler;          ///< irq_handler_entry name
   std::vector<int> irq_cpus;    ///< CPUs its hard IRQ fired on
   int64_t hardirqs = 0;         ///< hard IRQs seen

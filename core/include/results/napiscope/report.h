@@ -51,8 +51,7 @@ struct SoftirqRuntimeRow {
 /// Hard-IRQ run time (entry to exit) of one IRQ (or x86 vector) on one CPU.
 struct HardirqRuntimeRow {
   int cpu = 0;
-  int32_t irq = 0;
-  bool x86_vector = false;  ///< `irq` is an x86 vector's number (irq_vectors:*)
+  InterruptId irq;    ///< the device IRQ or x86 vector
   std::string name;   ///< handler name ("eth0") or x86 vector name ("local_timer")
   DurationStats run;  ///< nested hard IRQs included; max_at = entry
 };

@@ -48,7 +48,7 @@ struct TimelineItem {
   uint16_t key = 0;    ///< colour key; its meaning depends on the lane (see Lane)
   int16_t prio = -1;   ///< kernel priority of the task on the CPU, -1 unknown
   int32_t pid = 0;     ///< the task on the CPU; 0 for hard IRQs (not kept, to keep items few)
-  int32_t irq = -1;    ///< hard IRQ number or x86 vector
+  InterruptId irq;     ///< hard IRQ: the device IRQ or x86 vector
   uint32_t vec = 0;    ///< softirq vector
   StringId name = 0;   ///< task comm, IRQ handler name or NAPI device
   int32_t work = 0;    ///< NAPI poll: packets processed
@@ -64,13 +64,12 @@ struct TimelineItem {
 
 /// A hard IRQ handler (or x86 vector) as the hard-IRQ lane keys it.
 struct IrqHandlerKey {
-  int32_t irq = -1;         ///< the IRQ number, or the vector's when x86_vector
-  StringId name = 0;        ///< handler or vector name
-  bool x86_vector = false;  ///< an x86 vector (irq_vectors:*): numbered apart from device IRQs
+  InterruptId irq;    ///< the device IRQ or x86 vector
+  StringId name = 0;  ///< handler or vector name
   bool operator==(const IrqHandlerKey&) const = default;
   template <typename H>
   friend H AbslHashValue(H h, const IrqHandlerKey& key) {
-    return H::combine(std::move(h), key.irq, key.name, key.x86_vector);
+    return H::combine(std::move(h), key.irq, key.name);
   }
 };
 
@@ -122,6 +121,10 @@ struct TimelineFilter {
   std::vector<uint32_t> vecs;        ///< softirq vectors
   std::vector<int32_t> x86_vectors;  ///< x86 vector numbers (a number space of their own)
 
+  /// Adds a device IRQ to `irqs`, an x86 vector to `x86_vectors`; nothing when none is known.
+  void AddInterrupt(InterruptId irq) {
+    if (irq.known()) (irq.x86_vector ? x86_vectors : irqs).push_back(irq.number);
+  }
   /// True when the filter hides nothing.
   bool empty() const {
     return pids.empty() && irqs.empty() && vecs.empty() && x86_vectors.empty();

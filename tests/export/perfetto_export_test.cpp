@@ -64,19 +64,20 @@ void ExpectSoftirqRuns(const DecodedExport& decoded, const nlohmann::json& repor
   EXPECT_EQ(slices, expected);
 }
 
-// Complete hard IRQ runs per CPU and IRQ are the report's hardirq_runtime counts.
+// Complete hard IRQ runs per CPU and IRQ (or x86 vector) are the report's hardirq_runtime counts.
 void ExpectHardirqRuns(const DecodedExport& decoded, const nlohmann::json& report) {
-  std::map<std::tuple<int64_t, int64_t, std::string>, int64_t> slices, expected;
+  std::map<std::tuple<int64_t, int64_t, bool, std::string>, int64_t> slices, expected;
   for (const DecodedEvent& slice : decoded.slices) {
     if (slice.category != "hardirq" || !Flag(slice, "start_known", true) ||
         !Flag(slice, "end_known", true)) {
       continue;
     }
     std::string cpu = slice.track.substr(4, slice.track.find(' ', 4) - 4);
-    ++slices[{std::stoll(cpu), slice.args.at("irq").get<int64_t>(), slice.name}];
+    ++slices[{std::stoll(cpu), slice.args.at("irq").get<int64_t>(),
+              Flag(slice, "x86_vector", false), slice.name}];
   }
   for (const auto& row : report["hardirq_runtime"]) {
-    expected[{row["cpu"].get<int64_t>(), row["irq"].get<int64_t>(),
+    expected[{row["cpu"].get<int64_t>(), row["irq"].get<int64_t>(), row["x86_vector"].get<bool>(),
               row["name"].get<std::string>()}] = row["count"].get<int64_t>();
   }
   EXPECT_EQ(slices, expected);

@@ -116,6 +116,7 @@ ContextTracks::ContextTracks(TrackLayout* layout, const AnalysisOptions& options
            w->ArgName("ran_in"),
            w->ArgName("pid"),
            w->ArgName("irq"),
+           w->ArgName("x86_vector"),
            w->ArgName("interrupted_pid"),
            w->ArgName("work"),
            w->ArgName("budget"),
@@ -165,9 +166,12 @@ void ContextTracks::Softirq(const ContextInterval& interval) {
 
 void ContextTracks::Hardirq(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
-  Arg args[6] = {{iids_.irq, int64_t{frame.irq.number}},
+  Arg args[7] = {{iids_.irq, int64_t{frame.irq.number}},
                  {iids_.interrupted_pid, int64_t{frame.pid}}};
-  size_t count = AddUnusualFlags(interval, args, 2);
+  size_t count = 2;
+  // An x86 vector's number is not a device IRQ's (local_timer is 236, as may be a NIC's IRQ).
+  if (frame.irq.x86_vector) args[count++] = {iids_.x86_vector, true};
+  count = AddUnusualFlags(interval, args, count);
   uint64_t name = cache_.PerString(frame.name, [this](StringId id) { return layout_->Str(id); });
   layout_->writer()->Slice(layout_->CpuTrack(TrackKind::kCpuHardirqs, frame.cpu), frame.start_ns,
                            interval.end_ns, iids_.hardirq, name,

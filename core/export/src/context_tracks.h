@@ -99,8 +99,8 @@ class ContextTracks : public ContextListener {
   struct Iids {
     uint64_t softirq, hardirq, napi, lost;                        // categories
     uint64_t poll, poll_exhausted, events_lost;                   // event names
-    uint64_t vec, ran_in, pid, irq, interrupted_pid, work, budget, exhausted, cpu, lost_ns,
-        start_known, end_known, resumed, suspended;               // arg names
+    uint64_t vec, ran_in, pid, irq, x86_vector, interrupted_pid, work, budget, exhausted, cpu,
+        lost_ns, start_known, end_known, resumed, suspended;  // arg names
   };
   // Appends the flags that are not their usual value.
   size_t AddUnusualFlags(const ContextInterval& interval, Arg* args, size_t count) const;

@@ -444,15 +444,19 @@ void MainWindow::SyncCpuMenu() {
   }
 }
 
-void MainWindow::SetFilter(const QString& task, int irq, int vec, bool irq_is_x86_vector) {
+InterruptId MainWindow::SelectedInterrupt() const {
+  return {irq_filter_->currentData().toInt(), irq_filter_->currentData(kX86VectorRole).toBool()};
+}
+
+void MainWindow::SetFilter(const QString& task, InterruptId irq, int vec) {
   task_filter_->blockSignals(true);
   task_filter_->setText(task);
   task_filter_->blockSignals(false);
   irq_filter_->blockSignals(true);
   int irq_index = 0;
   for (int i = 1; i < irq_filter_->count(); ++i) {
-    if (irq_filter_->itemData(i).toInt() == irq &&
-        irq_filter_->itemData(i, kX86VectorRole).toBool() == irq_is_x86_vector) {
+    if (irq.known() && irq_filter_->itemData(i).toInt() == irq.number &&
+        irq_filter_->itemData(i, kX86VectorRole).toBool() == irq.x86_vector) {
       irq_index = i;
     }
   }
@@ -484,8 +488,7 @@ void MainWindow::ApplyFilter() {
     }
     if (filter.pids.empty()) filter.pids.push_back(-1);  // nothing matches: show no task
   }
-  filter.AddInterrupt(
-      {irq_filter_->currentData().toInt(), irq_filter_->currentData(kX86VectorRole).toBool()});
+  filter.AddInterrupt(SelectedInterrupt());
   if (int vec = vector_filter_->currentData().toInt(); vec >= 0) {
     filter.vecs.push_back(static_cast<uint32_t>(vec));
   }

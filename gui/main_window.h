@@ -124,9 +124,8 @@ class MainWindow : public QMainWindow {
   /// Applies the task / IRQ / vector filter fields.
   void ApplyFilter();
 
-  /// Sets the filter fields (task: comm substring or pid; irq and vec: -1 for all; irq is an
-  /// x86 vector's number when irq_is_x86_vector).
-  void SetFilter(const QString& task, int irq, int vec, bool irq_is_x86_vector = false);
+  /// Sets the filter fields (task: comm substring or pid; irq: none for all; vec: -1 for all).
+  void SetFilter(const QString& task, InterruptId irq, int vec);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -176,6 +175,9 @@ class MainWindow : public QMainWindow {
   ChartsPanel* charts_;
   QLineEdit* task_filter_;
   QLineEdit* go_to_;
+  // The IRQ filter box's entry (none for "all").
+  InterruptId SelectedInterrupt() const;
+
   QComboBox* irq_filter_;  // data: the IRQ number; kX86VectorRole: it is an x86 vector's
   static constexpr int kX86VectorRole = Qt::UserRole + 1;
   QComboBox* vector_filter_;

@@ -94,8 +94,7 @@ SessionState MainWindow::CaptureSession() const {
     if (timeline_->CpuExpanded(cpu)) session.expanded_cpus.push_back(cpu);
   }
   session.task_filter = task_filter_->text();
-  session.irq_filter = irq_filter_->currentData().toInt();
-  session.irq_filter_x86_vector = irq_filter_->currentData(kX86VectorRole).toBool();
+  session.irq_filter = SelectedInterrupt();
   session.vec_filter = vector_filter_->currentData().toInt();
   session.event_filter = events_->FilterText();
   session.scroll_y = state.scroll_y;
@@ -120,8 +119,7 @@ void MainWindow::RestoreSession(const SessionState& session) {
   for (int cpu : session.expanded_cpus) timeline_->SetCpuExpanded(cpu, true);
   for (int32_t pid : std::vector<int32_t>(timeline_->PinnedPids())) timeline_->Unpin(pid);
   for (int32_t pid : session.pinned_pids) timeline_->Pin(pid);
-  SetFilter(session.task_filter, session.irq_filter, session.vec_filter,
-            session.irq_filter_x86_vector);
+  SetFilter(session.task_filter, session.irq_filter, session.vec_filter);
   events_->SetFilterText(session.event_filter);
   timeline_->SetRange(session.from_ns, session.to_ns);
   timeline_->SetMarkers(session.marker_a, session.marker_b);

@@ -36,8 +36,8 @@ QByteArray SessionToJson(const SessionState& session) {
   root["hidden_cpus"] = Numbers(session.hidden_cpus);
   root["expanded_cpus"] = Numbers(session.expanded_cpus);
   root["task_filter"] = session.task_filter;
-  root["irq_filter"] = session.irq_filter;
-  root["irq_filter_x86_vector"] = session.irq_filter_x86_vector;
+  root["irq_filter"] = session.irq_filter.number;
+  root["irq_filter_x86_vector"] = session.irq_filter.x86_vector;
   root["vec_filter"] = session.vec_filter;
   root["event_filter"] = session.event_filter;
   root["scroll_y"] = session.scroll_y;
@@ -82,8 +82,7 @@ bool SessionFromJson(const QByteArray& json, SessionState* session, QString* err
     result.expanded_cpus.push_back(value.toInt());
   }
   result.task_filter = root["task_filter"].toString();
-  result.irq_filter = root["irq_filter"].toInt(-1);
-  result.irq_filter_x86_vector = root["irq_filter_x86_vector"].toBool(false);
+  result.irq_filter = {root["irq_filter"].toInt(-1), root["irq_filter_x86_vector"].toBool(false)};
   result.vec_filter = root["vec_filter"].toInt(-1);
   result.event_filter = root["event_filter"].toString();
   result.scroll_y = root["scroll_y"].toInt();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "napiscope/event.h"
+#include "napiscope/interrupt_id.h"
 
 namespace napiscope::gui {
 
@@ -23,8 +24,7 @@ struct SessionState {
   std::vector<int> hidden_cpus;
   std::vector<int> expanded_cpus;
   QString task_filter;   ///< the toolbar's task box
-  int irq_filter = -1;   ///< -1: all
-  bool irq_filter_x86_vector = false;  ///< irq_filter is an x86 vector's number
+  InterruptId irq_filter;  ///< the IRQ or x86 vector filtered on; none: all
   int vec_filter = -1;   ///< -1: all
   QString event_filter;  ///< the event list's filter
   int scroll_y = 0;

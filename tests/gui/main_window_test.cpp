@@ -275,7 +275,7 @@ TEST(MainWindow, TaskFilterMatchesCommOrPid) {
   MainWindow window;
   window.SetShowErrorDialogs(false);
   ASSERT_TRUE(window.OpenTraceAndWait(Data("scenarios/softirq_contexts.dat")));
-  window.SetFilter("ksoftirqd", -1, -1);
+  window.SetFilter("ksoftirqd", {}, -1);
   const std::vector<uint8_t>& mask = window.timeline()->state().item_mask.shown;
   const std::vector<TimelineItem>& items = window.trace()->timeline.items();
   ASSERT_EQ(mask.size(), items.size());
@@ -286,7 +286,7 @@ TEST(MainWindow, TaskFilterMatchesCommOrPid) {
     shown_tasks += mask[i];
   }
   EXPECT_GT(shown_tasks, 0);
-  window.SetFilter("", -1, -1);
+  window.SetFilter("", {}, -1);
   EXPECT_TRUE(window.timeline()->state().item_mask.empty());
 }
 
@@ -309,7 +309,7 @@ TEST(MainWindow, IrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
   ASSERT_TRUE(window.OpenTraceAndWait(path));
   const Timeline& timeline = window.trace()->timeline;
   for (bool vector : {false, true}) {
-    window.SetFilter("", 236, -1, vector);
+    window.SetFilter("", {236, vector}, -1);
     const std::vector<uint8_t>& mask = window.timeline()->state().item_mask.shown;
     ASSERT_EQ(mask.size(), timeline.items().size());
     int shown = 0;
@@ -323,8 +323,7 @@ TEST(MainWindow, IrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
   }
   // The session keeps which of the two was chosen.
   SessionState saved = window.CaptureSession();
-  EXPECT_EQ(saved.irq_filter, 236);
-  EXPECT_TRUE(saved.irq_filter_x86_vector);
+  EXPECT_EQ(saved.irq_filter, (InterruptId{236, true}));
   QString session = dir.filePath("session.json");
   QString error;
   ASSERT_TRUE(window.SaveSession(session, &error)) << error.toStdString();

@@ -200,7 +200,7 @@ TEST(Session, SavesAndRestoresTheView) {
     window.timeline()->SetMarkers(start + 1'500'000, start + 2'000'123);
     window.timeline()->Pin(181);
     window.timeline()->SetCpuVisible(1, false);
-    window.SetFilter("iperf", -1, kNetRx);
+    window.SetFilter("iperf", {}, kNetRx);
     ASSERT_TRUE(window.events()->SetFilterText("cpu==0"));
     saved = window.CaptureSession();
     QString error;

@@ -44,10 +44,10 @@ void NetPathPriorities::OnEvent(const Event& event) {
     case EventKind::kIrqVectorEntry: {
       // A vector raises NET_RX too: RPS's IPI (call_function_single), a NAPI watchdog timer.
       if (!window_.Contains(event.ts_ns)) break;
-      bool x86_vector = event.kind == EventKind::kIrqVectorEntry;
-      Chain& chain = ChainOf({event.irq.irq, x86_vector});
+      InterruptId irq = InterruptOf(event);
+      Chain& chain = ChainOf(irq);
       chain.handler = event.irq.handler;
-      if (x86_vector) {
+      if (irq.x86_vector) {
         if (chain.vector_entries.size() <= event.cpu) chain.vector_entries.resize(event.cpu + 1);
         ++chain.vector_entries[event.cpu];
         break;

@@ -226,7 +226,7 @@ void ContextTracker::PopAt(std::vector<ContextFrame>& frames, size_t index, Time
 void ContextTracker::PushIrq(CpuState& cpu, const Event& event) {
   CloseUntracedIrq(cpu, event.ts_ns);  // hard IRQs do not nest: the untraced one has ended
   ContextFrame frame = NestedFrame(cpu, event.ts_ns, ContextKind::kHardirq);
-  frame.irq = {event.irq.irq, event.kind == EventKind::kIrqVectorEntry};
+  frame.irq = InterruptOf(event);
   frame.name = event.irq.handler;
   cpu.irq_frames.push_back(frame);
   Renumber(cpu);
@@ -236,17 +236,16 @@ void ContextTracker::PushIrq(CpuState& cpu, const Event& event) {
 
 void ContextTracker::PopIrq(CpuState& cpu, const Event& event) {
   Advance(cpu, event.ts_ns);
-  bool is_vector = event.kind == EventKind::kIrqVectorExit;
+  InterruptId irq = InterruptOf(event);
   auto matches = [&](const ContextFrame& frame) {
-    return frame.kind == ContextKind::kHardirq &&
-           frame.irq == InterruptId{event.irq.irq, is_vector} &&
-           (!is_vector || frame.name == event.irq.handler);
+    return frame.kind == ContextKind::kHardirq && frame.irq == irq &&
+           (!irq.x86_vector || frame.name == event.irq.handler);
   };
   auto found = std::find_if(cpu.irq_frames.rbegin(), cpu.irq_frames.rend(), matches);
   if (found == cpu.irq_frames.rend()) {
     ContextFrame frame;
     frame.kind = ContextKind::kHardirq;
-    frame.irq = {event.irq.irq, is_vector};
+    frame.irq = irq;
     frame.name = event.irq.handler;
     if (cpu.irq_frames.empty()) ImplicitFrame(cpu, frame, event.ts_ns);
     else ++anomalies_.unmatched_exits;

@@ -20,6 +20,19 @@ TEST(InterruptId, ADeviceIrqAndTheX86VectorOfItsNumberAreTwoInterrupts) {
   EXPECT_TRUE(nic.known());
 }
 
+TEST(InterruptId, OfAnEventIsAVectorForIrqVectorsEventsOnly) {
+  Event event;
+  event.irq.irq = 236;
+  for (EventKind kind : {EventKind::kIrqHandlerEntry, EventKind::kIrqHandlerExit}) {
+    event.kind = kind;
+    EXPECT_EQ(InterruptOf(event), (InterruptId{236, false}));
+  }
+  for (EventKind kind : {EventKind::kIrqVectorEntry, EventKind::kIrqVectorExit}) {
+    event.kind = kind;
+    EXPECT_EQ(InterruptOf(event), (InterruptId{236, true}));
+  }
+}
+
 TEST(InterruptLabel, NamesAnX86VectorAsOneWhateverWordADeviceIrqGets) {
   EXPECT_EQ(InterruptLabel({41, false}), "IRQ 41");
   EXPECT_EQ(InterruptLabel({354, false}, "hard IRQ"), "hard IRQ 354");

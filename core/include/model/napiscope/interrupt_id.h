@@ -7,6 +7,8 @@
 #include <string_view>
 #include <utility>
 
+#include "napiscope/event.h"
+
 namespace napiscope {
 
 /// A hard interrupt: its number and the number space it is in. Device IRQs (irq_handler_entry)
@@ -26,6 +28,9 @@ struct InterruptId {
     return H::combine(std::move(hash), id.number, id.x86_vector);
   }
 };
+
+/// The interrupt of an irq_handler_entry/exit or irq_vectors:*_entry/exit event.
+InterruptId InterruptOf(const Event& event);
 
 /// What kind of interrupt a number is, as every view says it: "x86 vector" for an x86 vector's
 /// number (irq_vectors:*, a number space of its own), else `device_word` ("IRQ", "hard IRQ").

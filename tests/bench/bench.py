@@ -4,10 +4,12 @@
 For every input it runs, --repeat times each:
   napiscope report --format json FILE              (parallel decoding, the default)
   napiscope report --format json --threads 1 FILE  (no decoding threads: the speed-up base)
+  napiscope export --format perfetto -o OUT FILE  (the same analysis, and the Perfetto trace)
   napiscope-tracecmd-loop FILE                     (tracecmd_open + tracecmd_iterate_events)
   trace-cmd report --profile -G -i FILE            (when trace-cmd is installed)
 and prints median wall time, peak RSS (getrusage of the child) and the ratios. It fails (exit
-1) only when the tools disagree on the number of events of a file.
+1) only when the tools disagree on the number of events of a file (the export's count is the
+ftrace events it wrote).
 
 Inputs: the real traces (--traces, default ../shared/traces/real next to the repository, else
 testdata/real) and one generated trace, cached in --work: 20 million events over 16 CPUs, or
@@ -17,6 +19,7 @@ testdata/real) and one generated trace, cached in --work: 20 million events over
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -26,14 +29,15 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run(command, stdout_path=None, timeout=None):
+def run(command, stdout_path=None, timeout=None, stderr_path=None):
     """Runs `command`; returns (seconds, peak RSS in MiB, exit code, timed out). A run that
     passes `timeout` seconds is killed and counted as taking `timeout`."""
     out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
+    err = open(stderr_path, "wb") if stderr_path else subprocess.DEVNULL
     timed_out = False
     try:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(command, stdout=out, stderr=err)
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG if timeout else 0)
             if pid != 0:
@@ -48,13 +52,17 @@ def run(command, stdout_path=None, timeout=None):
     finally:
         if stdout_path:
             out.close()
+        if stderr_path:
+            err.close()
     return seconds, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status), timed_out
 
 
-def measure(command, repeat, stdout_path=None, timeout=None):
+def measure(command, repeat, stdout_path=None, timeout=None, stderr_path=None):
+    """Runs `command` `repeat` times; "{run}" in an argument becomes the run's number."""
     runs = []
-    for _ in range(repeat):
-        runs.append(run(command, stdout_path, timeout))
+    for index in range(repeat):
+        runs.append(run([arg.replace("{run}", str(index)) for arg in command], stdout_path,
+                        timeout, stderr_path))
         if runs[-1][3]:
             break  # a timed-out tool is not run again
     return {
@@ -70,6 +78,13 @@ def napiscope_events(json_path):
     with open(json_path) as f:
         report = json.load(f)
     return report["trace"]["events"]
+
+
+def exported_events(stderr_path):
+    """The ftrace events `napiscope export` says it wrote ("... N ftrace events ..."), or -1."""
+    with open(stderr_path, errors="replace") as f:
+        found = re.search(r"(\d+) ftrace events", f.read())
+    return int(found.group(1)) if found else -1
 
 
 def trace_cmd_events(path):
@@ -149,6 +164,16 @@ def main():
             [args.napiscope, "report", "--format", "json", "--threads", "1", path], repeat,
             out_json)
         counts = {"napiscope": row["events"], "napiscope --threads 1": napiscope_events(out_json)}
+        # A new file each run, removed after the runs: replacing a file of a gigabyte costs the
+        # run that frees it the disk's discards (docs/performance.md, "measure into new files").
+        export_err = os.path.join(args.work, "export.err")
+        export_out = os.path.join(args.work, "export-{run}.pftrace")
+        row["export"] = measure(
+            [args.napiscope, "export", "--format", "perfetto", "-o", export_out, path], repeat,
+            stderr_path=export_err)
+        counts["napiscope export"] = exported_events(export_err)
+        for index in range(repeat):
+            os.remove(export_out.replace("{run}", str(index)))
         loop_out = os.path.join(args.work, "loop.out")
         row["loop"] = measure([args.loop, path], repeat, loop_out)
         with open(loop_out) as f:
@@ -167,21 +192,23 @@ def main():
         results.append(row)
 
     header = (f"{'file':28} {'events':>10} {'napiscope':>15} {'--threads 1':>15} "
-              f"{'bare loop':>15} {'trace-cmd -G':>15} {'vs tc':>6} {'vs loop':>7} "
-              f"{'speedup':>7} {'mem vs tc':>9}")
+              f"{'bare loop':>15} {'export':>15} {'trace-cmd -G':>15} {'vs tc':>6} "
+              f"{'vs loop':>7} {'speedup':>7} {'export':>6} {'mem vs tc':>9}")
     print(f"median of {repeat} run(s) each; time in s / peak RSS in MiB; '>': trace-cmd stopped "
-          f"after {args.trace_cmd_timeout:.0f} s (its ratios are then upper bounds)")
+          f"after {args.trace_cmd_timeout:.0f} s (its ratios are then upper bounds); speedup: "
+          f"--threads 1 over napiscope; export: the Perfetto export's time over napiscope's")
     print(header)
     for row in results:
-        n, t1, loop = row["napiscope"], row["napiscope_t1"], row["loop"]
+        n, t1, loop, export = row["napiscope"], row["napiscope_t1"], row["loop"], row["export"]
         tc = row.get("trace_cmd")
         cell = lambda m: (f"{'>' if m.get('timed_out') else ''}{m['seconds']:.3f}/"
                           f"{m['rss_mib']:6.1f}" if m else f"{'-':>14}")
         print(f"{os.path.basename(row['file'])[:28]:28} {row['events']:>10} {cell(n):>15} "
-              f"{cell(t1):>15} {cell(loop):>15} {cell(tc):>15} "
+              f"{cell(t1):>15} {cell(loop):>15} {cell(export):>15} {cell(tc):>15} "
               f"{ratio(n['seconds'], tc['seconds']) if tc else float('nan'):6.2f} "
               f"{ratio(n['seconds'], loop['seconds']):7.2f} "
               f"{ratio(t1['seconds'], n['seconds']):7.2f} "
+              f"{ratio(export['seconds'], n['seconds']):6.2f} "
               f"{ratio(n['rss_mib'], tc['rss_mib']) if tc else float('nan'):9.2f}")
     if args.json:
         with open(args.json, "w") as f:

@@ -274,7 +274,7 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   findings_->SetFindings(shown_findings_, trace_->timeline.start_ns(), "the whole trace");
   irq_filter_->blockSignals(true);
   irq_filter_->clear();
-  irq_filter_->addItem("all", -1);
+  irq_filter_->addItem("all", QVariant::fromValue(InterruptId{}));
   // One entry per IRQ, and per x86 vector: a vector's number is not a device IRQ's.
   std::vector<InterruptId> irqs;
   for (const IrqHandlerKey& handler : trace_->timeline.handlers()) {
@@ -284,8 +284,7 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
         QString::fromStdString(trace_->timeline.KeyLabel(
             Lane::kHardirq, static_cast<uint16_t>(&handler - trace_->timeline.handlers().data()),
             trace_->context.strings)),
-        handler.irq.number);
-    irq_filter_->setItemData(irq_filter_->count() - 1, handler.irq.x86_vector, kX86VectorRole);
+        QVariant::fromValue(handler.irq));
   }
   irq_filter_->blockSignals(false);
   timeline_->SetTrace(trace_);
@@ -445,7 +444,7 @@ void MainWindow::SyncCpuMenu() {
 }
 
 InterruptId MainWindow::SelectedInterrupt() const {
-  return {irq_filter_->currentData().toInt(), irq_filter_->currentData(kX86VectorRole).toBool()};
+  return irq_filter_->currentData().value<InterruptId>();
 }
 
 void MainWindow::SetFilter(const QString& task, InterruptId irq, int vec) {
@@ -455,8 +454,7 @@ void MainWindow::SetFilter(const QString& task, InterruptId irq, int vec) {
   irq_filter_->blockSignals(true);
   int irq_index = 0;
   for (int i = 1; i < irq_filter_->count(); ++i) {
-    if (irq.known() && irq_filter_->itemData(i).toInt() == irq.number &&
-        irq_filter_->itemData(i, kX86VectorRole).toBool() == irq.x86_vector) {
+    if (irq.known() && irq_filter_->itemData(i).value<InterruptId>() == irq) {
       irq_index = i;
     }
   }

@@ -178,8 +178,7 @@ class MainWindow : public QMainWindow {
   // The IRQ filter box's entry (none for "all").
   InterruptId SelectedInterrupt() const;
 
-  QComboBox* irq_filter_;  // data: the IRQ number; kX86VectorRole: it is an x86 vector's
-  static constexpr int kX86VectorRole = Qt::UserRole + 1;
+  QComboBox* irq_filter_;  // data: the entry's InterruptId (none for "all")
   QComboBox* vector_filter_;
   QMenu* recent_menu_;
   QMenu* cpu_menu_;

@@ -5,15 +5,9 @@
 namespace napiscope {
 namespace {
 
+// A task's pid or a softirq's vector (hard IRQs are told apart by their InterruptId).
 int32_t HolderId(const ContextFrame& frame) {
-  switch (frame.kind) {
-    case ContextKind::kHardirq:
-      return frame.irq.number;
-    case ContextKind::kSoftirq:
-      return static_cast<int32_t>(frame.vec);
-    default:
-      return frame.pid;
-  }
+  return frame.kind == ContextKind::kSoftirq ? static_cast<int32_t>(frame.vec) : frame.pid;
 }
 
 }  // namespace
@@ -25,14 +19,14 @@ void WaitBlame::Charge(TimestampNs from_ns, TimestampNs to_ns, const ContextFram
     return;
   }
   int32_t id = HolderId(*frame);
+  bool hardirq = frame->kind == ContextKind::kHardirq;
   auto held = std::find_if(held_.begin(), held_.end(), [&](const Held& h) {
-    return h.kind == frame->kind && h.id == id &&
-           (frame->kind != ContextKind::kHardirq ||
-            (h.name == frame->name && h.x86_vector == frame->irq.x86_vector));
+    return h.kind == frame->kind &&
+           (hardirq ? h.irq == frame->irq && h.name == frame->name : h.id == id);
   });
   if (held == held_.end()) {
-    held_.push_back(Held{frame->kind, id, frame->name, frame->prio, frame->task_class, 0,
-                         frame->irq.x86_vector});
+    held_.push_back(Held{frame->kind, id, hardirq ? frame->irq : InterruptId{}, frame->name,
+                         frame->prio, frame->task_class, 0});
     held = held_.end() - 1;
   }
   held->time_ns += to_ns - from_ns;
@@ -59,7 +53,7 @@ std::vector<BlameItem> WaitBlame::Items(const StringTable& strings) const {
       item.name = std::string(SoftirqVectorName(item.vec));
     } else {
       if (held.kind == ContextKind::kHardirq) {
-        item.irq = {held.id, held.x86_vector};
+        item.irq = held.irq;
       } else {
         item.pid = held.id;
       }

@@ -8,6 +8,7 @@
 
 #include "napiscope/blame.h"
 #include "napiscope/contexts.h"
+#include "napiscope/interrupt_id.h"
 #include "napiscope/string_table.h"
 
 namespace napiscope {
@@ -37,12 +38,12 @@ class WaitBlame {
  private:
   struct Held {
     ContextKind kind;
-    int32_t id;     // pid, irq or vec
-    StringId name;  // comm or handler
-    int16_t prio;   // tasks: the lowest kernel priority seen (the most urgent)
+    int32_t id;            // tasks: pid; softirqs: vec
+    InterruptId irq;       // hard IRQs
+    StringId name;         // comm or handler
+    int16_t prio;          // tasks: the lowest kernel priority seen (the most urgent)
     TaskClass task_class;  // tasks: the latest class the tracker gave it
     int64_t time_ns;
-    bool x86_vector;  // hard IRQs: `id` is an x86 vector's number, not a device IRQ's
   };
   std::vector<Held> held_;
   int64_t unknown_ns_ = 0;

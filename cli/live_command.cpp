@@ -17,6 +17,7 @@
 #include "napiscope/json_text.h"
 #include "napiscope/live.h"
 #include "napiscope/report_render.h"
+#include "napiscope/tracedat_writer.h"
 
 namespace napiscope::cli {
 namespace {
@@ -75,6 +76,8 @@ int RunLive(const LiveArgs& args) {
   if (!applied.ok()) return Fail("live", std::string(applied.message()));
   if (!args.save_on_fail.empty()) {
     if (!CheckWritable(args.save_on_fail, &error)) return Fail("live", error);
+    absl::Status usable = RequireFileOutput(args.save_on_fail);
+    if (!usable.ok()) return Fail("live", std::string(usable.message()));
     options.keep_ns = static_cast<TimestampNs>(args.keep_s * 1e9);
     options.keep_max_bytes = static_cast<size_t>(args.keep_mb) << 20;
   }

@@ -3,6 +3,7 @@
 // start, spools never follow symlinks, a killed recording leaves no file that looks whole.
 // Skipped (with the reason) where the tests are not root or tracefs is missing.
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -153,6 +154,21 @@ TEST_F(RecordFaults, AnOutputWhoseDirectoryDoesNotExistIsOneLineNamingIt) {
   EXPECT_EQ(record.exit_code, 1);
   EXPECT_EQ(record.err, "napiscope record: " + out + ": cannot write: No such file or directory\n");
   EXPECT_FALSE(Exists(dir_ + "/no"));
+}
+
+// An output that is not a regular file is refused before tracing, and stays: the finished
+// recording was renamed over it (`record -o /dev/null` replaced the device with a trace.dat).
+TEST_F(RecordFaults, AnOutputThatIsNotARegularFileIsRefusedAndLeftAlone) {
+  std::string device = dir_ + "/null";
+  ASSERT_EQ(mknod(device.c_str(), S_IFCHR | 0666, makedev(1, 3)), 0);
+  auto record = RunCommand(CliPath() + " record --duration 0.2 -o " + device);
+  EXPECT_EQ(record.exit_code, 1);
+  EXPECT_EQ(record.err, "napiscope record: " + device +
+                            ": not a regular file (a device, pipe or directory); a trace.dat is "
+                            "written to a file\n");
+  struct stat info {};
+  ASSERT_EQ(stat(device.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISCHR(info.st_mode)) << "the device was replaced";
 }
 
 // A disk that fills while capturing: what is on disk is kept as a trace marked as cut short

@@ -1,5 +1,9 @@
 // The output file: direct I/O (where the file system allows it) gathers pieces into aligned
 // blocks and ends with a partial one; the file must hold exactly the pieces, in order.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -54,6 +58,32 @@ TEST(PacketWriter, NothingWrittenLeavesAnEmptyFile) {
   ASSERT_TRUE(out.Open(path).ok());
   ASSERT_TRUE(out.Close().ok());
   EXPECT_EQ(testing::ReadFile(path).size(), 0u);
+}
+
+// A failed export removes the half-written file it made, but never what is not a regular file:
+// run as root with `-o /dev/null`, removing the output deleted /dev/null.
+TEST(PacketWriter, AbandonRemovesARegularFileAndLeavesAPipe) {
+  std::string dir = testing::MakeTempDir();
+  std::string file = dir + "/half.pftrace";
+  PacketWriter regular;
+  ASSERT_TRUE(regular.Open(file).ok());
+  std::string_view piece = "half";
+  regular.Write(std::span<const std::string_view>(&piece, 1));
+  regular.Abandon();
+  struct stat info {};
+  EXPECT_NE(lstat(file.c_str(), &info), 0) << "the half-written file is still there";
+
+  std::string pipe = dir + "/pipe";
+  ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+  int reader = open(pipe.c_str(), O_RDONLY | O_NONBLOCK);  // lets the writer's open return
+  ASSERT_GE(reader, 0);
+  PacketWriter piped;
+  ASSERT_TRUE(piped.Open(pipe).ok());
+  piped.Write(std::span<const std::string_view>(&piece, 1));
+  piped.Abandon();
+  close(reader);
+  ASSERT_EQ(lstat(pipe.c_str(), &info), 0) << "the pipe was removed";
+  EXPECT_TRUE(S_ISFIFO(info.st_mode));
 }
 
 }  // namespace

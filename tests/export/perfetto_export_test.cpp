@@ -1,6 +1,8 @@
 // `napiscope export --format perfetto`: every exported file decodes with protoc and the project's
 // .proto, and holds what the input and napiscope's report say: the same ftrace events, a slice
 // per softirq run, hard IRQ and NAPI poll, lost time marked, and an instant per finding.
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 #include <absl/strings/str_join.h>
@@ -342,6 +344,22 @@ TEST(PerfettoExport, BrokenInputIsOneLineNamingTheFileAndLeavesNoOutput) {
   EXPECT_NE(result.err.find("broken.dat"), std::string::npos) << result.err;
   EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
   EXPECT_TRUE(ReadFile(dir + "/out.pftrace").empty());
+}
+
+// An output that is not a regular file (a pipe here; /dev/null as root) is written in place and
+// left alone when the export fails: removing it deleted /dev/null.
+TEST(PerfettoExport, BrokenInputLeavesAPipeOutputInPlace) {
+  std::string dir = MakeTempDir();
+  WriteFile(dir + "/broken.dat", "not a trace at all\n\x01\x02");
+  std::string pipe = dir + "/pipe";
+  ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+  CommandResult result = RunCommand("cat " + pipe + " > /dev/null & " + CliPath() +
+                                    " export --format perfetto -q -o " + pipe + " " + dir +
+                                    "/broken.dat; status=$?; wait; exit $status");
+  EXPECT_EQ(result.exit_code, 1) << result.err;
+  EXPECT_NE(result.err.find("broken.dat"), std::string::npos) << result.err;
+  EXPECT_EQ(std::filesystem::status(pipe).type(), std::filesystem::file_type::fifo)
+      << "the pipe was removed or replaced";
 }
 
 // A window outside the trace or a CPU it lacks gave an empty export and exit 0: it is the

@@ -27,7 +27,8 @@ absl::Status PacketWriter::Open(const std::string& path) {
     return absl::InvalidArgumentError(path + ": cannot write: " + std::strerror(errno));
   }
   struct stat st;
-  if (path != "-" && fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
+  regular_ = path != "-" && fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);
+  if (regular_) {
     int flags = fcntl(fd_, F_GETFL);
     void* buffer = nullptr;
     if (flags >= 0 && fcntl(fd_, F_SETFL, flags | O_DIRECT) == 0) {
@@ -125,6 +126,12 @@ void PacketWriter::StopDirect() {
   int64_t counted = bytes_;
   WriteBuffered(std::span<const std::string_view>(&rest, 1));
   bytes_ = counted;  // counted when handed to Write
+}
+
+void PacketWriter::Abandon() {
+  (void)Close();
+  if (regular_) unlink(path_.c_str());
+  regular_ = false;
 }
 
 absl::Status PacketWriter::Close() {

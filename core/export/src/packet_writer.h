@@ -65,6 +65,10 @@ class PacketWriter {
   /// Closes; the error of the first failed write or of the close, naming the file.
   absl::Status Close();
 
+  /// Closes after a failed export and removes the file if it is a regular one (no
+  /// half-written trace left behind); a device, pipe or stdout is left alone.
+  void Abandon();
+
   /// Bytes handed to Write so far.
   int64_t bytes() const { return bytes_; }
 
@@ -91,6 +95,7 @@ class PacketWriter {
   int fd_ = -1;
   int error_ = 0;  // errno of the first failed write
   int64_t bytes_ = 0;
+  bool regular_ = false;  // the output is a regular file (Abandon may remove it)
   std::unique_ptr<char[], FreeAligned> direct_;  // the gathering buffer; null: no direct I/O
   size_t direct_size_ = 0;                       // bytes in it
 };

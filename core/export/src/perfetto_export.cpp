@@ -1,6 +1,5 @@
 #include "napiscope/perfetto_export.h"
 
-#include <cstdio>
 #include <optional>
 
 #include <fmt/format.h>
@@ -131,8 +130,7 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   if (track_thread) track_thread->Finish();  // every track written; names from `context` again
   if (!status.ok()) {
     blocks.Finish();
-    (void)out.Close();
-    if (out_path != "-") std::remove(out_path.c_str());  // no half-written trace left behind
+    out.Abandon();
     return status;
   }
   decoded.AddStats(counts);

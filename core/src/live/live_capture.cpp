@@ -10,10 +10,11 @@ extern "C" {  // kbuffer.h has no C++ guards
 #include <traceevent/kbuffer.h>
 }
 
-#include "record/recent_pages.h"
 #include "load/event_decoder.h"
 #include "load/event_ingest.h"
 #include "napiscope/live.h"
+#include "napiscope/tracedat_writer.h"
+#include "record/recent_pages.h"
 #include "record/tracefs_session.h"
 
 namespace napiscope {
@@ -232,6 +233,7 @@ Report LiveCapture::Snapshot() const { return state_->pipeline.Finish(state_->co
 absl::Status LiveCapture::SaveRecent(const std::string& path, SavedTraceSpan* span) const {
   const State& state = *state_;
   if (!state.recent) return absl::FailedPreconditionError("live capture keeps no pages");
+  if (absl::Status usable = RequireFileOutput(path); !usable.ok()) return usable;
   absl::StatusOr<TraceDatHeader> header =
       state.session ? state.session->BuildHeader() : state.header;
   if (!header.ok()) return header.status();

@@ -186,6 +186,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   // Spools and the file being written live in a private directory: nothing of anyone else's
   // is clobbered or followed, and the output appears under its name only when complete. It is
   // made before tracing starts, so an output that cannot be written never touches tracefs.
+  if (absl::Status usable = RequireFileOutput(options.output_path); !usable.ok()) return usable;
   std::string private_dir;
   absl::Status made = MakePrivateDir(options.output_path, &private_dir);
   if (!made.ok()) return made;

@@ -1,4 +1,5 @@
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -142,6 +143,14 @@ uint64_t TraceDatFileWriter::HeaderBytes(const TraceDatHeader& header) {
   uint64_t bytes = BuildHeader(header, &unused, &buffer_offsets).size();
   uint64_t page = header.page_size > 0 ? static_cast<uint64_t>(header.page_size) : 4096;
   return (bytes + page - 1) / page * page;
+}
+
+absl::Status RequireFileOutput(const std::string& path) {
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      path,
+      ": not a regular file (a device, pipe or directory); a trace.dat is written to a file"));
 }
 
 absl::Status TraceDatFileWriter::Open(const std::string& path, const TraceDatHeader& header) {

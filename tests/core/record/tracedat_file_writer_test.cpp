@@ -1,4 +1,8 @@
 // The trace.dat v6 file writer that `record` and the generator share: layout and errors.
+#include <sys/stat.h>
+
+#include <filesystem>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -75,6 +79,23 @@ TEST(TraceDatFileWriter, EnabledEventsWithoutEventsCountAsRecorded) {
   AnalysisAvailability napi = availability_of_napi(summary);
   EXPECT_FALSE(napi.available);
   EXPECT_THAT(napi.missing_required, ::testing::ElementsAre("napi:napi_poll"));
+}
+
+// `record` renames its file over the output and `live --save-on-fail` removes a failed save:
+// both ask first that the output be absent or a regular file (`record -o /dev/null` as root
+// replaced the device with the recording).
+TEST(TraceDatFileWriter, OnlyAnAbsentOrRegularFileIsATraceDatOutput) {
+  std::string dir = testing::MakeTempDir();
+  std::string pipe = dir + "/pipe";
+  ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+  for (const std::string& path : {pipe, dir, std::string("/dev/null")}) {
+    absl::Status status = RequireFileOutput(path);
+    EXPECT_FALSE(status.ok()) << path;
+    EXPECT_THAT(std::string(status.message()), HasSubstr(path + ": not a regular file"));
+  }
+  testing::WriteFile(dir + "/old.dat", "x");
+  EXPECT_TRUE(RequireFileOutput(dir + "/old.dat").ok());
+  EXPECT_TRUE(RequireFileOutput(dir + "/new.dat").ok());
 }
 
 TEST(TraceDatFileWriter, RefusesPartialPagesAndCpusOutOfOrder) {

@@ -86,6 +86,11 @@ struct TraceDatHeader {
 /// WritePages, EndCpu; then, for each buffer instance in header order, BeginBuffer and its CPUs
 /// the same way; then Close. CPUs without BeginCpu have no data, nor instances without
 /// BeginBuffer.
+/// OK when `path` is absent or a regular file (after symlinks); else an error naming it. A
+/// recording is renamed over its output and a failed save removed, so `record` and `live
+/// --save-on-fail` refuse a device, pipe or directory there (/dev/null) up front.
+absl::Status RequireFileOutput(const std::string& path);
+
 class TraceDatFileWriter {
  public:
   TraceDatFileWriter() = default;

@@ -70,6 +70,11 @@ int RunCheck(const CheckOptions& options) {
   analysis.thresholds = config.thresholds;
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("check", error);
+  std::vector<std::string> inputs = options.paths;
+  if (!options.config.empty()) inputs.push_back(options.config);
+  for (const std::string& output : options.outputs) {
+    if (!CheckOutputIsNotAnInput(output, inputs, &error)) return Fail("check", error);
+  }
 
   // Each error is printed once: on stderr, unless the text summary on stdout carries it.
   bool text_on_stdout = false, stdout_taken = false;

@@ -306,6 +306,28 @@ bool CheckWritable(const std::string& path, std::string* error) {
   return true;
 }
 
+bool CheckOutputIsNotAnInput(const std::string& output, const std::vector<std::string>& inputs,
+                             std::string* error) {
+  struct stat out {};
+  if (output.empty() || output == "-" || stat(output.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) {
+    return true;
+  }
+  for (const std::string& input : inputs) {
+    struct stat in {};
+    if (stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino) {
+      *error =
+          input == output
+              ? fmt::format("{}: -o names a file this command reads; choose another output", output)
+              : fmt::format(
+                    "{}: -o names {}, which this command reads; choose another "
+                    "output",
+                    output, input);
+      return false;
+    }
+  }
+  return true;
+}
+
 int Fail(std::string_view command, std::string_view message) {
   std::cerr << "napiscope" << (command.empty() ? "" : " ") << command << ": " << message << "\n";
   return kExitError;

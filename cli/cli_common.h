@@ -97,6 +97,12 @@ absl::Status ApplyThresholdSettings(const std::vector<std::string>& settings,
 /// false with "PATH: reason" in `*error`. Lets a command fail before it starts long work.
 bool CheckWritable(const std::string& path, std::string* error);
 
+/// False with "OUTPUT: ..." in `*error` when the regular file `output` is one of `inputs` (the
+/// same file under any name or link): writing it would replace a trace the command reads.
+/// Standard output ("" or "-") never is. Call before the command's long work.
+bool CheckOutputIsNotAnInput(const std::string& output, const std::vector<std::string>& inputs,
+                             std::string* error);
+
 /// Prints "napiscope COMMAND: MESSAGE" (or "napiscope: MESSAGE" when `command` is empty) on
 /// stderr and returns the error exit code.
 int Fail(std::string_view command, std::string_view message);

@@ -24,6 +24,9 @@ int RunDiff(const DiffOptions& options) {
   AnalysisOptions analysis;
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("diff", error);
+  if (!CheckOutputIsNotAnInput(options.output, {options.before, options.after}, &error)) {
+    return Fail("diff", error);
+  }
   Report before, after;
   for (auto [path, report] : {std::pair{&options.before, &before}, {&options.after, &after}}) {
     absl::Status status =

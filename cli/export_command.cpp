@@ -48,6 +48,9 @@ int RunExport(const ExportOptions& options) {
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("export", error);
   if (options.output.empty()) return Fail("export", "-o FILE is required (- for stdout)");
+  if (!CheckOutputIsNotAnInput(options.output, {options.path}, &error)) {
+    return Fail("export", error);
+  }
   bool show = !options.quiet && (options.progress || isatty(STDERR_FILENO));
   PerfettoExportStats stats;
   OutputFile out;

@@ -25,6 +25,9 @@ int RunReport(const ReportOptions& options) {
   AnalysisOptions analysis;
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("report", error);
+  if (!CheckOutputIsNotAnInput(options.output, {options.path}, &error)) {
+    return Fail("report", error);
+  }
   // HTML draws timelines, so its load builds the timeline model too.
   auto html = std::make_unique<HtmlTrace>();
   absl::Status status =

@@ -1,4 +1,8 @@
+#include <unistd.h>
+
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -143,6 +147,44 @@ TEST(ReportCommand, BadArgumentsExitOneWithOneLine) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err, "napiscope: /nonexistent/trace.dat: No such file or directory\n");
+}
+
+// `-o` naming the trace itself (or a link to it) wrote the report over the trace once the
+// analysis was done: every command that reads traces refuses it before the analysis, and the
+// trace stays as it was.
+TEST(ReportCommand, AnOutputThatIsAnInputIsRefusedAndTheTraceKept) {
+  std::string dir = ::napiscope::testing::MakeTempDir();
+  std::string trace = dir + "/t.dat";
+  std::string original = ::napiscope::testing::ReadFile(TestData("real/short-v6.dat"));
+  ::napiscope::testing::WriteFile(trace, original);
+  std::string link = dir + "/link.dat";
+  ASSERT_EQ(symlink(trace.c_str(), link.c_str()), 0);
+  std::string other = TestData("real/idle.dat");
+  const std::pair<std::string, std::string> cases[] = {
+      {"report -q -o " + trace + " " + trace,
+       "napiscope report: " + trace +
+           ": -o names a file this command reads; choose another "
+           "output\n"},
+      {"export --format perfetto -o " + link + " " + trace,
+       "napiscope export: " + link + ": -o names " + trace +
+           ", which this command reads; choose another output\n"},
+      {"diff -o " + trace + " " + other + " " + trace,
+       "napiscope diff: " + trace +
+           ": -o names a file this command reads; choose another "
+           "output\n"},
+      {"check -f junit -o " + link + " " + other + " " + trace,
+       "napiscope check: " + link + ": -o names " + trace +
+           ", which this command reads; choose another output\n"},
+  };
+  for (const auto& [arguments, error] : cases) {
+    auto result = RunCommand(CliPath() + " " + arguments);
+    EXPECT_EQ(result.exit_code, 1) << arguments;
+    EXPECT_EQ(result.err, error) << arguments;
+    EXPECT_TRUE(::napiscope::testing::ReadFile(trace) == original) << arguments;
+  }
+  // Another file is written as before.
+  EXPECT_EQ(RunCommand(CliPath() + " report -q -o " + dir + "/r.txt " + trace).exit_code, 0);
+  EXPECT_THAT(::napiscope::testing::ReadFile(dir + "/r.txt"), HasSubstr("trace:"));
 }
 
 // A window the trace does not reach passed silently as "no findings" (issue 21): it is an error

@@ -40,6 +40,18 @@ int main(int argc, char** argv) {
   if (!options.screenshot.isEmpty() && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
   }
+  // Without a display Qt aborts with advice to reinstall: say what is missing instead.
+  QByteArray platform = qgetenv("QT_QPA_PLATFORM");
+  bool needs_x11 = platform.isEmpty() || platform.startsWith("xcb");
+  if (needs_x11 && qEnvironmentVariableIsEmpty("DISPLAY") &&
+      (!platform.isEmpty() || qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))) {
+    std::fputs(
+        "napiscope-gui: no display to open a window on (DISPLAY is not set): run it in a "
+        "desktop session or over ssh -X; --screenshot OUT.png draws without one, and "
+        "`napiscope report TRACE` needs none\n",
+        stderr);
+    return 1;
+  }
   QApplication app(argc, argv);
   QApplication::setOrganizationName("napiscope");
   QApplication::setApplicationName("napiscope-gui");

@@ -7,6 +7,8 @@
 #include <absl/strings/str_cat.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "main_window.h"
 #include "support/test_support.h"
 #include "time_text.h"
@@ -86,6 +88,26 @@ TEST(CommandLine, HelpAndVersionNeedNoDisplay) {
               std::string::npos)
         << result.out;
   }
+}
+
+// Without a display the window cannot open: one line saying so and exit 1, where Qt aborted
+// (SIGABRT) advising to reinstall. A screenshot still draws without one.
+TEST(CommandLine, NoDisplayIsOneLineAndExitOneButAScreenshotStillDraws) {
+  std::string trace = napiscope::testing::TestData("real/idle.dat");
+  for (const char* platform : {"-u QT_QPA_PLATFORM", "QT_QPA_PLATFORM=xcb"}) {
+    napiscope::testing::CommandResult result = RunCommand(absl::StrCat(
+        "env -u DISPLAY -u WAYLAND_DISPLAY ", platform, " ", NAPISCOPE_GUI, " ", trace));
+    EXPECT_EQ(result.exit_code, 1) << platform << ": " << result.err;
+    EXPECT_EQ(result.err.rfind("napiscope-gui: no display to open a window on", 0), 0u)
+        << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  }
+  std::string picture = napiscope::testing::MakeTempDir() + "/idle.png";
+  napiscope::testing::CommandResult drawn =
+      RunCommand(absl::StrCat("env -u DISPLAY -u WAYLAND_DISPLAY -u QT_QPA_PLATFORM ",
+                              NAPISCOPE_GUI, " ", trace, " --screenshot ", picture));
+  EXPECT_EQ(drawn.exit_code, 0) << drawn.err;
+  EXPECT_GT(napiscope::testing::ReadFile(picture).size(), 1000u);
 }
 
 TEST(MainWindowOptions, RangeIsHonouredInTheWindow) {

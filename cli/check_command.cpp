@@ -10,6 +10,7 @@
 #include "napiscope/check_render.h"
 #include "napiscope/json_text.h"
 #include "napiscope/report_html.h"
+#include "trace_arguments.h"
 
 namespace napiscope::cli {
 namespace {
@@ -90,11 +91,14 @@ int RunCheck(const CheckOptions& options) {
   bool html = std::find(formats.begin(), formats.end(), "html") != formats.end();
   std::vector<std::string> html_sections;
   bool unreadable = false, failed = false;
-  for (const std::string& path : options.paths) {
+  for (std::string path : options.paths) {
     TraceCheck& check = checks.emplace_back();
-    check.path = path;
+    bool readable = ResolveTraceArgument(&path, &error);
+    check.path = ShownPath(path);
     auto view = std::make_unique<HtmlTrace>();
-    if (html) {
+    if (!readable) {
+      check.status = absl::InvalidArgumentError(error);
+    } else if (html) {
       check.status =
           LoadHtmlTraceWindowed(path, options.flags, analysis, options.quiet, view.get());
       if (check.status.ok()) check.report = view->report;
@@ -140,7 +144,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
       "Judge traces for CI: run the analyses and exit 0 when no finding reaches --fail-on, 2 "
       "when one does, 1 on an error (unreadable trace, bad config). Each trace is reported "
       "separately; JUnit has one testcase per rule per trace");
-  check->add_option("FILE", options->paths, "trace.dat or ftrace text files");
+  check->add_option("FILE", options->paths, "trace.dat or ftrace text files (- for stdin)");
   check->add_option("-c,--config", options->config,
                     "napiscope.toml (or .json): fail_on and a [thresholds] table");
   check->add_option("--fail-on", options->fail_on,

@@ -22,6 +22,7 @@
 #include "napiscope/loader.h"
 #include "napiscope/time_window.h"
 #include "output_file.h"
+#include "trace_arguments.h"
 
 namespace napiscope::cli {
 namespace {
@@ -152,10 +153,12 @@ absl::Status TraceStart(const std::string& path, const AnalysisFlags& flags,
   load.threads = flags.threads;
   load.buffer = flags.buffer;
   load.cancel = &sink.cancel_;
+  load.name = ShownPath(path);
   absl::Status status = LoadTrace(path, context, sink, load);
   if (!sink.seen_) {
-    return status.ok() ? absl::InvalidArgumentError(path + ": the trace has no events to window")
-                       : status;
+    return status.ok()
+               ? absl::InvalidArgumentError(load.name + ": the trace has no events to window")
+               : status;
   }
   *start_ns = sink.first_ts_ns_;
   return absl::OkStatus();
@@ -167,7 +170,7 @@ absl::Status CheckWindowAndCpus(const std::string& path, const AnalysisOptions& 
                                 const TraceSummary& trace) {
   std::string error = CheckWindowAndCpusInTrace(analysis.window, analysis.cpus, "--cpu ", trace);
   if (error.empty()) return absl::OkStatus();
-  return absl::InvalidArgumentError(path + ": " + error);
+  return absl::InvalidArgumentError(ShownPath(path) + ": " + error);
 }
 
 // Offsets are read from the trace's first event by a load that stops there.
@@ -208,14 +211,16 @@ absl::Status LoadHtmlTraceWindowed(const std::string& path, const AnalysisFlags&
 
 absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
                                  Report* report) {
-  ProgressBar bar("napiscope: reading " + path, !quiet && isatty(STDERR_FILENO));
+  analysis.load.name = ShownPath(path);
+  ProgressBar bar("napiscope: reading " + analysis.load.name, !quiet && isatty(STDERR_FILENO));
   analysis.load.progress = [&bar](double fraction) { bar.Update(fraction); };
   return AnalyzeTrace(path, analysis, report);
 }
 
 absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
                                   HtmlTrace* trace) {
-  ProgressBar bar("napiscope: reading " + path, !quiet && isatty(STDERR_FILENO));
+  analysis.load.name = ShownPath(path);
+  ProgressBar bar("napiscope: reading " + analysis.load.name, !quiet && isatty(STDERR_FILENO));
   analysis.load.progress = [&bar](double fraction) { bar.Update(fraction); };
   return LoadHtmlTrace(path, analysis, trace);
 }
@@ -251,7 +256,8 @@ absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* l
 
 absl::Status LoadWithProgress(const std::string& path, TraceContext& context, EventSink& sink,
                               LoadOptions load, bool quiet) {
-  return WithProgressBar("napiscope: reading " + path, !quiet && isatty(STDERR_FILENO), &load,
+  load.name = ShownPath(path);
+  return WithProgressBar("napiscope: reading " + load.name, !quiet && isatty(STDERR_FILENO), &load,
                          [&] { return LoadTrace(path, context, sink, load); });
 }
 

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "napiscope/json_text.h"
 #include "napiscope/report_diff.h"
+#include "trace_arguments.h"
 
 namespace napiscope::cli {
 namespace {
@@ -28,9 +29,11 @@ int RunDiff(const DiffOptions& options) {
     return Fail("diff", error);
   }
   Report before, after;
-  for (auto [path, report] : {std::pair{&options.before, &before}, {&options.after, &after}}) {
+  for (auto [argument, report] : {std::pair{&options.before, &before}, {&options.after, &after}}) {
+    std::string path = *argument;
+    if (!ResolveTraceArgument(&path, &error)) return Fail("", error);
     absl::Status status =
-        AnalyzeTraceWindowed(*path, options.flags, analysis, options.quiet, report);
+        AnalyzeTraceWindowed(path, options.flags, analysis, options.quiet, report);
     if (!status.ok()) return Fail("", std::string(status.message()));
   }
   ReportDiff diff = DiffReports(before, after);

@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "napiscope/perfetto_export.h"
 #include "output_file.h"
+#include "trace_arguments.h"
 
 namespace napiscope::cli {
 namespace {
@@ -53,16 +54,19 @@ int RunExport(const ExportOptions& options) {
   }
   bool show = !options.quiet && (options.progress || isatty(STDERR_FILENO));
   PerfettoExportStats stats;
+  std::string path = options.path;
+  if (!ResolveTraceArgument(&path, &error)) return Fail("", error);
+  analysis.load.name = ShownPath(path);
   OutputFile out;
-  absl::Status status = ResolveWindow(options.path, options.flags, &analysis);
+  absl::Status status = ResolveWindow(path, options.flags, &analysis);
   if (status.ok()) status = out.Open(options.output);
   if (status.ok()) {
-    status = WithProgressBar("napiscope: exporting " + options.path, show, &analysis.load, [&] {
-      return ExportPerfettoTrace(options.path, out.write_path(), analysis, &stats);
-    });
+    status = WithProgressBar(
+        "napiscope: exporting " + analysis.load.name, show, &analysis.load,
+        [&] { return ExportPerfettoTrace(path, out.write_path(), analysis, &stats); });
   }
   // Like the report: a window or CPU the trace lacks is an error, not an empty file.
-  if (status.ok()) status = CheckWindowAndCpus(options.path, analysis, stats.trace);
+  if (status.ok()) status = CheckWindowAndCpus(path, analysis, stats.trace);
   if (status.ok()) status = out.Commit();
   if (!status.ok()) return Fail("", out.Named(std::string(status.message())));
   if (!options.quiet && options.output != "-") {
@@ -71,7 +75,7 @@ int RunExport(const ExportOptions& options) {
         "{} findings, {} counter values\n",
         options.output, stats.bytes, stats.ftrace_events, stats.tracks, stats.slices, stats.flows,
         stats.findings, stats.counter_values);
-    PrintCaveats(options.path, stats.trace);
+    PrintCaveats(analysis.load.name, stats.trace);
     std::string advice = PerfettoOpeningAdvice(options.output, stats.bytes);
     if (!advice.empty()) std::cerr << "napiscope: " << advice << "\n";
   }
@@ -87,7 +91,7 @@ void AddExportCommand(CLI::App& app, std::function<int()>* run) {
       "Write the trace and napiscope's analysis for another tool: --format perfetto writes a "
       "Perfetto trace (ui.perfetto.dev, trace_processor) with the events as ftrace events and "
       "softirq runs, hard IRQs, NAPI polls, lost time and findings as tracks");
-  command->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
+  command->add_option("FILE", options->path, "trace.dat or ftrace text (- for stdin)")->required();
   command->add_option("--format", options->format, "perfetto (the only format so far)")
       ->required()
       ->check(CLI::IsMember({"perfetto"}));

@@ -9,6 +9,7 @@
 #include "napiscope/json_text.h"
 #include "napiscope/loader.h"
 #include "napiscope/trace_summary.h"
+#include "trace_arguments.h"
 
 namespace napiscope::cli {
 namespace {
@@ -30,7 +31,10 @@ int RunInfo(const InfoOptions& options) {
   load.threads = options.threads;
   load.buffer = options.buffer;
   load.decoding_threads_merge = false;  // counting is lighter than decoding
-  absl::Status status = LoadWithProgress(options.path, context, summary, load, options.quiet);
+  std::string path = options.path;
+  std::string error;
+  if (!ResolveTraceArgument(&path, &error)) return Fail("", error);
+  absl::Status status = LoadWithProgress(path, context, summary, load, options.quiet);
   if (!status.ok()) return Fail("", std::string(status.message()));
   TraceSummary result = FinishSummary(summary, context);
   if (options.json || options.format == "json") {
@@ -48,7 +52,7 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
   CLI::App* info = app.add_subcommand(
       "info", "What a trace holds: format, CPUs, span, event counts, missed events, and which "
               "analyses its events allow");
-  info->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
+  info->add_option("FILE", options->path, "trace.dat or ftrace text (- for stdin)")->required();
   info->add_option("--format", options->format, "text (default) or json (napiscope.info/2)")
       ->check(CLI::IsMember({"text", "json"}));
   info->add_flag("--json", options->json, "the same as --format json");

@@ -7,6 +7,7 @@
 #include "napiscope/json_text.h"
 #include "napiscope/report_html.h"
 #include "napiscope/report_render.h"
+#include "trace_arguments.h"
 
 namespace napiscope::cli {
 namespace {
@@ -28,13 +29,14 @@ int RunReport(const ReportOptions& options) {
   if (!CheckOutputIsNotAnInput(options.output, {options.path}, &error)) {
     return Fail("report", error);
   }
+  std::string path = options.path;
+  if (!ResolveTraceArgument(&path, &error)) return Fail("", error);
   // HTML draws timelines, so its load builds the timeline model too.
   auto html = std::make_unique<HtmlTrace>();
   absl::Status status =
       options.format == "html"
-          ? LoadHtmlTraceWindowed(options.path, options.flags, analysis, options.quiet, html.get())
-          : AnalyzeTraceWindowed(options.path, options.flags, analysis, options.quiet,
-                                 &html->report);
+          ? LoadHtmlTraceWindowed(path, options.flags, analysis, options.quiet, html.get())
+          : AnalyzeTraceWindowed(path, options.flags, analysis, options.quiet, &html->report);
   if (!status.ok()) return Fail("", std::string(status.message()));
   const Report& report = html->report;
   std::string content;
@@ -64,7 +66,7 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
       "hard-IRQ run times, CPU time per context, IRQ-thread and NAPI-thread activations and "
       "ping-pong, blocked ksoftirqd chains, idle with softirqs pending, ordering stalls, and "
       "findings. Exit code 2 when a finding is a warning or an error");
-  report->add_option("FILE", options->path, "trace.dat or ftrace text")->required();
+  report->add_option("FILE", options->path, "trace.dat or ftrace text (- for stdin)")->required();
   report->add_option("--format", options->format,
                      "text (default), json (napiscope.report/1) or html (one self-contained page)")
       ->check(CLI::IsMember({"text", "json", "html"}));

@@ -38,9 +38,19 @@ absl::Status Sniff(const std::string& path, std::string* head) {
   if (stat(path.c_str(), &st) != 0) return absl::NotFoundError(std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return absl::InvalidArgumentError("is a directory, not a trace file");
   if (!S_ISREG(st.st_mode)) return absl::InvalidArgumentError("is not a regular file");
-  if (st.st_size == 0) return absl::InvalidArgumentError("empty file");
-  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Non-blocking: the probe of a size-0 file must not wait on tracefs's trace_pipe.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return absl::PermissionDeniedError(std::strerror(errno));
+  if (st.st_size == 0) {
+    char byte = 0;
+    ssize_t n = read(fd, &byte, 1);
+    bool holds_data = n == 1 || (n < 0 && errno == EAGAIN);
+    close(fd);
+    return absl::InvalidArgumentError(
+        holds_data ? "its size reads 0 but it holds data (tracefs, /proc): copy it to a file "
+                     "first (the napiscope command reads such files itself)"
+                   : "empty file");
+  }
   head->resize(std::min<size_t>(kSniffBytes, static_cast<size_t>(st.st_size)));
   ssize_t n = pread(fd, head->data(), head->size(), 0);
   int read_errno = errno;
@@ -80,10 +90,11 @@ absl::Status DetectTraceFormat(const std::string& path, TraceFormat* format) {
 
 absl::Status LoadTrace(const std::string& path, TraceContext& context, EventSink& sink,
                        const LoadOptions& options) {
+  const std::string& name = options.name.empty() ? path : options.name;
   TraceFormat format;
   absl::Status status = Detect(path, &format);
-  if (!status.ok()) return WithPath(path, status);
-  context.meta.path = path;
+  if (!status.ok()) return WithPath(name, status);
+  context.meta.path = name;
   context.meta.format = format;
   // Both loaders hand their events through the same time-plausibility rule.
   internal::TimePlausibilityGuard guard(context, sink);
@@ -97,7 +108,7 @@ absl::Status LoadTrace(const std::string& path, TraceContext& context, EventSink
       context.meta.warnings.push_back(std::move(warning));
     }
   }
-  return WithPath(path, status);
+  return WithPath(name, status);
 }
 
 }  // namespace napiscope

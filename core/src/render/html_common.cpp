@@ -13,7 +13,7 @@ namespace napiscope {
 
 absl::Status LoadHtmlTrace(const std::string& path, const AnalysisOptions& options,
                            HtmlTrace* trace) {
-  trace->path = path;
+  trace->path = options.load.name.empty() ? path : options.load.name;
   // The timeline listens to the pipeline's context tracker and fact producers: one tracker and
   // one set of producers for the whole load, as in the GUI.
   AnalysisPipeline analyses(options);

@@ -1,3 +1,5 @@
+#include <unistd.h>
+
 #include <filesystem>
 #include <map>
 #include <random>
@@ -178,6 +180,23 @@ TEST_F(BrokenTraceTest, EmptyFileIsAnError) {
   absl::Status status = Load("");
   ASSERT_FALSE(status.ok());
   EXPECT_THAT(std::string(status.message()), ::testing::HasSubstr("empty file"));
+}
+
+// A file whose size reads 0 but holds data (/proc, tracefs's `trace`) is not called empty:
+// the error says to copy it first (the command does that itself). tracefs's trace_pipe, which
+// has nothing to read until an event comes, gets the same answer at once, not a wait.
+TEST_F(BrokenTraceTest, ASizeZeroFileWithDataSaysToCopyIt) {
+  TraceSummary summary;
+  absl::Status status = SummarizeTrace("/proc/self/stat", &summary);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message(),
+            "/proc/self/stat: its size reads 0 but it holds data (tracefs, /proc): copy it to a "
+            "file first (the napiscope command reads such files itself)");
+  const char* trace_pipe = "/sys/kernel/tracing/trace_pipe";
+  if (access(trace_pipe, R_OK) == 0) {
+    status = SummarizeTrace(trace_pipe, &summary);
+    EXPECT_THAT(std::string(status.message()), ::testing::HasSubstr("its size reads 0"));
+  }
 }
 
 TEST_F(BrokenTraceTest, DirectoryAndMissingFileAreErrors) {

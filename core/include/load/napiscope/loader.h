@@ -56,6 +56,9 @@ struct LoadOptions {
   bool libtracecmd_records = false;
   /// When set, sees every trace.dat record as it is decoded (see DecodedRecordsObserver).
   DecodedRecordsObserver* decoded_records = nullptr;
+  /// How errors and TraceMeta::path name the trace; empty: its path (a copy of a stream is
+  /// named as the stream: "stdin").
+  std::string name;
 };
 
 /// The type URL of the payload under which a load error lists buffers to choose from.

@@ -1,0 +1,106 @@
+// Traces given as streams (cli/trace_arguments.h): standard input ("-"), pipes, and files whose
+// size reads 0 (tracefs's `trace`) are read as the file they carry, and named as given.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace napiscope {
+namespace {
+
+using ::napiscope::testing::CliPath;
+using ::napiscope::testing::MakeTempDir;
+using ::napiscope::testing::RunCommand;
+using ::napiscope::testing::TestData;
+using ::testing::HasSubstr;
+
+// The JSON report with its "path" taken out, to compare two readings of one trace.
+nlohmann::json WithoutPath(const std::string& text, std::string* path) {
+  nlohmann::json report = nlohmann::json::parse(text);
+  *path = report["trace"]["path"];
+  report["trace"].erase("path");
+  return report;
+}
+
+// A trace.dat and a text trace piped into `report -`: the report of the file, named "stdin",
+// and a window from the trace start (a second reading of the stream) works.
+TEST(StreamInput, StandardInputGivesTheFilesReportNamedStdin) {
+  for (const char* name : {"real/short-v6.dat", "text/short-v6.per-cpu.txt.xz"}) {
+    std::string trace = TestData(name);
+    for (const char* flags : {"", " --from +20ms --cpu 1"}) {
+      auto direct = RunCommand(CliPath() + " report --format json" + flags + " " + trace);
+      auto piped =
+          RunCommand("cat " + trace + " | " + CliPath() + " report --format json" + flags + " -");
+      ASSERT_EQ(piped.exit_code, direct.exit_code) << name << flags << ": " << piped.err;
+      std::string direct_path, piped_path;
+      EXPECT_EQ(WithoutPath(piped.out, &piped_path), WithoutPath(direct.out, &direct_path))
+          << name << flags;
+      EXPECT_EQ(piped_path, "stdin");
+      EXPECT_EQ(direct_path, trace);
+    }
+  }
+}
+
+// The shell's pipe reached through a link (/dev/stdin here; `<(ssh board cat trace)` gives
+// /dev/fd/N) is read whole and named by the path given; every command takes one. A named pipe
+// is still refused (it may never get a writer), and tracefs's trace_pipe (it never ends).
+TEST(StreamInput, AShellPipeIsReadAndNamedByItsPath) {
+  std::string trace = TestData("real/short-v6.dat");
+  std::string dir = MakeTempDir();
+  const std::string commands[] = {"report -q", "info", "check", "diff " + trace,
+                                  "export --format perfetto -q -o " + dir + "/out.pftrace"};
+  for (const std::string& command : commands) {
+    auto result = RunCommand("cat " + trace + " | " + CliPath() + " " + command + " /dev/stdin");
+    EXPECT_NE(result.exit_code, 1) << command << ": " << result.err;
+    if (command == "report -q" || command == "info") {
+      EXPECT_THAT(result.out, HasSubstr("trace:    /dev/stdin\n")) << command;
+    }
+  }
+  EXPECT_GT(::napiscope::testing::ReadFile(dir + "/out.pftrace").size(), 100000u);
+  std::string pipe = dir + "/pipe";
+  ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+  auto named = RunCommand("timeout 20 " + CliPath() + " report " + pipe);
+  EXPECT_EQ(named.exit_code, 1);
+  EXPECT_EQ(named.err, "napiscope: " + pipe + ": is not a regular file\n");
+  auto endless = RunCommand("timeout 20 " + CliPath() + " report /sys/kernel/tracing/trace_pipe");
+  EXPECT_EQ(endless.exit_code, 1);
+  EXPECT_THAT(endless.err, ::testing::AnyOf(HasSubstr("trace_pipe: never ends"),
+                                            HasSubstr("No such file")))
+      << endless.err;
+}
+
+// Nothing on standard input, or a terminal there: one line naming stdin, exit 1.
+TEST(StreamInput, EmptyStandardInputIsOneLineNamingIt) {
+  auto result = RunCommand(CliPath() + " report - < /dev/null");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope: stdin: empty file\n");
+  auto check = RunCommand(CliPath() + " check -f junit - < /dev/null");
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_THAT(check.out, HasSubstr("<testsuite name=\"stdin\""));
+}
+
+// tracefs's `trace` reads as size 0: its text is read, not called an empty file.
+TEST(StreamInput, TracefsTraceIsReadThoughItsSizeReadsZero) {
+  const std::string trace = "/sys/kernel/tracing/trace";
+  struct stat info {};
+  if (stat(trace.c_str(), &info) != 0 || access(trace.c_str(), R_OK) != 0) {
+    GTEST_SKIP() << trace << " is not readable here (tracefs not mounted, or not root)";
+  }
+  ASSERT_EQ(info.st_size, 0);
+  auto result = RunCommand(CliPath() + " info " + trace);
+  EXPECT_THAT(result.err, ::testing::Not(HasSubstr("empty file"))) << result.err;
+  if (result.exit_code == 0) {
+    EXPECT_THAT(result.out, HasSubstr("trace:    " + trace));
+  } else {  // no events at the top level: the text has only its headers
+    EXPECT_THAT(result.err, ::testing::StartsWith("napiscope: " + trace + ": no event line:"));
+  }
+}
+
+}  // namespace
+}  // namespace napiscope

@@ -1,9 +1,11 @@
 #include "session.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSaveFile>
 #include <string_view>
 
 #include "time_text.h"
@@ -105,9 +107,16 @@ bool ReadSessionFile(const QString& path, SessionState* session, QString* error)
 }
 
 bool WriteSessionFile(const QString& path, const SessionState& session, QString* error) {
-  QFile file(path);
-  if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-      file.write(SessionToJson(session)) < 0) {
+  // Never over the trace it names; and whole or not at all (a full disk leaves the old file).
+  QFileInfo target(path);
+  if (target.exists() &&
+      target.canonicalFilePath() == QFileInfo(session.trace_path).canonicalFilePath()) {
+    *error = QString("%1: is the trace itself; save the session under another name").arg(path);
+    return false;
+  }
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(SessionToJson(session)) < 0 ||
+      !file.commit()) {
     *error = QString("%1: %2").arg(path, file.errorString());
     return false;
   }

@@ -337,6 +337,24 @@ TEST(MainWindow, IrqFilterTellsADeviceIrqFromAnX86VectorOfItsNumber) {
   EXPECT_TRUE(reopened.CaptureSession() == saved);
 }
 
+// Saving the session under the trace's own name (one slip in the save dialog, which asks
+// only whether to overwrite) replaced the trace with a page of JSON: it is refused, the trace
+// kept, and another name works.
+TEST(MainWindow, ASessionIsNeverSavedOverItsTrace) {
+  QTemporaryDir dir;
+  QString path = dir.filePath("idle.dat");
+  std::string original = napiscope::testing::ReadFile(TestData("real/idle.dat"));
+  napiscope::testing::WriteFile(path.toStdString(), original);
+  MainWindow window;
+  window.SetShowErrorDialogs(false);
+  ASSERT_TRUE(window.OpenTraceAndWait(path));
+  QString error;
+  EXPECT_FALSE(window.SaveSession(path, &error));
+  EXPECT_EQ(error, path + ": is the trace itself; save the session under another name");
+  EXPECT_TRUE(napiscope::testing::ReadFile(path.toStdString()) == original);
+  EXPECT_TRUE(window.SaveSession(dir.filePath("idle.json"), &error)) << error.toStdString();
+}
+
 TEST(Screenshot, RendersTheRequestedSizeAndRange) {
   QTemporaryDir dir;
   QString out = dir.filePath("shot.png");

@@ -335,7 +335,9 @@ bool CheckOutputIsNotAnInput(const std::string& output, const std::vector<std::s
 }
 
 int Fail(std::string_view command, std::string_view message) {
-  std::cerr << "napiscope" << (command.empty() ? "" : " ") << command << ": " << message << "\n";
+  // One line whatever the message quotes (a file name with a newline in it).
+  std::cerr << "napiscope" << (command.empty() ? "" : " ") << command << ": " << OneLine(message)
+            << "\n";
   return kExitError;
 }
 

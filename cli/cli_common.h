@@ -104,7 +104,7 @@ bool CheckOutputIsNotAnInput(const std::string& output, const std::vector<std::s
                              std::string* error);
 
 /// Prints "napiscope COMMAND: MESSAGE" (or "napiscope: MESSAGE" when `command` is empty) on
-/// stderr and returns the error exit code.
+/// stderr, one line (control characters escaped), and returns the error exit code.
 int Fail(std::string_view command, std::string_view message);
 
 }  // namespace napiscope::cli

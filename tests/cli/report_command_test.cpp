@@ -182,6 +182,14 @@ TEST(ReportCommand, AnOutputThatIsAnInputIsRefusedAndTheTraceKept) {
     EXPECT_EQ(result.err, error) << arguments;
     EXPECT_TRUE(::napiscope::testing::ReadFile(trace) == original) << arguments;
   }
+  // A name with a newline in it still makes one line.
+  std::string odd = dir + "/a\nb.dat";
+  ::napiscope::testing::WriteFile(odd, original);
+  auto result = RunCommand(CliPath() + " report -q -o '" + odd + "' '" + odd + "'");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope report: " + dir +
+                            "/a\\nb.dat: -o names a file this command reads; choose another "
+                            "output\n");
   // Another file is written as before.
   EXPECT_EQ(RunCommand(CliPath() + " report -q -o " + dir + "/r.txt " + trace).exit_code, 0);
   EXPECT_THAT(::napiscope::testing::ReadFile(dir + "/r.txt"), HasSubstr("trace:"));

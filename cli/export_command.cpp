@@ -49,6 +49,11 @@ int RunExport(const ExportOptions& options) {
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("export", error);
   if (options.output.empty()) return Fail("export", "-o FILE is required (- for stdout)");
+  if (options.output == "-" && isatty(STDOUT_FILENO)) {  // as gzip and zstd refuse
+    return Fail("export",
+                "-o -: standard output is a terminal, and a Perfetto trace is binary: "
+                "redirect it (> trace.pftrace) or give -o FILE");
+  }
   if (!CheckOutputIsNotAnInput(options.output, {options.path}, &error)) {
     return Fail("export", error);
   }

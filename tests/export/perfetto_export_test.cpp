@@ -346,6 +346,21 @@ TEST(PerfettoExport, BrokenInputIsOneLineNamingTheFileAndLeavesNoOutput) {
   EXPECT_TRUE(ReadFile(dir + "/out.pftrace").empty());
 }
 
+// `-o -` on a terminal (script(1) gives the command one) is refused, as gzip and zstd refuse
+// to write binary there; into a pipe it writes the trace.
+TEST(PerfettoExport, StandardOutputOnATerminalIsRefused) {
+  std::string trace = TestData("real/idle.dat");
+  CommandResult tty = RunCommand("script -qec '" + CliPath() + " export --format perfetto -o - " +
+                                 trace + "' /dev/null");
+  EXPECT_EQ(tty.exit_code, 1);
+  EXPECT_THAT(tty.out, ::testing::HasSubstr("napiscope export: -o -: standard output is a "
+                                            "terminal, and a Perfetto trace is binary"));
+  CommandResult piped =
+      RunCommand(CliPath() + " export --format perfetto -o - " + trace + " | wc -c");
+  EXPECT_EQ(piped.exit_code, 0);
+  EXPECT_GT(std::stol(piped.out), 10000);
+}
+
 // An output that is not a regular file (a pipe here; /dev/null as root) is written in place and
 // left alone when the export fails: removing it deleted /dev/null.
 TEST(PerfettoExport, BrokenInputLeavesAPipeOutputInPlace) {

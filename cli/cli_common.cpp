@@ -295,12 +295,15 @@ absl::Status ApplyThresholdSettings(const std::vector<std::string>& settings,
 }
 
 bool CheckWritable(const std::string& path, std::string* error) {
+  if (path.empty() || path == "-") return true;
   struct stat info {};
   const bool existed = stat(path.c_str(), &info) == 0;
   if (existed && S_ISDIR(info.st_mode)) {
     *error = fmt::format("{}: is a directory, not a file", path);
     return false;
   }
+  // Devices and pipes are written in place; opening a pipe here would wait for its reader.
+  if (existed && !S_ISREG(info.st_mode)) return true;
   int fd = open(path.c_str(), existed ? O_WRONLY | O_CLOEXEC : O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
                 0644);
   if (fd < 0) {

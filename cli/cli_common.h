@@ -93,8 +93,9 @@ bool WriteOutput(const std::string& path, const std::string& content, std::strin
 absl::Status ApplyThresholdSettings(const std::vector<std::string>& settings,
                                     Thresholds* thresholds);
 
-/// Whether `path` can be written (it is created and removed again when it does not exist yet);
-/// false with "PATH: reason" in `*error`. Lets a command fail before it starts long work.
+/// Whether `path` can be written (it is created and removed again when it does not exist yet;
+/// "" and "-", devices and pipes are taken as they are); false with "PATH: reason" in
+/// `*error`. Lets a command fail before it starts long work.
 bool CheckWritable(const std::string& path, std::string* error);
 
 /// False with "OUTPUT: ..." in `*error` when the regular file `output` is one of `inputs` (the

@@ -28,6 +28,7 @@ int RunDiff(const DiffOptions& options) {
   if (!CheckOutputIsNotAnInput(options.output, {options.before, options.after}, &error)) {
     return Fail("diff", error);
   }
+  if (!CheckWritable(options.output, &error)) return Fail("diff", error);
   Report before, after;
   for (auto [argument, report] : {std::pair{&options.before, &before}, {&options.after, &after}}) {
     std::string path = *argument;

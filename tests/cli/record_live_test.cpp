@@ -364,10 +364,16 @@ TEST_F(RecordLive, SaveOnFailWritesTheLastSecondsAsATraceDat) {
 }
 
 TEST_F(RecordLive, SaveOnFailToAFileThatCannotBeWrittenFailsBeforeTracing) {
-  for (const auto& [file, reason] : {std::pair<std::string, std::string>{
-                                         dir_ + "/no/such/dir/t.dat", "cannot write: No such "
-                                                                      "file or directory"},
-                                     {dir_, "is a directory, not a file"}}) {
+  // A pipe was opened to test it, which waited for a reader before anything was traced.
+  std::string pipe = dir_ + "/pipe";
+  ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+  for (const auto& [file, reason] :
+       {std::pair<std::string, std::string>{dir_ + "/no/such/dir/t.dat",
+                                            "cannot write: No such file or directory"},
+        {dir_, "is a directory, not a file"},
+        {pipe,
+         "not a regular file (a device, pipe or directory); a trace.dat is written to a "
+         "file"}}) {
     auto live = RunCommand(Cli("live", "--duration 5 --fail-on warning --save-on-fail " + file));
     EXPECT_EQ(live.exit_code, 1);
     EXPECT_EQ(live.err, "napiscope live: " + file + ": " + reason + "\n");

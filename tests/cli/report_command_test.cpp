@@ -190,6 +190,13 @@ TEST(ReportCommand, AnOutputThatIsAnInputIsRefusedAndTheTraceKept) {
   EXPECT_EQ(result.err, "napiscope report: " + dir +
                             "/a\\nb.dat: -o names a file this command reads; choose another "
                             "output\n");
+  // An output that cannot be written fails before the analysis, as the trace's name does.
+  for (const std::string& output : {dir, dir + "/no/such/r.txt"}) {
+    auto unwritable = RunCommand(CliPath() + " report -q -o " + output + " /nonexistent.dat");
+    EXPECT_EQ(unwritable.exit_code, 1);
+    EXPECT_THAT(unwritable.err, ::testing::StartsWith("napiscope report: " + output + ": "))
+        << unwritable.err;
+  }
   // Another file is written as before.
   EXPECT_EQ(RunCommand(CliPath() + " report -q -o " + dir + "/r.txt " + trace).exit_code, 0);
   EXPECT_THAT(::napiscope::testing::ReadFile(dir + "/r.txt"), HasSubstr("trace:"));

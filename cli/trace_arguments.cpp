@@ -113,7 +113,7 @@ bool ResolveTraceArgument(std::string* argument, std::string* error) {
   return true;
 }
 
-const std::string& ShownPath(const std::string& path) {
+std::string ShownPath(const std::string& path) {
   for (const Copy& copy : Copies()) {
     if (copy.read_path == path) return copy.name;
   }

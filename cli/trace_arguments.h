@@ -16,6 +16,6 @@ namespace napiscope::cli {
 bool ResolveTraceArgument(std::string* argument, std::string* error);
 
 /// How messages name `path`: the argument a copy was made of ("stdin" for "-"), else `path`.
-const std::string& ShownPath(const std::string& path);
+std::string ShownPath(const std::string& path);
 
 }  // namespace napiscope::cli

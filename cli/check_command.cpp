@@ -74,9 +74,7 @@ int RunCheck(const CheckOptions& options) {
   std::vector<std::string> inputs = options.paths;
   if (!options.config.empty()) inputs.push_back(options.config);
   for (const std::string& output : options.outputs) {
-    if (!CheckOutputIsNotAnInput(output, inputs, &error) || !CheckWritable(output, &error)) {
-      return Fail("check", error);
-    }
+    if (!CheckOutput(output, inputs, &error)) return Fail("check", error);
   }
 
   // Each error is printed once: on stderr, unless the text summary on stdout carries it.

@@ -209,20 +209,27 @@ absl::Status LoadHtmlTraceWindowed(const std::string& path, const AnalysisFlags&
   return CheckWindowAndCpus(path, analysis, trace->report.trace);
 }
 
+namespace {
+
+// Runs `work`, a load of `path`, under the bar "napiscope: reading NAME", the load naming the
+// trace as the user gave it (ShownPath).
+absl::Status Reading(const std::string& path, bool quiet, LoadOptions* load,
+                     const std::function<absl::Status()>& work) {
+  load->name = ShownPath(path);
+  return WithProgressBar("napiscope: reading " + load->name, !quiet && isatty(STDERR_FILENO), load,
+                         work);
+}
+
+}  // namespace
+
 absl::Status AnalyzeWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
                                  Report* report) {
-  analysis.load.name = ShownPath(path);
-  ProgressBar bar("napiscope: reading " + analysis.load.name, !quiet && isatty(STDERR_FILENO));
-  analysis.load.progress = [&bar](double fraction) { bar.Update(fraction); };
-  return AnalyzeTrace(path, analysis, report);
+  return Reading(path, quiet, &analysis.load, [&] { return AnalyzeTrace(path, analysis, report); });
 }
 
 absl::Status LoadHtmlWithProgress(const std::string& path, AnalysisOptions analysis, bool quiet,
                                   HtmlTrace* trace) {
-  analysis.load.name = ShownPath(path);
-  ProgressBar bar("napiscope: reading " + analysis.load.name, !quiet && isatty(STDERR_FILENO));
-  analysis.load.progress = [&bar](double fraction) { bar.Update(fraction); };
-  return LoadHtmlTrace(path, analysis, trace);
+  return Reading(path, quiet, &analysis.load, [&] { return LoadHtmlTrace(path, analysis, trace); });
 }
 
 size_t TextWidth(int requested, size_t fallback) {
@@ -256,9 +263,7 @@ absl::Status WithProgressBar(const std::string& label, bool show, LoadOptions* l
 
 absl::Status LoadWithProgress(const std::string& path, TraceContext& context, EventSink& sink,
                               LoadOptions load, bool quiet) {
-  load.name = ShownPath(path);
-  return WithProgressBar("napiscope: reading " + load.name, !quiet && isatty(STDERR_FILENO), &load,
-                         [&] { return LoadTrace(path, context, sink, load); });
+  return Reading(path, quiet, &load, [&] { return LoadTrace(path, context, sink, load); });
 }
 
 bool WriteOutput(const std::string& path, const std::string& content, std::string* error) {
@@ -335,6 +340,11 @@ bool CheckOutputIsNotAnInput(const std::string& output, const std::vector<std::s
     }
   }
   return true;
+}
+
+bool CheckOutput(const std::string& output, const std::vector<std::string>& inputs,
+                 std::string* error) {
+  return CheckOutputIsNotAnInput(output, inputs, error) && CheckWritable(output, error);
 }
 
 int Fail(std::string_view command, std::string_view message) {

@@ -104,6 +104,11 @@ bool CheckWritable(const std::string& path, std::string* error);
 bool CheckOutputIsNotAnInput(const std::string& output, const std::vector<std::string>& inputs,
                              std::string* error);
 
+/// Both checks of an output a command writes after its analysis, in that order:
+/// CheckOutputIsNotAnInput, then CheckWritable.
+bool CheckOutput(const std::string& output, const std::vector<std::string>& inputs,
+                 std::string* error);
+
 /// Prints "napiscope COMMAND: MESSAGE" (or "napiscope: MESSAGE" when `command` is empty) on
 /// stderr, one line (control characters escaped), and returns the error exit code.
 int Fail(std::string_view command, std::string_view message);

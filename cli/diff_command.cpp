@@ -25,10 +25,8 @@ int RunDiff(const DiffOptions& options) {
   AnalysisOptions analysis;
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("diff", error);
-  if (!CheckOutputIsNotAnInput(options.output, {options.before, options.after}, &error)) {
+  if (!CheckOutput(options.output, {options.before, options.after}, &error))
     return Fail("diff", error);
-  }
-  if (!CheckWritable(options.output, &error)) return Fail("diff", error);
   Report before, after;
   for (auto [argument, report] : {std::pair{&options.before, &before}, {&options.after, &after}}) {
     std::string path = *argument;

@@ -26,10 +26,7 @@ int RunReport(const ReportOptions& options) {
   AnalysisOptions analysis;
   std::string error;
   if (!options.flags.Apply(&analysis, &error)) return Fail("report", error);
-  if (!CheckOutputIsNotAnInput(options.output, {options.path}, &error)) {
-    return Fail("report", error);
-  }
-  if (!CheckWritable(options.output, &error)) return Fail("report", error);
+  if (!CheckOutput(options.output, {options.path}, &error)) return Fail("report", error);
   std::string path = options.path;
   if (!ResolveTraceArgument(&path, &error)) return Fail("", error);
   // HTML draws timelines, so its load builds the timeline model too.

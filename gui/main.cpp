@@ -1,11 +1,46 @@
 #include <QApplication>
 #include <QStringList>
 #include <cstdio>
+#include <cstdlib>
 
 #include "command_line.h"
 #include "main_window.h"
 #include "screenshot.h"
 #include "session.h"
+
+namespace {
+
+// What the user can do instead of opening a window.
+constexpr const char* kWithoutAWindow =
+    "run it in a desktop session or over ssh -X; --screenshot OUT.png draws without one, and "
+    "`napiscope report TRACE` needs none";
+
+// The first thing Qt's platform layer said while starting (why it could not).
+QString first_platform_message;
+
+// Installed while QApplication starts. Qt ends a failed platform start (an X server that does
+// not answer, a gone ssh -X forwarding, a QT_QPA_PLATFORM plugin that is not there) with a
+// fatal message advising to reinstall, then aborts: say what the platform layer reported, in
+// one line, and exit 1 instead. Other messages go to Qt's usual output.
+void PlatformStartMessage(QtMsgType type, const QMessageLogContext& context,
+                          const QString& message) {
+  bool from_platform = context.category != nullptr && qstrncmp(context.category, "qt.qpa", 6) == 0;
+  if (type != QtFatalMsg) {
+    if (!from_platform) {
+      std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
+    } else if (first_platform_message.isEmpty()) {
+      first_platform_message = message.simplified();
+    }
+    return;
+  }
+  QString reason = first_platform_message.isEmpty() ? message.simplified() : first_platform_message;
+  std::fprintf(stderr, "napiscope-gui: cannot open a window (Qt: %s): %s\n", qPrintable(reason),
+               kWithoutAWindow);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace napiscope::gui;
@@ -45,14 +80,13 @@ int main(int argc, char** argv) {
   bool needs_x11 = platform.isEmpty() || platform.startsWith("xcb");
   if (needs_x11 && qEnvironmentVariableIsEmpty("DISPLAY") &&
       (!platform.isEmpty() || qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))) {
-    std::fputs(
-        "napiscope-gui: no display to open a window on (DISPLAY is not set): run it in a "
-        "desktop session or over ssh -X; --screenshot OUT.png draws without one, and "
-        "`napiscope report TRACE` needs none\n",
-        stderr);
+    std::fprintf(stderr, "napiscope-gui: no display to open a window on (DISPLAY is not set): %s\n",
+                 kWithoutAWindow);
     return 1;
   }
+  QtMessageHandler qt_messages = qInstallMessageHandler(PlatformStartMessage);
   QApplication app(argc, argv);
+  qInstallMessageHandler(qt_messages);
   QApplication::setOrganizationName("napiscope");
   QApplication::setApplicationName("napiscope-gui");
   if (!options.screenshot.isEmpty()) {

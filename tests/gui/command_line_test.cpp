@@ -110,6 +110,29 @@ TEST(CommandLine, NoDisplayIsOneLineAndExitOneButAScreenshotStillDraws) {
   EXPECT_GT(napiscope::testing::ReadFile(picture).size(), 1000u);
 }
 
+// An X server that does not answer (a gone ssh -X forwarding) or a platform plugin that is not
+// there: one line with what Qt's platform layer said and exit 1, where Qt aborted (SIGABRT)
+// advising to reinstall.
+TEST(CommandLine, AnUnreachableDisplayOrMissingPlatformIsOneLineAndExitOne) {
+  std::string trace = napiscope::testing::TestData("real/idle.dat");
+  struct Case {
+    const char* environment;
+    const char* said;
+  };
+  for (const Case& c :
+       {Case{"-u QT_QPA_PLATFORM DISPLAY=:4093", "could not connect to display :4093"},
+        Case{"QT_QPA_PLATFORM=nosuchplugin", "\"nosuchplugin\""}}) {
+    napiscope::testing::CommandResult result = RunCommand(
+        absl::StrCat("env -u WAYLAND_DISPLAY ", c.environment, " ", NAPISCOPE_GUI, " ", trace));
+    EXPECT_EQ(result.exit_code, 1) << c.environment << ": " << result.err;
+    EXPECT_EQ(result.err.rfind("napiscope-gui: cannot open a window (Qt: ", 0), 0u) << result.err;
+    EXPECT_NE(result.err.find(c.said), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("--screenshot OUT.png draws without one"), std::string::npos)
+        << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+  }
+}
+
 TEST(MainWindowOptions, RangeIsHonouredInTheWindow) {
   MainWindow window;
   window.SetShowErrorDialogs(false);

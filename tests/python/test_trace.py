@@ -37,6 +37,13 @@ def test_report_is_the_cli_report(trace):
     assert t.report() == cli_json("report", "--format", "json", data_path(path))
 
 
+def test_repr_names_the_file_and_what_info_counts(trace):
+    path, t = trace
+    info = cli_json("info", "--json", data_path(path))
+    assert repr(t) == (f"<napiscope.Trace {data_path(path)!r}: {info['trace']['cpus']} CPUs, "
+                       f"{info['events']} events, {info['span_ns'] / 1e9:.3f} s>")
+
+
 def test_findings_are_the_reports(trace):
     path, t = trace
     findings = t.findings()

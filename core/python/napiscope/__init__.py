@@ -92,6 +92,11 @@ class Trace:
         self._native = _napiscope.Trace(str(path), threads, list(cpus or []), start, end,
                                         progress, buffer)
 
+    def __repr__(self) -> str:
+        info = self.info()
+        return (f"<napiscope.Trace {self.path!r}: {info['trace']['cpus']} CPUs, "
+                f"{info['events']} events, {info['span_ns'] / 1e9:.3f} s>")
+
     @property
     def path(self) -> str:
         """The trace file."""

@@ -5,37 +5,9 @@
 #include <vector>
 
 #include "commands.h"
+#include "napiscope/suggest.h"
 
 namespace {
-
-// Edits to turn `a` into `b` (Levenshtein), for "did you mean".
-size_t EditDistance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// The closest of `names` to `typed` when it is close enough to be a typo, else "".
-std::string Closest(const std::string& typed, const std::vector<std::string>& names) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, typed.size() / 3) + 1;
-  for (const std::string& name : names) {
-    size_t distance = EditDistance(typed, name);
-    bool prefix = name.size() > typed.size() && name.compare(0, typed.size(), typed) == 0;
-    if (prefix) distance = std::min<size_t>(distance, 1);
-    if (distance < best_distance) best_distance = distance, best = name;
-  }
-  return best;
-}
 
 // One line explaining a parse error, with a suggestion when a subcommand or option looks
 // mistyped: "napiscope: unknown command 'repor'; did you mean 'report'?".
@@ -46,10 +18,8 @@ std::string ParseErrorLine(CLI::App& app, int argc, char** argv, const CLI::Pars
   }
   if (argc > 1 && argv[1][0] != '-' &&
       std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
-    std::string suggestion = Closest(argv[1], commands);
     return "napiscope: unknown command '" + std::string(argv[1]) + "'" +
-           (suggestion.empty() ? "" : "; did you mean '" + suggestion + "'?") +
-           " (napiscope --help lists the commands)";
+           napiscope::DidYouMean(argv[1], commands) + " (napiscope --help lists the commands)";
   }
   bool known = argc > 1 && std::find(commands.begin(), commands.end(), argv[1]) != commands.end();
   CLI::App* command = known ? app.get_subcommand(argv[1]) : nullptr;
@@ -65,7 +35,7 @@ std::string ParseErrorLine(CLI::App& app, int argc, char** argv, const CLI::Pars
       if (arg.rfind("--", 0) != 0) continue;
       arg = arg.substr(0, arg.find('='));
       if (std::find(options.begin(), options.end(), arg) != options.end()) continue;
-      std::string suggestion = Closest(arg, options);
+      std::string suggestion = napiscope::ClosestName(arg, options);
       return prefix + "unknown option " + arg +
              (suggestion.empty() ? "" : "; did you mean " + suggestion + "?") + " (napiscope " +
              command->get_name() + " --help lists the options)";

@@ -127,13 +127,15 @@ TEST_F(CheckCommand, BadConfigAndArgumentsExitOneNamingTheProblem) {
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err, "napiscope check: " + config +
-                            ": unknown key 'thresholds.ksoftirqd_blocked_warnign_ns'\n");
+                            ": unknown key 'thresholds.ksoftirqd_blocked_warnign_ns'; did you "
+                            "mean 'thresholds.ksoftirqd_blocked_warning_ns'?\n");
   result = RunCommand(Check("--config " + dir_ + "/missing.toml " + Passing()));
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "napiscope check: " + dir_ + "/missing.toml: cannot open the config file\n");
   result = RunCommand(Check("-t ordering_stall=1ms " + Passing()));
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_EQ(result.err, "napiscope check: unknown key 'ordering_stall'\n");
+  EXPECT_EQ(result.err,
+            "napiscope check: unknown key 'ordering_stall'; did you mean 'ordering_stall_ns'?\n");
   result = RunCommand(Check("-t ordering_stall_ns " + Passing()));
   EXPECT_EQ(result.err, "napiscope check: --threshold wants KEY=VALUE, not 'ordering_stall_ns'\n");
   EXPECT_EQ(RunCommand(Check("--fail-on info " + Passing())).exit_code, 1);

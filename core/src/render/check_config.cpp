@@ -17,6 +17,7 @@
 #include "napiscope/event.h"
 #include "napiscope/format.h"
 #include "napiscope/json_text.h"
+#include "napiscope/suggest.h"
 
 namespace napiscope {
 
@@ -103,6 +104,39 @@ bool ParseVector(std::string_view name, uint32_t* vec) {
   return false;
 }
 
+// "; did you mean 'K'?" for an unknown threshold key `key` (after `vector_name.` when given):
+// each part that is not known replaced by the closest known one, K written as `shown_key` is
+// (with its "thresholds." in a file); "" when a part has none close.
+std::string SuggestKey(std::string_view key, std::string_view vector_name,
+                       std::string_view shown_key) {
+  std::vector<std::string> keys;
+  for (const ThresholdKey& candidate : ThresholdKeys()) {
+    if (!vector_name.empty() && candidate.by_vec == nullptr && candidate.key == key) {
+      return fmt::format("; {} has no per-vector form", key);
+    }
+    if (vector_name.empty() || candidate.by_vec != nullptr) keys.emplace_back(candidate.key);
+  }
+  std::string closest_key = std::find(keys.begin(), keys.end(), key) != keys.end()
+                                ? std::string(key)
+                                : ClosestName(key, keys);
+  std::string closest_vector;
+  if (!vector_name.empty()) {
+    std::vector<std::string> vectors;
+    for (uint32_t vec = 0; vec < kSoftirqVectorCount; ++vec) {
+      vectors.emplace_back(SoftirqVectorName(vec));
+    }
+    uint32_t vec = 0;
+    closest_vector = ParseVector(vector_name, &vec) ? std::string(vector_name)
+                                                    : ClosestName(vector_name, vectors);
+    if (closest_vector.empty()) return "";
+  }
+  if (closest_key.empty()) return "";
+  size_t typed_size = key.size() + (vector_name.empty() ? 0 : vector_name.size() + 1);
+  std::string_view prefix = shown_key.substr(0, shown_key.size() - typed_size);
+  return fmt::format("; did you mean '{}{}{}{}'?", prefix, closest_vector,
+                     vector_name.empty() ? "" : ".", closest_key);
+}
+
 // `shown_key` is the key as the user wrote it, for messages ("thresholds.NET_RX.x" in a file).
 absl::Status ApplyThreshold(std::string_view key, std::string_view value,
                             std::string_view shown_key, Thresholds* thresholds) {
@@ -118,7 +152,8 @@ absl::Status ApplyThreshold(std::string_view key, std::string_view value,
   uint32_t vec = 0;
   if (entry == nullptr || (!vector_name.empty() &&
                            (entry->by_vec == nullptr || !ParseVector(vector_name, &vec)))) {
-    return absl::InvalidArgumentError(fmt::format("unknown key '{}'", shown_key));
+    return absl::InvalidArgumentError(
+        fmt::format("unknown key '{}'{}", shown_key, SuggestKey(key, vector_name, shown_key)));
   }
   if (auto* double_field = std::get_if<double Thresholds::*>(&entry->field)) {
     double parsed;
@@ -185,7 +220,12 @@ absl::Status ApplyConfig(const json& root, CheckConfig* config) {
         }
       }
     } else {
-      return absl::InvalidArgumentError(fmt::format("unknown key '{}'", name));
+      bool is_threshold = std::any_of(ThresholdKeys().begin(), ThresholdKeys().end(),
+                                      [&](const ThresholdKey& t) { return t.key == name; });
+      return absl::InvalidArgumentError(
+          fmt::format("unknown key '{}'{}", name,
+                      is_threshold ? "; thresholds go in a [thresholds] table"
+                                   : DidYouMean(name, {"fail_on", "thresholds"})));
     }
   }
   return absl::OkStatus();

@@ -52,9 +52,14 @@ TEST(SetThreshold, RejectsUnknownKeysAndBadValuesNamingTheKey) {
   Thresholds t;
   EXPECT_EQ(SetThreshold("no_such_ns", "1ms", &t).message(), "unknown key 'no_such_ns'");
   EXPECT_EQ(SetThreshold("NET_RX.ordering_stall_ns", "1ms", &t).message(),
-            "unknown key 'NET_RX.ordering_stall_ns'");  // no per-vector form
+            "unknown key 'NET_RX.ordering_stall_ns'; ordering_stall_ns has no per-vector form");
   EXPECT_EQ(SetThreshold("BOGUS.softirq_latency_max_error_ns", "1ms", &t).message(),
             "unknown key 'BOGUS.softirq_latency_max_error_ns'");
+  EXPECT_EQ(SetThreshold("NET_RX.softirq_latency_max_eror_ns", "1ms", &t).message(),
+            "unknown key 'NET_RX.softirq_latency_max_eror_ns'; did you mean "
+            "'NET_RX.softirq_latency_max_error_ns'?");
+  EXPECT_EQ(SetThreshold("ordering_stal_ns", "1ms", &t).message(),
+            "unknown key 'ordering_stal_ns'; did you mean 'ordering_stall_ns'?");
   EXPECT_EQ(SetThreshold("ordering_stall_ns", "soon", &t).message(),
             "'ordering_stall_ns' wants a duration like 500us or 1ms, not 'soon'");
   EXPECT_EQ(SetThreshold("pingpong_cross_share_error", "half", &t).message(),
@@ -121,11 +126,23 @@ TEST_F(CheckConfigFile, ErrorsNameTheFileAndTheKey) {
     return std::string(LoadCheckConfig(file, &config).message());
   };
   std::string path = Write("a.toml", "[thresholds]\nsoftirq_latncy_p99_warning_ns = 1\n");
-  EXPECT_EQ(message(path), path + ": unknown key 'thresholds.softirq_latncy_p99_warning_ns'");
+  EXPECT_EQ(message(path), path +
+                               ": unknown key 'thresholds.softirq_latncy_p99_warning_ns'; did you "
+                               "mean 'thresholds.softirq_latency_p99_warning_ns'?");
   path = Write("b.toml", "failon = \"error\"\n");
-  EXPECT_EQ(message(path), path + ": unknown key 'failon'");
+  EXPECT_EQ(message(path), path + ": unknown key 'failon'; did you mean 'fail_on'?");
+  path = Write("f.toml", "ksoftirqd_blocked_warning_ns = \"1ms\"\n");  // outside [thresholds]
+  EXPECT_EQ(message(path), path +
+                               ": unknown key 'ksoftirqd_blocked_warning_ns'; thresholds go in a "
+                               "[thresholds] table");
+  path = Write("g.toml", "[thresholds.NETRX]\nsoftirq_latency_max_error_ns = \"1ms\"\n");
+  EXPECT_EQ(message(path), path +
+                               ": unknown key 'thresholds.NETRX.softirq_latency_max_error_ns'; did "
+                               "you mean 'thresholds.NET_RX.softirq_latency_max_error_ns'?");
   path = Write("c.toml", "[thresholds.NET_RX]\nordering_stall_ns = 1\n");
-  EXPECT_EQ(message(path), path + ": unknown key 'thresholds.NET_RX.ordering_stall_ns'");
+  EXPECT_EQ(message(path), path +
+                               ": unknown key 'thresholds.NET_RX.ordering_stall_ns'; "
+                               "ordering_stall_ns has no per-vector form");
   path = Write("d.toml", "[thresholds]\nordering_stall_ns = true\n");
   EXPECT_EQ(message(path),
             path + ": 'thresholds.ordering_stall_ns' wants a duration like 500us or 1ms, not 'true'");

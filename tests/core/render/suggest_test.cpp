@@ -1,0 +1,29 @@
+#include "napiscope/suggest.h"
+
+#include <gtest/gtest.h>
+
+namespace napiscope {
+namespace {
+
+const std::vector<std::string> kCommands = {"report", "record", "info", "check", "diff"};
+
+TEST(ClosestName, ATypoOrAPrefixNamesTheNearestKnownName) {
+  EXPECT_EQ(ClosestName("repor", kCommands), "report");   // a prefix
+  EXPECT_EQ(ClosestName("recrod", kCommands), "record");  // two edits
+  EXPECT_EQ(ClosestName("ifno", kCommands), "info");
+  EXPECT_EQ(ClosestName("chekc", kCommands), "check");
+}
+
+TEST(ClosestName, NothingCloseIsNoSuggestion) {
+  EXPECT_EQ(ClosestName("live", kCommands), "");
+  EXPECT_EQ(ClosestName("zzzzzz", kCommands), "");
+  EXPECT_EQ(ClosestName("diff", {}), "");
+}
+
+TEST(DidYouMean, IsTheSentenceTailOrNothing) {
+  EXPECT_EQ(DidYouMean("dif", kCommands), "; did you mean 'diff'?");
+  EXPECT_EQ(DidYouMean("qqqqqq", kCommands), "");
+}
+
+}  // namespace
+}  // namespace napiscope

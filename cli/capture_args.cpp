@@ -2,11 +2,15 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <csignal>
 #include <cstdio>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "cli_common.h"
+#include "napiscope/format.h"
 
 namespace napiscope::cli {
 namespace {
@@ -33,7 +37,37 @@ extern "C" void OnCrashSignal(int signal_number) {
   raise(signal_number);
 }
 
+// A bound of AddSecondsOption as its messages say it: "3600 s", "100.00 ms".
+std::string SecondsText(int64_t ns) {
+  return ns % kSecondNs == 0 ? fmt::format("{} s", ns / kSecondNs) : FormatDuration(ns);
+}
+
 }  // namespace
+
+CLI::Option* AddSecondsOption(CLI::App* command, const std::string& name, int64_t* ns,
+                              const std::string& what, int64_t min_ns, int64_t max_ns) {
+  auto parse = [name, ns, min_ns, max_ns](const std::string& text) {
+    bool has_unit = !text.empty() && std::isalpha(static_cast<unsigned char>(text.back()));
+    int64_t parsed = 0;
+    if (!ParseDuration(has_unit ? text : text + "s", &parsed)) {
+      throw CLI::ValidationError(
+          name, fmt::format("wants seconds (10, 0.5) or a time with a unit (500ms, 2s), not '{}'",
+                            OneLine(text)));
+    }
+    if (parsed < min_ns) {
+      throw CLI::ValidationError(
+          name, min_ns <= 1
+                    ? fmt::format("wants a time longer than 0, not '{}'", text)
+                    : fmt::format("wants at least {}, not '{}'", SecondsText(min_ns), text));
+    }
+    if (parsed > max_ns) {
+      throw CLI::ValidationError(
+          name, fmt::format("wants at most {}, not '{}'", SecondsText(max_ns), text));
+    }
+    *ns = parsed;
+  };
+  return command->add_option_function<std::string>(name, parse, what)->type_name("SECONDS");
+}
 
 void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& default_instance) {
   // Named with the pid, so a later napiscope can tell an instance left by a dead one (killed,

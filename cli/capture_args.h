@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,15 @@ struct CaptureArgs {
 
 /// Adds --events, --cpus, --buffer-kb and --instance to `command`.
 void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& default_instance);
+
+/// A second in nanoseconds.
+inline constexpr int64_t kSecondNs = 1'000'000'000;
+
+/// Adds option `name` (help `what`) taking a length of time: seconds as a number ("10", "0.5")
+/// or a number with a unit ("500ms", "2s", "250us"), stored in nanoseconds in `*ns`. A value
+/// that is not a time, or is outside [min_ns, max_ns], is one line naming the option.
+CLI::Option* AddSecondsOption(CLI::App* command, const std::string& name, int64_t* ns,
+                              const std::string& what, int64_t min_ns, int64_t max_ns);
 
 /// Turns the flags into CaptureOptions; false (with `*error` set) when they are malformed.
 bool ResolveCaptureArgs(const CaptureArgs& args, CaptureOptions* options, std::string* error);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -23,14 +24,14 @@ namespace napiscope::cli {
 namespace {
 
 struct LiveArgs {
-  double interval_s = 1;
-  double duration_s = 0;
+  int64_t interval_ns = kSecondNs;
+  int64_t duration_ns = 0;  // 0: until Ctrl-C
   CaptureArgs capture;
   bool json_lines = false;
   std::string fail_on;
   std::vector<std::string> thresholds;  // KEY=VALUE, as in check
   std::string save_on_fail;  // trace.dat to write when --fail-on trips
-  double keep_s = 10;        // seconds of pages kept for it
+  int64_t keep_ns = 10 * kSecondNs;  // time of pages kept for it
   int64_t keep_mb = 256;     // memory they may take
   int width = -1;            // -1: the terminal's width on a terminal, else unwrapped
 };
@@ -78,7 +79,7 @@ int RunLive(const LiveArgs& args) {
     if (!CheckWritable(args.save_on_fail, &error)) return Fail("live", error);
     absl::Status usable = RequireFileOutput(args.save_on_fail);
     if (!usable.ok()) return Fail("live", std::string(usable.message()));
-    options.keep_ns = static_cast<TimestampNs>(args.keep_s * 1e9);
+    options.keep_ns = args.keep_ns;
     options.keep_max_bytes = static_cast<size_t>(args.keep_mb) << 20;
   }
   InstallStopSignals(options.capture.instance_name);
@@ -96,10 +97,10 @@ int RunLive(const LiveArgs& args) {
   const bool refresh = !args.json_lines && isatty(STDOUT_FILENO);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
-  const auto interval = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(args.interval_s));
-  const auto duration = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(args.duration_s));
+  const auto interval =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(args.interval_ns));
+  const auto duration =
+      std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(args.duration_ns));
   Clock::time_point next_print = start + interval;
   auto print = [&](const Report& report, bool final) {
     LiveSummaryInput input{&report,
@@ -121,9 +122,9 @@ int RunLive(const LiveArgs& args) {
   };
 
   bool failed = false;
-  while (!StopRequested().load() && (args.duration_s <= 0 || Clock::now() - start < duration)) {
+  while (!StopRequested().load() && (args.duration_ns <= 0 || Clock::now() - start < duration)) {
     Clock::time_point wake = std::min(Clock::now() + kPollPeriod, next_print);
-    if (args.duration_s > 0) wake = std::min(wake, start + duration);
+    if (args.duration_ns > 0) wake = std::min(wake, start + duration);
     std::this_thread::sleep_until(wake);
     absl::Status status = capture->Poll();
     if (!status.ok()) {
@@ -169,12 +170,11 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
   CLI::App* live = app.add_subcommand(
       "live", "Trace and analyse at the same time, printing a summary every interval; Ctrl-C "
               "prints the full report; needs root");
-  live->add_option("--interval", args->interval_s, "seconds between summaries")
-      ->capture_default_str()
-      ->check(CLI::Range(0.1, 3600.0));
-  live->add_option("--duration", args->duration_s, "stop after this many seconds (default: "
-                                                   "Ctrl-C)")
-      ->check(CLI::PositiveNumber);
+  AddSecondsOption(live, "--interval", &args->interval_ns, "time between summaries", kSecondNs / 10,
+                   3600 * kSecondNs)
+      ->default_str("1");
+  AddSecondsOption(live, "--duration", &args->duration_ns, "stop after this time (default: Ctrl-C)",
+                   1, std::numeric_limits<int64_t>::max());
   AddCaptureFlags(live, &args->capture, "napiscope");
   live->add_flag("--json-lines", args->json_lines,
                  "print one napiscope.live/1 JSON object per interval (and a final one)");
@@ -196,10 +196,9 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
                                        "trace-cmd)")
                           ->type_name("FILE")
                           ->needs(fail_on);
-  live->add_option("--keep", args->keep_s, "seconds of events --save-on-fail keeps")
-      ->type_name("SECONDS")
-      ->capture_default_str()
-      ->check(CLI::Range(0.1, 3600.0))
+  AddSecondsOption(live, "--keep", &args->keep_ns, "time of events --save-on-fail keeps",
+                   kSecondNs / 10, 3600 * kSecondNs)
+      ->default_str("10")
       ->needs(save);
   live->add_option("--keep-mb", args->keep_mb,
                    "MiB --save-on-fail may keep; the oldest pages go beyond it")

@@ -1,9 +1,9 @@
-#include <sys/wait.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -18,10 +18,10 @@ namespace {
 
 struct RecordArgs {
   std::string output;
-  double duration_s = 0;
+  int64_t duration_ns = 0;  // 0: until the command ends or Ctrl-C
   CaptureArgs capture;
   std::vector<std::string> command;
-  double keep_s = 0;     // > 0: keep only the last seconds, in memory
+  int64_t keep_ns = 0;    // > 0: keep only the last of the events, in memory
   int64_t keep_mb = 256;  // memory they may take
 };
 
@@ -93,9 +93,9 @@ int RunRecord(const RecordArgs& args) {
     return kExitError;
   }
   options.output_path = args.output;
-  options.duration_ns = static_cast<TimestampNs>(std::llround(args.duration_s * 1e9));
+  options.duration_ns = args.duration_ns;
   options.stop = &StopRequested();
-  options.keep_ns = static_cast<TimestampNs>(std::llround(args.keep_s * 1e9));
+  options.keep_ns = args.keep_ns;
   options.keep_max_bytes = static_cast<size_t>(args.keep_mb) << 20;
   InstallStopSignals(options.capture.instance_name);
   std::unique_ptr<TracedCommand> command;
@@ -157,14 +157,13 @@ void AddRecordCommand(CLI::App& app, std::function<int()>* run) {
       "record", "Record a trace.dat with libtracefs alone (no function tracer needed), in a "
                 "tracefs instance of its own; needs root");
   record->add_option("-o,--output", args->output, "trace.dat to write")->required();
-  record->add_option("--duration", args->duration_s, "seconds to record (default: until the "
-                                                     "command ends or Ctrl-C)")
-      ->check(CLI::PositiveNumber);
-  record->add_option("--keep", args->keep_s,
-                     "flight recorder: keep only the last SECONDS of events, in memory, and "
-                     "write them when the recording stops")
-      ->type_name("SECONDS")
-      ->check(CLI::PositiveNumber);
+  AddSecondsOption(record, "--duration", &args->duration_ns,
+                   "time to record (default: until the command ends or Ctrl-C)", 1,
+                   std::numeric_limits<int64_t>::max());
+  AddSecondsOption(record, "--keep", &args->keep_ns,
+                   "flight recorder: keep only the last SECONDS of events, in memory, and "
+                   "write them when the recording stops",
+                   1, std::numeric_limits<int64_t>::max());
   record->add_option("--keep-mb", args->keep_mb,
                      "MiB --keep may hold; the oldest pages go beyond it")
       ->type_name("MIB")

@@ -157,14 +157,14 @@ TEST_F(RecordLive, RecordUnderLoadReadsTheSameInTraceCmdAndNapiscope) {
   EXPECT_GT(actual["sched_switch"], 10);
 }
 
-// The flight recorder: 2 s of load recorded with --keep 0.5, and only the last half second of
+// The flight recorder: 2 s of load recorded with --keep 500ms, and only the last half second of
 // events is in the file, read the same by trace-cmd and napiscope.
 TEST_F(RecordLive, RecordKeepWritesOnlyTheLastSeconds) {
   RequireLoadTools();
   VethPair veth;
   ASSERT_TRUE(veth.ok()) << "could not set up the veth pair";
   std::string file = dir_ + "/last.dat";
-  auto record = RunCommand(Cli("record", "--keep 0.5 -o " + file + " -- " + veth.Load(2)));
+  auto record = RunCommand(Cli("record", "--keep 500ms -o " + file + " -- " + veth.Load(2)));
   ASSERT_EQ(record.exit_code, 0) << record.err;
   EXPECT_THAT(record.err, HasSubstr("napiscope record: kept the last "));
   KeptTrace kept = ReadKeptTrace(file);
@@ -180,12 +180,43 @@ TEST_F(RecordLive, RecordKeepWritesOnlyTheLastSeconds) {
   EXPECT_EQ(listing.out, "last.dat\n");
 }
 
+// --duration, --interval and --keep take seconds ("2", "0.5") or a unit ("500ms", "2s"): a
+// time they do not take is one line naming the option, before anything is traced.
+TEST(RecordLiveArguments, TimesTakeSecondsOrAUnitAndAWrongOneIsOneLine) {
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{"live --duration 2x",
+                "napiscope live: --duration: wants seconds (10, 0.5) or a "
+                "time with a unit (500ms, 2s), not '2x'\n"},
+           Case{"live --duration 0",
+                "napiscope live: --duration: wants a time longer than 0, "
+                "not '0'\n"},
+           Case{"live --interval 50ms",
+                "napiscope live: --interval: wants at least 100.00 ms, "
+                "not '50ms'\n"},
+           Case{"live --interval 2h",
+                "napiscope live: --interval: wants seconds (10, 0.5) or a "
+                "time with a unit (500ms, 2s), not '2h'\n"},
+           Case{"record -o /nonexistent/x.dat --keep -1",
+                "napiscope record: --keep: wants "
+                "seconds (10, 0.5) or a time with a "
+                "unit (500ms, 2s), not '-1'\n"},
+       }) {
+    auto result = RunCommand(CliPath() + " " + c.args);
+    EXPECT_EQ(result.exit_code, 1) << c.args;
+    EXPECT_EQ(result.err, c.message);
+  }
+}
+
 TEST_F(RecordLive, LiveJsonLinesAreParsableObjects) {
   RequireLoadTools();
   VethPair veth;
   ASSERT_TRUE(veth.ok()) << "could not set up the veth pair";
   auto live = RunCommand("(" + veth.Load(3) + " >/dev/null) & " +
-                         Cli("live", "--duration 2 --interval 0.5 --json-lines") +
+                         Cli("live", "--duration 2s --interval 500ms --json-lines") +
                          "; status=$?; wait; exit $status");
   ASSERT_EQ(live.exit_code, 0) << live.err;
   std::vector<nlohmann::json> objects;

@@ -19,7 +19,7 @@ namespace {
 
 struct ExportOptions {
   std::string path;
-  std::string format;
+  std::string format = "perfetto";
   std::string output;
   AnalysisFlags flags;
   bool progress = false;
@@ -98,7 +98,7 @@ void AddExportCommand(CLI::App& app, std::function<int()>* run) {
       "softirq runs, hard IRQs, NAPI polls, lost time and findings as tracks");
   command->add_option("FILE", options->path, "trace.dat or ftrace text (- for stdin)")->required();
   command->add_option("--format", options->format, "perfetto (the only format so far)")
-      ->required()
+      ->capture_default_str()
       ->check(CLI::IsMember({"perfetto"}));
   command->add_option("-o,--output", options->output, "file to write (- for stdout)")->required();
   options->flags.AddTo(command);
@@ -106,7 +106,7 @@ void AddExportCommand(CLI::App& app, std::function<int()>* run) {
                     "show the progress bar even when stderr is not a terminal");
   command->add_flag("-q,--quiet", options->quiet, "no progress bar and no summary line");
   command->footer(
-      "Examples:\n  napiscope export --format perfetto -o trace.pftrace trace.dat\n"
+      "Examples:\n  napiscope export -o trace.pftrace trace.dat\n"
       "  napiscope export --format perfetto --cpu 1 --from 1553.2 --to 1553.4 -o cpu1.pftrace "
       "trace.dat\n  trace_processor_shell trace.pftrace");
   command->callback([options, run] { *run = [options] { return RunExport(*options); }; });

@@ -46,15 +46,18 @@ std::vector<std::string> ColumnBuilder::StringColumns() const {
   return names;
 }
 
-std::vector<std::string> StringsOf(const StringTable& table) {
-  std::vector<std::string> strings;
-  strings.reserve(table.size());
+py::list StringsOf(const StringTable& table) {
+  py::list strings(table.size());
   for (size_t id = 0; id < table.size(); ++id) {
-    strings.emplace_back(table.Get(static_cast<StringId>(id)));
+    std::string_view text = table.Get(static_cast<StringId>(id));
+    PyObject* decoded =
+        PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+    if (decoded == nullptr) throw py::error_already_set();
+    strings[id] = py::reinterpret_steal<py::str>(decoded);
   }
   return strings;
 }
 
-std::vector<std::string> ColumnBuilder::Strings() const { return StringsOf(strings_); }
+py::list ColumnBuilder::Strings() const { return StringsOf(strings_); }
 
 }  // namespace napiscope::python

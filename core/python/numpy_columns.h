@@ -20,8 +20,9 @@ pybind11::array ToNumpy(Column&& column, size_t rows);
 /// {name: array} for every column, in order; the columns are moved out.
 pybind11::dict ToNumpyDict(std::vector<Column>& columns, size_t rows);
 
-/// The strings of `table` by id, as Python's string columns index them.
-std::vector<std::string> StringsOf(const StringTable& table);
+/// The strings of `table` by id, as Python's string columns index them. Bytes that are not
+/// UTF-8 (a comm may hold any) read as U+FFFD, as in the JSON report.
+pybind11::list StringsOf(const StringTable& table);
 
 /// Builds a table's columns row by row: declare the columns, then Add() one value per column
 /// per row (rows wrap after the last column). String values are interned in the builder.
@@ -45,8 +46,8 @@ class ColumnBuilder {
   std::vector<std::string> StringColumns() const;
   /// {name: array} of the complete rows; the columns are empty afterwards.
   pybind11::dict Take();
-  /// The strings string columns index into.
-  std::vector<std::string> Strings() const;
+  /// The strings string columns index into (as StringsOf).
+  pybind11::list Strings() const;
 
  private:
   std::vector<Column> columns_;

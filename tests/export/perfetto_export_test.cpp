@@ -335,6 +335,23 @@ TEST(PerfettoExport, FileIsTheSameBytesWhateverTheThreads) {
   }
 }
 
+// Perfetto is the only format, so it is the default: `export -o F TRACE` writes what
+// `--format perfetto` writes; another format is refused in one line.
+TEST(PerfettoExport, PerfettoIsTheDefaultFormat) {
+  std::string trace = TestData("real/short-v6.dat");
+  std::string out = MakeTempDir() + "/default.pftrace";
+  CommandResult result = RunCommand(CliPath() + " export -q -o " + out + " " + trace);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::string asked = ReadFile(ExportWithCli(trace, "", MakeTempDir()));
+  ASSERT_GT(asked.size(), 1000u);
+  EXPECT_TRUE(ReadFile(out) == asked) << "not the bytes of --format perfetto";
+  CommandResult other =
+      RunCommand(CliPath() + " export --format json -o " + out + ".json " + trace);
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_EQ(other.err.rfind("napiscope export: --format: ", 0), 0u) << other.err;
+  EXPECT_EQ(std::count(other.err.begin(), other.err.end(), '\n'), 1) << other.err;
+}
+
 TEST(PerfettoExport, BrokenInputIsOneLineNamingTheFileAndLeavesNoOutput) {
   std::string dir = MakeTempDir();
   WriteFile(dir + "/broken.dat", "not a trace at all\n\x01\x02");

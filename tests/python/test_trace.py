@@ -182,6 +182,30 @@ def test_window_and_cpus_restrict_events_and_report():
                                          "to_ns": whole.start_ns + 20_000_000}
 
 
+def test_a_comm_that_is_not_utf8_reads_with_replacement_characters(tmp_path):
+    # The kernel takes any bytes as a comm (prctl PR_SET_NAME); they read as U+FFFD, as in the
+    # JSON report, where they raised UnicodeDecodeError.
+    path = tmp_path / "bad-comm.txt"
+    path.write_bytes(
+        b"cpus=1\n"
+        b"  bad\xffname-100   [000]   100.000100: sched_switch:         bad\xffname:100 [120] S ==>"
+        b" swapper/0:0 [120]\n"
+        b"          <idle>-0     [000]   100.000200: sched_waking:         comm=bad\xffname pid=100"
+        b" prio=120 target_cpu=000\n"
+        b"          <idle>-0     [000]   100.000300: sched_switch:         swapper/0:0 [120] R ==>"
+        b" bad\xffname:100 [120]\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", napiscope.MissingEventsWarning)
+        t = napiscope.open(str(path))
+        events = t.events(kinds=["sched_switch", "sched_waking"])
+        waits = t.wake_waits()
+    assert list(events.prev_comm) == ["bad\ufffdname", "", "swapper/0"]
+    assert list(events.next_comm) == ["swapper/0", "", "bad\ufffdname"]
+    assert list(events.task_comm) == ["", "bad\ufffdname", ""]
+    assert list(waits.comm) == ["bad\ufffdname"]
+    assert list(waits.wait_ns) == [100000]
+
+
 def test_errors_raise_with_the_cli_message(tmp_path):
     missing = tmp_path / "missing.dat"
     with pytest.raises(napiscope.Error) as error:

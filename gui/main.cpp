@@ -15,25 +15,32 @@ constexpr const char* kWithoutAWindow =
     "run it in a desktop session or over ssh -X; --screenshot OUT.png draws without one, and "
     "`napiscope report TRACE` needs none";
 
-// The first thing Qt's platform layer said while starting (why it could not).
-QString first_platform_message;
+// What Qt's platform layer said while starting: why it could not, or warnings printed once
+// it did (`line` as Qt prints it, `text` the message alone).
+struct PlatformMessage {
+  QString line;
+  QString text;
+};
+QList<PlatformMessage> platform_messages;
 
 // Installed while QApplication starts. Qt ends a failed platform start (an X server that does
 // not answer, a gone ssh -X forwarding, a QT_QPA_PLATFORM plugin that is not there) with a
-// fatal message advising to reinstall, then aborts: say what the platform layer reported, in
-// one line, and exit 1 instead. Other messages go to Qt's usual output.
+// fatal message advising to reinstall, then aborts: say what the platform layer reported
+// first, in one line, and exit 1 instead. Other messages go to Qt's usual output.
 void PlatformStartMessage(QtMsgType type, const QMessageLogContext& context,
                           const QString& message) {
   bool from_platform = context.category != nullptr && qstrncmp(context.category, "qt.qpa", 6) == 0;
   if (type != QtFatalMsg) {
-    if (!from_platform) {
-      std::fprintf(stderr, "%s\n", qPrintable(qFormatLogMessage(type, context, message)));
-    } else if (first_platform_message.isEmpty()) {
-      first_platform_message = message.simplified();
+    QString line = qFormatLogMessage(type, context, message);
+    if (from_platform) {
+      platform_messages.append({line, message.simplified()});
+    } else {
+      std::fprintf(stderr, "%s\n", qPrintable(line));
     }
     return;
   }
-  QString reason = first_platform_message.isEmpty() ? message.simplified() : first_platform_message;
+  QString reason =
+      platform_messages.isEmpty() ? message.simplified() : platform_messages.front().text;
   std::fprintf(stderr, "napiscope-gui: cannot open a window (Qt: %s): %s\n", qPrintable(reason),
                kWithoutAWindow);
   std::fflush(stderr);
@@ -87,6 +94,9 @@ int main(int argc, char** argv) {
   QtMessageHandler qt_messages = qInstallMessageHandler(PlatformStartMessage);
   QApplication app(argc, argv);
   qInstallMessageHandler(qt_messages);
+  for (const PlatformMessage& warning : platform_messages) {
+    std::fprintf(stderr, "%s\n", qPrintable(warning.line));
+  }
   QApplication::setOrganizationName("napiscope");
   QApplication::setApplicationName("napiscope-gui");
   if (!options.screenshot.isEmpty()) {

@@ -80,7 +80,7 @@ void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& de
   command->add_option("--cpus", args->cpus, "trace only these CPUs, e.g. 0,2-3 (default: all)");
   command->add_option("--buffer-kb", args->buffer_kb, "ring buffer per CPU in KiB")
       ->capture_default_str()
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 24));
+      ->check(WholeNumber(1, int64_t{1} << 24));
   command->add_option("--instance", args->instance, "name of the tracefs instance to create")
       ->capture_default_str();
 }

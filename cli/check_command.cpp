@@ -168,7 +168,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
       ->add_option("--width", options->width,
                    "wrap each finding's sentence at N columns (default: the terminal's width "
                    "on a terminal, else COLUMNS; without either, and 0, one line per finding)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ColumnCount());
   check->add_flag("-q,--quiet", options->quiet,
                   "no progress bar, and no text summary when every format goes to a file");
   check->add_flag("--list-thresholds", options->list_thresholds,

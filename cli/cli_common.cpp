@@ -9,6 +9,7 @@
 #include <atomic>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -75,6 +76,40 @@ class ProgressBar {
 
 }  // namespace
 
+CLI::Validator WholeNumber(int64_t min, int64_t max) {
+  // Bounds past an int's are the type's, not the option's: the help does not show them.
+  bool shown_max = max < std::numeric_limits<int32_t>::max();
+  std::string wanted = shown_max ? fmt::format("a whole number from {} to {}", min, max)
+                                 : fmt::format("a whole number, {} or more", min);
+  std::string description = shown_max  ? fmt::format("INT in [{} - {}]", min, max)
+                            : min == 0 ? "NONNEGATIVE"
+                            : min == 1 ? "POSITIVE"
+                                       : fmt::format(">= {}", min);
+  auto check = [min, max, wanted](std::string& text) -> std::string {
+    int64_t value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    bool whole = error == std::errc() && end == text.data() + text.size() && !text.empty();
+    if (whole && value >= min && value <= max) return "";
+    if (whole && value > max) return fmt::format("wants at most {}, not '{}'", max, text);
+    return fmt::format("wants {}, not '{}'", wanted, OneLine(text));
+  };
+  return CLI::Validator(check, description);
+}
+
+CLI::Validator ColumnCount() { return WholeNumber(0, std::numeric_limits<int>::max()); }
+
+CLI::Validator NumberAtLeast(double min) {
+  auto check = [min](std::string& text) -> std::string {
+    double value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    bool number = error == std::errc() && end == text.data() + text.size() && !text.empty() &&
+                  std::isfinite(value);
+    if (number && value >= min) return "";
+    return fmt::format("wants a number, {} or more (like 10 or 2.5), not '{}'", min, OneLine(text));
+  };
+  return CLI::Validator(check, min == 0 ? "NONNEGATIVE" : fmt::format(">= {}", min));
+}
+
 bool ParseCpuList(std::string_view text, std::vector<int>* cpus) {
   constexpr int kMaxCpus = 8192;  // the kernel's largest NR_CPUS
   for (std::string_view part : SplitOnComma(text)) {
@@ -98,10 +133,11 @@ void AnalysisFlags::AddTo(CLI::App* command) {
   command->add_option("--to", to,
                       "only what begins at or before this time (same syntax; +DURATION counts "
                       "from the trace start, not from --from)");
-  command->add_option("--threads", threads,
-                      "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
-                      "analysing thread, N adds N-1 decoding threads")
-      ->check(CLI::Range(0, 256));
+  command
+      ->add_option("--threads", threads,
+                   "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
+                   "analysing thread, N adds N-1 decoding threads")
+      ->check(WholeNumber(0, 256));
   AddBufferOption(command, &buffer);
 }
 

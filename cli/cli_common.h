@@ -2,7 +2,9 @@
 // writing outputs, and the one-line error convention.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +18,18 @@
 #include "napiscope/thresholds.h"
 
 namespace napiscope::cli {
+
+/// A check that an integer option's value is a whole number from `min` to `max`, failing in
+/// words ("wants a whole number from 0 to 256, not '999'"): CLI11's own checks print the range
+/// of a double in full and let "1e3" through to a failed conversion. Give an `int` option's
+/// `max` as INT_MAX at most.
+CLI::Validator WholeNumber(int64_t min, int64_t max = std::numeric_limits<int64_t>::max());
+
+/// The check of every --width: a number of columns, 0 or more, that an int holds.
+CLI::Validator ColumnCount();
+
+/// A check that a number option's value (a fraction allowed) is finite and at least `min`.
+CLI::Validator NumberAtLeast(double min);
 
 /// "0,2-3" -> {0, 2, 3}, as taskset and /proc/irq/N/smp_affinity_list write CPU lists.
 bool ParseCpuList(std::string_view text, std::vector<int>* cpus);

@@ -72,11 +72,11 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
   diff->add_option("-o,--output", options->output, "write to this file instead of stdout");
   diff->add_option("--fail-on-regression", options->fail_on_regression_pct,
                    "exit 2 when a metric that should go down went up by more than PCT percent")
-      ->check(CLI::NonNegativeNumber);
+      ->check(NumberAtLeast(0));
   diff->add_option("--width", options->width,
                    "wrap sentences at N columns, and give each metric two lines when its row is "
                    "wider (default: the terminal's width, else COLUMNS, else 120; 0: never)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ColumnCount());
   options->flags.AddTo(diff);
   diff->add_flag("-q,--quiet", options->quiet, "no progress bar");
   diff->footer(

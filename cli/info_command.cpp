@@ -60,11 +60,11 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
   info->add_option("--width", options->width,
                    "fit the events-by-name table to N columns (default: the terminal's width, "
                    "else COLUMNS, else 120; 0: a column per CPU up to 64 CPUs)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ColumnCount());
   info->add_option("--threads", options->threads,
                    "trace.dat threads in all: 0 one per core (default), 1 decodes on the "
                    "counting thread, N adds N-1 decoding threads")
-      ->check(CLI::Range(0, 256));
+      ->check(WholeNumber(0, 256));
   AddBufferOption(info, &options->buffer);
   info->footer(
       "Examples:\n  napiscope info trace.dat\n"

@@ -182,7 +182,7 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
                    "fit the summaries and the final report to N columns (default: the "
                    "terminal's width on a terminal, else COLUMNS; without either summaries "
                    "unwrapped, the report at 120; 0: never wrap)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ColumnCount());
   CLI::Option* fail_on = live->add_option("--fail-on", args->fail_on,
                                           "stop with exit code 2 at the first finding of this "
                                           "severity (info, warning, error)");
@@ -204,7 +204,7 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
                    "MiB --save-on-fail may keep; the oldest pages go beyond it")
       ->type_name("MIB")
       ->capture_default_str()
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20))
+      ->check(WholeNumber(1, int64_t{1} << 20))
       ->needs(save);
   live->footer(
       "Examples:\n  napiscope live\n  napiscope live --interval 5 --fail-on warning\n"

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "capture_args.h"
+#include "cli_common.h"
 #include "commands.h"
 #include "napiscope/format.h"
 #include "napiscope/record.h"
@@ -164,11 +165,11 @@ void AddRecordCommand(CLI::App& app, std::function<int()>* run) {
                    "flight recorder: keep only the last SECONDS of events, in memory, and "
                    "write them when the recording stops",
                    1, std::numeric_limits<int64_t>::max());
-  record->add_option("--keep-mb", args->keep_mb,
-                     "MiB --keep may hold; the oldest pages go beyond it")
+  record
+      ->add_option("--keep-mb", args->keep_mb, "MiB --keep may hold; the oldest pages go beyond it")
       ->type_name("MIB")
       ->capture_default_str()
-      ->check(CLI::Range(int64_t{1}, int64_t{1} << 20));
+      ->check(WholeNumber(1, int64_t{1} << 20));
   AddCaptureFlags(record, &args->capture, "napiscope");
   record->add_option("COMMAND", args->command, "command to run and trace, after --");
   record->footer(

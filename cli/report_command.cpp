@@ -71,14 +71,13 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
   report->add_option("-o,--output", options->output, "write to this file (default - : stdout)");
   report->add_flag("--summary", options->text.summary,
                    "findings, lost and missing events, and one line per analysis; no tables");
-  report->add_option("--top", options->text.top,
-                     "entries of every longest/worst list (default 10)")
-      ->check(CLI::PositiveNumber);
+  report->add_option("--top", options->text.top, "entries of every longest/worst list (default 10)")
+      ->check(WholeNumber(1));
   report
       ->add_option("--width", options->width,
                    "wrap sentences at N columns (default: the terminal's width, else "
                    "COLUMNS, else 120; 0: never)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(ColumnCount());
   options->flags.AddTo(report);
   report->add_flag("-q,--quiet", options->quiet, "no progress bar");
   report->footer(

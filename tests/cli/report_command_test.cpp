@@ -270,6 +270,52 @@ TEST(CommandLine, ParseErrorsAreOneLineWithPrefixAndSuggestion) {
                         "1 an error"));
 }
 
+// A number option's wrong value says in words what the option takes, where CLI11 printed the
+// range of a double in full ("not in range 0.000000 to 1797693134862315708...") or "Could not
+// convert".
+TEST(CommandLine, AWrongNumberSaysWhatTheOptionTakes) {
+  std::string trace = " " + TestData("real/idle.dat");
+  struct Case {
+    const char* args;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{"report --width -3",
+                "napiscope report: --width: wants a whole number, 0 or "
+                "more, not '-3'\n"},
+           Case{"info --width 1.5",
+                "napiscope info: --width: wants a whole number, 0 or more, "
+                "not '1.5'\n"},
+           Case{"report --width 9999999999",
+                "napiscope report: --width: wants at most "
+                "2147483647, not '9999999999'\n"},
+           Case{"report --top 0",
+                "napiscope report: --top: wants a whole number, 1 or more, "
+                "not '0'\n"},
+           Case{"report --top 1e3",
+                "napiscope report: --top: wants a whole number, 1 or more, "
+                "not '1e3'\n"},
+           Case{"check --threads x",
+                "napiscope check: --threads: wants a whole number from 0 "
+                "to 256, not 'x'\n"},
+           Case{"record -o /nonexistent/x.dat --keep-mb 0",
+                "napiscope record: --keep-mb: wants "
+                "a whole number from 1 to 1048576, "
+                "not '0'\n"},
+       }) {
+    auto result = RunCommand(CliPath() + " " + c.args + trace);
+    EXPECT_EQ(result.exit_code, 1) << c.args;
+    EXPECT_EQ(result.err, c.message);
+  }
+  auto result = RunCommand(CliPath() + " diff --fail-on-regression nan" + trace + trace);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "napiscope diff: --fail-on-regression: wants a number, 0 or more (like 10 or 2.5), "
+            "not 'nan'\n");
+  EXPECT_EQ(RunCommand(CliPath() + " diff -q --fail-on-regression 12.5" + trace + trace).exit_code,
+            0);
+}
+
 TEST(CommandLine, InfoTakesFormatJsonLikeTheOthers) {
   std::string trace = " " + TestData("real/idle.dat");
   auto format = RunCommand(CliPath() + " info --format json" + trace);

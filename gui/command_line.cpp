@@ -24,7 +24,8 @@ QString GuiUsage() {
          "  --session FILE        restore markers, pins, filters, hidden CPUs and the view\n"
          "                        saved with File > Save session\n"
          "  --screenshot OUT.png  render the window offscreen after loading FILE, save, exit\n"
-         "  --size WxH            window size for --screenshot (default 1600x1000)\n"
+         "  --size WxH            window size for --screenshot (default 1600x1000, at most\n"
+         "                        16384x16384)\n"
          "  --version             print the version and exit\n"
          "  -h, --help            print this help and exit\n";
 }
@@ -87,8 +88,14 @@ bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QStrin
     } else if (arg == "--size") {
       if (!value(1)) return false;
       QRegularExpressionMatch match = QRegularExpression("^(\\d+)x(\\d+)$").match(arguments[++i]);
-      if (!match.hasMatch() || match.captured(1).toInt() < 200 || match.captured(2).toInt() < 150) {
-        *error = QString("--size wants WxH, at least 200x150, not '%1'").arg(arguments[i]);
+      // At most what QImage draws on (32767 a side) with room to spare: 16384x16384 is 1 GiB.
+      auto side = [&](int n, int least) {
+        int pixels = match.captured(n).toInt();  // 0 past an int: refused below
+        return pixels >= least && pixels <= 16384;
+      };
+      if (!match.hasMatch() || !side(1, 200) || !side(2, 150)) {
+        *error =
+            QString("--size wants WxH from 200x150 to 16384x16384, not '%1'").arg(arguments[i]);
         return false;
       }
       options->size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
@@ -102,8 +109,8 @@ bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QStrin
       return false;
     }
   }
-  if (!options->screenshot.isEmpty() && options->file.isEmpty()) {
-    *error = "--screenshot needs a FILE to load";
+  if (!options->screenshot.isEmpty() && options->file.isEmpty() && options->session.isEmpty()) {
+    *error = "--screenshot needs a FILE to load (or a --session naming one)";
     return false;
   }
   return true;

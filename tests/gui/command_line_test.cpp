@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QFocusEvent>
+#include <QImage>
 #include <QTest>
 
 #include <absl/strings/str_cat.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 
 #include "main_window.h"
+#include "session.h"
 #include "support/test_support.h"
 #include "time_text.h"
 #include "timeline_view.h"
@@ -74,6 +76,50 @@ TEST(CommandLine, CpuListsPinsAndSession) {
   EXPECT_EQ(options.range->first, "+1ms");
   EXPECT_FALSE(ParseGuiArguments({"--cpus", "3-1"}, &options, &error));
   EXPECT_TRUE(error.contains("3-1")) << error.toStdString();
+}
+
+// --size is bounded by what can be drawn (99999x99999 printed thousands of QPainter warnings
+// and then failed to write), and --screenshot takes its trace from a --session too.
+TEST(CommandLine, ScreenshotSizeIsBoundedAndASessionNamesTheTrace) {
+  GuiOptions options;
+  QString error;
+  for (const char* size : {"99999x99999", "16385x1000", "199x150", "9999999999x200", "1600"}) {
+    options = GuiOptions();
+    EXPECT_FALSE(
+        ParseGuiArguments({"t.dat", "--screenshot", "a.png", "--size", size}, &options, &error))
+        << size;
+    EXPECT_EQ(error.toStdString(),
+              absl::StrCat("--size wants WxH from 200x150 to 16384x16384, not '", size, "'"));
+  }
+  options = GuiOptions();
+  ASSERT_TRUE(ParseGuiArguments({"--screenshot", "a.png", "--size", "16384x150"}, &options,
+                                &error) == false);
+  EXPECT_EQ(error.toStdString(), "--screenshot needs a FILE to load (or a --session naming one)");
+  options = GuiOptions();
+  ASSERT_TRUE(ParseGuiArguments({"--session", "s.json", "--screenshot", "a.png"}, &options, &error))
+      << error.toStdString();
+  EXPECT_EQ(options.size, QSize(1600, 1000));
+
+  // The session's trace is drawn, with the session's view.
+  std::string dir = napiscope::testing::MakeTempDir();
+  SessionState session;
+  session.trace_path = QString::fromStdString(napiscope::testing::TestData("real/idle.dat"));
+  QString session_file = QString::fromStdString(dir + "/s.json");
+  ASSERT_TRUE(WriteSessionFile(session_file, session, &error)) << error.toStdString();
+  std::string picture = dir + "/s.png";
+  napiscope::testing::CommandResult drawn = RunCommand(
+      absl::StrCat("env QT_QPA_PLATFORM=offscreen ", NAPISCOPE_GUI, " --session ",
+                   session_file.toStdString(), " --screenshot ", picture, " --size 800x600"));
+  EXPECT_EQ(drawn.exit_code, 0) << drawn.err;
+  QImage image(QString::fromStdString(picture));
+  EXPECT_EQ(image.size(), QSize(800, 600));
+  // A session that is not one says so, not that a FILE is missing.
+  napiscope::testing::WriteFile(dir + "/bad.json", "{bad json");
+  napiscope::testing::CommandResult bad =
+      RunCommand(absl::StrCat("env QT_QPA_PLATFORM=offscreen ", NAPISCOPE_GUI, " --session ", dir,
+                              "/bad.json --screenshot ", picture));
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_EQ(bad.err.rfind("napiscope-gui: " + dir + "/bad.json", 0), 0u) << bad.err;
 }
 
 // --help and --version are answered before Qt looks for a display.

@@ -220,8 +220,9 @@ absl::Status ApplyConfig(const json& root, CheckConfig* config) {
         }
       }
     } else {
+      const std::string& key = name;  // a structured binding cannot be captured (clang 14)
       bool is_threshold = std::any_of(ThresholdKeys().begin(), ThresholdKeys().end(),
-                                      [&](const ThresholdKey& t) { return t.key == name; });
+                                      [&](const ThresholdKey& t) { return t.key == key; });
       return absl::InvalidArgumentError(
           fmt::format("unknown key '{}'{}", name,
                       is_threshold ? "; thresholds go in a [thresholds] table"

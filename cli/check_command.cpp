@@ -59,6 +59,9 @@ int RunCheck(const CheckOptions& options) {
       (formats.size() > 1 && options.outputs.size() != formats.size())) {
     return Fail("check", "give one --output per --format (or one --format for stdout)");
   }
+  if (std::count(options.outputs.begin(), options.outputs.end(), "-") > 1) {
+    return Fail("check", "one --format at most goes to stdout (-o -): give the others files");
+  }
   CheckConfig config;
   if (!options.config.empty()) {
     absl::Status status = LoadCheckConfig(options.config, &config);

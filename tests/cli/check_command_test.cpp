@@ -144,6 +144,11 @@ TEST_F(CheckCommand, BadConfigAndArgumentsExitOneNamingTheProblem) {
   result = RunCommand(Check("-f junit -f markdown " + Passing()));
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err, HasSubstr("one --output per --format"));
+  result = RunCommand(Check("-f json -o - -f junit -o - " + Passing()));  // JSON and XML mixed
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "napiscope check: one --format at most goes to stdout (-o -): give the others files\n");
   result = RunCommand(Check("-o /nonexistent/dir/out.xml -f junit " + Passing()));
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.err, "napiscope check: /nonexistent/dir/out.xml: cannot write: No such file or "

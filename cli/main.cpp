@@ -50,7 +50,8 @@ std::string ParseErrorLine(CLI::App& app, int argc, char** argv, const CLI::Pars
 
 int main(int argc, char** argv) {
   using namespace napiscope::cli;
-  CLI::App app{"napiscope: what interrupts, softirqs and NAPI polling did to your CPUs"};
+  CLI::App app{"napiscope: what interrupts, softirqs and NAPI polling did to your CPUs",
+               "napiscope"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "napiscope 0.1.0");
   app.footer(
@@ -69,6 +70,26 @@ int main(int argc, char** argv) {
   AddRecordCommand(app, &run);
   AddLiveCommand(app, &run);
   AddExportCommand(app, &run);
+  // No command: what the commands are, as --help shows them (CLI11 only said that one is
+  // required). `napiscope help [COMMAND]` is --help too.
+  if (argc == 1) {
+    std::cerr << app.help();
+    return kExitError;
+  }
+  if (std::string(argv[1]) == "help") {
+    CLI::App* command = nullptr;
+    if (argc > 2) {
+      for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+        if (sub->get_name() == argv[2]) command = sub;
+      }
+      if (command == nullptr) {
+        std::cerr << ParseErrorLine(app, argc - 1, argv + 1, CLI::ParseError("", 0)) << "\n";
+        return kExitError;
+      }
+    }
+    std::cout << (command != nullptr ? command->help("napiscope") : app.help());
+    return kExitClean;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -63,7 +63,10 @@ std::string Complete(const std::string& words) {
 
 TEST(BashCompletion, OffersCommandsFormatsAndThresholdKeys) {
   EXPECT_EQ(Complete("d"), "diff\n");
-  EXPECT_EQ(Complete("check -f \"\""), "text\njson\njunit\nmarkdown\n");
+  EXPECT_EQ(Complete("check -f \"\""), "text\njson\njunit\nmarkdown\nhtml\n");
+  EXPECT_EQ(Complete("report --format \"\""), "text\njson\nhtml\n");
+  EXPECT_EQ(Complete("h"), "help\n");
+  EXPECT_EQ(Complete("help r"), "report\nrecord\n");
   EXPECT_EQ(Complete("diff --format \"\""), "text\njson\nmarkdown\n");
   EXPECT_EQ(Complete("check --fail-on e"), "error\n");
   EXPECT_EQ(Complete("check -t ksoftirqd"),

@@ -270,6 +270,29 @@ TEST(CommandLine, ParseErrorsAreOneLineWithPrefixAndSuggestion) {
                         "1 an error"));
 }
 
+// `napiscope` alone lists the commands (on stderr, exit 1: it did nothing); `napiscope help
+// [COMMAND]` is --help.
+TEST(CommandLine, NoCommandListsThemAndHelpIsHelp) {
+  std::string help = RunCommand(CliPath() + " --help").out;
+  ASSERT_THAT(help, HasSubstr("Usage: napiscope [OPTIONS] SUBCOMMAND"));
+  auto alone = RunCommand(CliPath());
+  EXPECT_EQ(alone.exit_code, 1);
+  EXPECT_EQ(alone.out, "");
+  EXPECT_EQ(alone.err, help);
+  auto help_command = RunCommand(CliPath() + " help");
+  EXPECT_EQ(help_command.exit_code, 0);
+  EXPECT_EQ(help_command.out, help);
+  auto report_help = RunCommand(CliPath() + " help report");
+  EXPECT_EQ(report_help.exit_code, 0);
+  EXPECT_EQ(report_help.out, RunCommand(CliPath() + " report --help").out);
+  EXPECT_THAT(report_help.out, HasSubstr("Usage: napiscope report [OPTIONS] FILE"));
+  auto typo = RunCommand(CliPath() + " help repor");
+  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_EQ(typo.err,
+            "napiscope: unknown command 'repor'; did you mean 'report'? (napiscope --help lists "
+            "the commands)\n");
+}
+
 // A number option's wrong value says in words what the option takes, where CLI11 printed the
 // range of a double in full ("not in range 0.000000 to 1797693134862315708...") or "Could not
 // convert".

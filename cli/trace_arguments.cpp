@@ -5,9 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "napiscope/unnamed_file.h"
 
 namespace napiscope::cli {
 namespace {
@@ -40,18 +41,6 @@ bool IsTracePipe(const std::string& argument) {
   size_t slash = argument.rfind('/');
   std::string base = slash == std::string::npos ? argument : argument.substr(slash + 1);
   return base == "trace_pipe" || base == "trace_pipe_raw";
-}
-
-// An unnamed file in $TMPDIR (else /tmp): gone when its descriptor closes, at exit at the latest.
-int UnnamedTemporaryFile(std::string* dir) {
-  const char* tmpdir = std::getenv("TMPDIR");
-  *dir = tmpdir != nullptr && *tmpdir != '\0' ? tmpdir : "/tmp";
-  int fd = open(dir->c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd >= 0) return fd;
-  std::string pattern = *dir + "/.napiscope-input-XXXXXX";  // file systems without O_TMPFILE
-  fd = mkostemp(pattern.data(), O_CLOEXEC);
-  if (fd >= 0) unlink(pattern.c_str());
-  return fd;
 }
 
 // Copies `in` to `out` up to the end of `in`; errno of the first failure (`*reading`: of a
@@ -96,7 +85,7 @@ bool ResolveTraceArgument(std::string* argument, std::string* error) {
     return false;
   }
   std::string dir;
-  int out = UnnamedTemporaryFile(&dir);
+  int out = OpenUnnamedTemporaryFile(&dir);
   bool reading = false;
   int failure = out < 0 ? errno : CopyStream(in, out, &reading);
   if (!standard_input) close(in);
@@ -108,7 +97,7 @@ bool ResolveTraceArgument(std::string* argument, std::string* error) {
     return false;
   }
   // The descriptor stays open: the copy lives as long as the process.
-  Copies().push_back({"/proc/self/fd/" + std::to_string(out), name});
+  Copies().push_back({DescriptorPath(out), name});
   *argument = Copies().back().read_path;
   return true;
 }

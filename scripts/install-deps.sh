@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libegl-dev libxkbcommon-dev
   xvfb xauth xdotool python3 python3-jsonschema libxml2-utils groff-base iproute2 iputils-ping
+  gzip zstd xz-utils bzip2 zip tar
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
   chromium-headless-shell
 )

@@ -47,6 +47,27 @@ TEST(StreamInput, StandardInputGivesTheFilesReportNamedStdin) {
   }
 }
 
+// A trace.dat compressed whole, given as a file or piped in (`ssh board cat t.dat.xz |
+// napiscope report -`), gives the plain file's report.
+TEST(StreamInput, ACompressedTraceDatGivesThePlainFilesReport) {
+  if (!::napiscope::testing::HaveProgram("xz")) GTEST_SKIP() << "xz is not installed";
+  std::string dir = MakeTempDir();
+  std::string trace = TestData("real/server16-softirq-napi.dat");
+  ASSERT_EQ(RunCommand("xz -T1 -c " + trace + " > " + dir + "/t.dat.xz").exit_code, 0);
+  auto plain = RunCommand(CliPath() + " report --format json --cpu 0-3 " + trace);
+  auto file = RunCommand(CliPath() + " report --format json --cpu 0-3 " + dir + "/t.dat.xz");
+  auto piped =
+      RunCommand("cat " + dir + "/t.dat.xz | " + CliPath() + " report --format json --cpu 0-3 -");
+  ASSERT_EQ(file.exit_code, plain.exit_code) << file.err;
+  ASSERT_EQ(piped.exit_code, plain.exit_code) << piped.err;
+  std::string plain_path, file_path, piped_path;
+  nlohmann::json expected = WithoutPath(plain.out, &plain_path);
+  EXPECT_EQ(WithoutPath(file.out, &file_path), expected);
+  EXPECT_EQ(WithoutPath(piped.out, &piped_path), expected);
+  EXPECT_EQ(file_path, dir + "/t.dat.xz");
+  EXPECT_EQ(piped_path, "stdin");
+}
+
 // The shell's pipe reached through a link (/dev/stdin here; `<(ssh board cat trace)` gives
 // /dev/fd/N) is read whole and named by the path given; every command takes one. A named pipe
 // is still refused (it may never get a writer), and tracefs's trace_pipe (it never ends).
@@ -70,8 +91,8 @@ TEST(StreamInput, AShellPipeIsReadAndNamedByItsPath) {
   EXPECT_EQ(named.err, "napiscope: " + pipe + ": is not a regular file\n");
   auto endless = RunCommand("timeout 20 " + CliPath() + " report /sys/kernel/tracing/trace_pipe");
   EXPECT_EQ(endless.exit_code, 1);
-  EXPECT_THAT(endless.err, ::testing::AnyOf(HasSubstr("trace_pipe: never ends"),
-                                            HasSubstr("No such file")))
+  EXPECT_THAT(endless.err,
+              ::testing::AnyOf(HasSubstr("trace_pipe: never ends"), HasSubstr("No such file")))
       << endless.err;
 }
 

@@ -15,6 +15,7 @@
 #include "load/time_plausibility.h"
 #include "load/tracedat_header_reader.h"
 #include "load/tracedat_loader.h"
+#include "load/whole_file_decompress.h"
 #include "napiscope/format.h"
 
 namespace napiscope {
@@ -60,7 +61,10 @@ absl::Status Sniff(const std::string& path, std::string* head) {
   return absl::OkStatus();
 }
 
-absl::Status Detect(const std::string& path, TraceFormat* format) {
+// `*whole_file` is the compression of a trace.dat compressed whole (kNone for a plain one).
+absl::Status Detect(const std::string& path, TraceFormat* format,
+                    internal::TextCompression* whole_file) {
+  *whole_file = internal::TextCompression::kNone;
   std::string head;
   absl::Status status = Sniff(path, &head);
   if (!status.ok()) return status;
@@ -68,9 +72,24 @@ absl::Status Detect(const std::string& path, TraceFormat* format) {
     *format = TraceFormat::kTraceDat;
     return absl::OkStatus();
   }
+  internal::TextCompression compression = internal::CompressionOf(head);
+  if (compression != internal::TextCompression::kNone) {
+    std::string start = internal::DecompressPrefix(head, 16);
+    if (internal::HasTraceDatMagic(start.data(), start.size())) {
+      *format = TraceFormat::kTraceDat;
+      *whole_file = compression;
+      return absl::OkStatus();
+    }
+  }
   if (internal::LooksLikeTraceText(head, format)) return absl::OkStatus();
   if (head.size() >= 3 && head.compare(0, 3, "\x17\x08\x44") == 0) {
     return absl::InvalidArgumentError("trace.dat magic is damaged");
+  }
+  if (std::string_view packing = internal::UnreadPackingOf(head); !packing.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a ", absl::string_view(packing.data(), packing.size()),
+                     " file: take the trace out of it first (napiscope reads trace.dat and "
+                     "text plain or compressed with gzip, zstd or xz)"));
   }
   return absl::InvalidArgumentError(
       "not a trace: neither a trace.dat file nor ftrace, trace-cmd report or perf script text");
@@ -85,20 +104,35 @@ std::vector<std::string> BufferChoices(const absl::Status& status) {
 }
 
 absl::Status DetectTraceFormat(const std::string& path, TraceFormat* format) {
-  return WithPath(path, Detect(path, format));
+  internal::TextCompression whole_file;
+  return WithPath(path, Detect(path, format, &whole_file));
 }
 
 absl::Status LoadTrace(const std::string& path, TraceContext& context, EventSink& sink,
                        const LoadOptions& options) {
   const std::string& name = options.name.empty() ? path : options.name;
   TraceFormat format;
-  absl::Status status = Detect(path, &format);
+  internal::TextCompression whole_file;
+  absl::Status status = Detect(path, &format, &whole_file);
   if (!status.ok()) return WithPath(name, status);
   context.meta.path = name;
   context.meta.format = format;
   // Both loaders hand their events through the same time-plausibility rule.
   internal::TimePlausibilityGuard guard(context, sink);
-  if (format == TraceFormat::kTraceDat) {
+  if (whole_file != internal::TextCompression::kNone) {
+    // Decompressing is the first fifth of the progress, reading the trace.dat the rest.
+    constexpr double kDecompressShare = 0.2;
+    internal::DecompressedFile plain;
+    status = plain.Open(path, whole_file, options, kDecompressShare);
+    if (!status.ok()) return WithPath(name, status);
+    LoadOptions rest = options;
+    if (options.progress) {
+      rest.progress = [&options](double fraction) {
+        options.progress(kDecompressShare + (1 - kDecompressShare) * fraction);
+      };
+    }
+    status = internal::LoadTraceDat(plain.path(), context, guard, rest);
+  } else if (format == TraceFormat::kTraceDat) {
     status = internal::LoadTraceDat(path, context, guard, options);
   } else {
     status = internal::LoadTraceText(path, context, guard, options);

@@ -23,7 +23,8 @@ std::string ParseErrorLine(CLI::App& app, int argc, char** argv, const CLI::Pars
   }
   bool known = argc > 1 && std::find(commands.begin(), commands.end(), argv[1]) != commands.end();
   CLI::App* command = known ? app.get_subcommand(argv[1]) : nullptr;
-  std::string prefix = command != nullptr ? "napiscope " + command->get_name() + ": " : "napiscope: ";
+  std::string prefix =
+      command != nullptr ? "napiscope " + command->get_name() + ": " : "napiscope: ";
   if (command != nullptr) {
     std::vector<std::string> options;
     for (const CLI::Option* option : command->get_options()) {
@@ -82,7 +83,7 @@ int main(int argc, char** argv) {
       for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
         if (sub->get_name() == argv[2]) command = sub;
       }
-      if (command == nullptr) {
+      if (command == nullptr) {  // judged as `napiscope WORD` is: unknown, did you mean ...
         std::cerr << ParseErrorLine(app, argc - 1, argv + 1, CLI::ParseError("", 0)) << "\n";
         return kExitError;
       }

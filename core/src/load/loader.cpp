@@ -87,7 +87,7 @@ absl::Status Detect(const std::string& path, TraceFormat* format,
   }
   if (std::string_view packing = internal::UnreadPackingOf(head); !packing.empty()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("a ", absl::string_view(packing.data(), packing.size()),
+        absl::StrCat("a ", std::string(packing),
                      " file: take the trace out of it first (napiscope reads trace.dat and "
                      "text plain or compressed with gzip, zstd or xz)"));
   }

@@ -53,11 +53,8 @@ int CopyStream(int in, int out, bool* reading) {
     *reading = got < 0;
     if (got < 0) return errno;
     if (got == 0) return 0;
-    for (ssize_t done = 0; done < got;) {
-      ssize_t put = write(out, buffer.data() + done, static_cast<size_t>(got - done));
-      if (put < 0 && errno == EINTR) continue;
-      if (put <= 0) return put < 0 ? errno : EIO;
-      done += put;
+    if (int error = WriteAll(out, buffer.data(), static_cast<size_t>(got)); error != 0) {
+      return error;
     }
   }
 }

@@ -11,6 +11,7 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_split.h>
 
+#include "load/text_input.h"
 #include "load/text_loader.h"
 #include "load/time_plausibility.h"
 #include "load/tracedat_header_reader.h"

@@ -128,6 +128,15 @@ TextCompression CompressionOf(std::string_view head) {
   return TextCompression::kNone;
 }
 
+std::string_view UnreadPackingOf(std::string_view head) {
+  if (head.starts_with("BZh")) return "bzip2";
+  if (head.starts_with("\x04\x22\x4d\x18")) return "lz4";
+  if (head.starts_with("PK\x03\x04")) return "zip";
+  if (head.starts_with("7z\xbc\xaf\x27\x1c")) return "7z";
+  if (head.size() > 262 && head.substr(257, 5) == "ustar") return "tar";
+  return "";
+}
+
 std::string_view CompressionName(TextCompression compression) {
   switch (compression) {
     case TextCompression::kGzip:

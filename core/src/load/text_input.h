@@ -17,6 +17,10 @@ enum class TextCompression : uint8_t { kNone, kGzip, kZstd, kXz };
 /// The compression whose magic `head` starts with (kNone when none matches).
 TextCompression CompressionOf(std::string_view head);
 
+/// The name of a compression or archive format napiscope does not read ("bzip2", "zip") whose
+/// magic `head` starts with, "" when none.
+std::string_view UnreadPackingOf(std::string_view head);
+
 /// Name for people: "", "gzip", "zstd", "xz".
 std::string_view CompressionName(TextCompression compression);
 

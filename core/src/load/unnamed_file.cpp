@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 
 namespace napiscope {
@@ -16,6 +17,17 @@ int OpenUnnamedTemporaryFile(std::string* dir) {
   fd = mkostemp(pattern.data(), O_CLOEXEC);
   if (fd >= 0) unlink(pattern.c_str());
   return fd;
+}
+
+int WriteAll(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    ssize_t put = write(fd, data, size);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return put < 0 ? errno : EIO;
+    data += put;
+    size -= static_cast<size_t>(put);
+  }
+  return 0;
 }
 
 std::string DescriptorPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }

@@ -14,21 +14,6 @@
 #include "napiscope/unnamed_file.h"
 
 namespace napiscope::internal {
-namespace {
-
-// Writes all of `data` to `fd`; errno of the failure, 0 when written.
-int WriteAll(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    ssize_t put = write(fd, data, size);
-    if (put < 0 && errno == EINTR) continue;
-    if (put <= 0) return put < 0 ? errno : EIO;
-    data += put;
-    size -= static_cast<size_t>(put);
-  }
-  return 0;
-}
-
-}  // namespace
 
 DecompressedFile::~DecompressedFile() {
   if (fd_ >= 0) close(fd_);
@@ -101,15 +86,6 @@ absl::Status DecompressedFile::Open(const std::string& path, TextCompression com
     fd_ = -1;
   }
   return status;
-}
-
-std::string_view UnreadPackingOf(std::string_view head) {
-  if (head.starts_with("BZh")) return "bzip2";
-  if (head.starts_with("\x04\x22\x4d\x18")) return "lz4";
-  if (head.starts_with("PK\x03\x04")) return "zip";
-  if (head.starts_with("7z\xbc\xaf\x27\x1c")) return "7z";
-  if (head.size() > 262 && head.substr(257, 5) == "ustar") return "tar";
-  return "";
 }
 
 }  // namespace napiscope::internal

@@ -34,8 +34,4 @@ class DecompressedFile {
   int fd_ = -1;
 };
 
-/// The name of a compression or archive format napiscope does not read ("bzip2", "zip") whose
-/// magic `head` starts with, "" when none.
-std::string_view UnreadPackingOf(std::string_view head);
-
 }  // namespace napiscope::internal

@@ -179,9 +179,9 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
   check->footer(
       "Examples:\n"
       "  napiscope check trace.dat\n"
-      "  napiscope check --fail-on error -t ksoftirqd_blocked_warning_ns=2ms a.dat b.dat\n"
-      "  napiscope check --config napiscope.toml -f junit -o napiscope.xml -f markdown "
-      "-o napiscope.md -f html -o napiscope.html trace.dat\n\n"
+      "  napiscope check --fail-on error -t ksoftirqd_blocked_warning_ns=2ms *.dat\n"
+      "  napiscope check --config napiscope.toml -f junit -o napiscope.xml \\\n"
+      "      -f markdown -o napiscope.md -f html -o napiscope.html trace.dat\n\n"
       "napiscope.toml:\n"
       "  fail_on = \"warning\"\n"
       "  [thresholds]\n"

@@ -107,8 +107,8 @@ void AddExportCommand(CLI::App& app, std::function<int()>* run) {
   command->add_flag("-q,--quiet", options->quiet, "no progress bar and no summary line");
   command->footer(
       "Examples:\n  napiscope export -o trace.pftrace trace.dat\n"
-      "  napiscope export --format perfetto --cpu 1 --from 1553.2 --to 1553.4 -o cpu1.pftrace "
-      "trace.dat\n  trace_processor_shell trace.pftrace");
+      "  napiscope export --cpu 1 --from 1553.2 --to +200ms -o cpu1.pftrace trace.dat\n"
+      "  trace_processor_shell trace.pftrace");
   command->callback([options, run] { *run = [options] { return RunExport(*options); }; });
 }
 

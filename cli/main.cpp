@@ -1,10 +1,12 @@
 #include <algorithm>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "help_formatter.h"
 #include "napiscope/suggest.h"
 
 namespace {
@@ -54,6 +56,8 @@ int main(int argc, char** argv) {
   CLI::App app{"napiscope: what interrupts, softirqs and NAPI polling did to your CPUs",
                "napiscope"};
   app.require_subcommand(1);
+  // Set before the commands are added: each takes its parent's formatter.
+  app.formatter(std::make_shared<HelpFormatter>(HelpWidth()));
   app.set_version_flag("--version", "napiscope 0.1.0");
   app.footer(
       "Examples:\n  napiscope info trace.dat\n  napiscope report trace.dat\n"

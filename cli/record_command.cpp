@@ -174,8 +174,8 @@ void AddRecordCommand(CLI::App& app, std::function<int()>* run) {
   record->add_option("COMMAND", args->command, "command to run and trace, after --");
   record->footer(
       "Examples:\n  napiscope record -o trace.dat --duration 5\n"
-      "  napiscope record -o trace.dat --events minimal --cpus 0-1 -- iperf3 -c 10.0.0.2\n"
-      "  napiscope record -o last5s.dat --keep 5    # until Ctrl-C; the last 5 s are written\n"
+      "  napiscope record -o trace.dat --events minimal --cpus 0-1 -- iperf3 -c HOST\n"
+      "  napiscope record -o last5s.dat --keep 5    # Ctrl-C writes the last 5 s\n"
       "Presets and what each event is for: docs/record.md");
   record->callback([args, run] { *run = [args] { return RunRecord(*args); }; });
 }

@@ -82,8 +82,9 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
   report->add_flag("-q,--quiet", options->quiet, "no progress bar");
   report->footer(
       "Examples:\n  napiscope report trace.dat\n"
-      "  napiscope report --format json trace.dat | jq '.softirq_latency[] | {cpu, name, "
-      "max_ns}'\n  napiscope report --summary trace.dat\n"
+      "  napiscope report --format json trace.dat \\\n"
+      "      | jq '.softirq_latency[] | {cpu, name, max_ns}'\n"
+      "  napiscope report --summary trace.dat\n"
       "  napiscope report --top 3 --cpu 1 --from 1553.2 --to +200ms trace.dat");
   report->callback([options, run] { *run = [options] { return RunReport(*options); }; });
 }

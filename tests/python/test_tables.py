@@ -234,6 +234,18 @@ def test_a_table_on_a_scenario_has_the_expected_facts():
     assert list(blocked.loc[0, "pending_start"]) == ["TIMER"]
 
 
+def test_report_row_tables_without_rows_keep_their_columns():
+    # They came back with no columns at all, so blocked["duration_ns"] raised KeyError.
+    full = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", napiscope.MissingEventsWarning)
+        empty = napiscope.open(data_path("scenarios/irq_threads_bouncing.dat"))
+        for name in ("ksoftirqd_blocked", "idle_with_pending"):
+            rows, none = getattr(full, name)(), getattr(empty, name)()
+            assert len(rows) > 0 and len(none) == 0
+            assert list(none.columns) == list(rows.columns)
+
+
 def test_unknown_table_is_an_error():
     t = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat"))
     with pytest.raises(ValueError, match="no derived table 'softirq_wait'"):

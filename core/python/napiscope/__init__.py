@@ -64,6 +64,23 @@ def table_names() -> list[str]:
     return list(_napiscope.table_names())
 
 
+# The keys of the report's rows behind ksoftirqd_blocked() and idle_with_pending(), in the
+# report's order (docs/report-schema.md): the columns of the tables when they have no rows.
+_KSOFTIRQD_BLOCKED_COLUMNS = [
+    "chain", "comm", "cpu", "cpu_held_by", "duration_ns", "end_known", "end_ns", "pending_end",
+    "pending_mask_end", "pending_mask_end_hex", "pending_mask_start", "pending_mask_start_hex",
+    "pending_start", "pid", "start_ns", "state", "waker_comm", "waker_context", "waker_cpu",
+    "waker_pid"]
+_IDLE_WITH_PENDING_COLUMNS = ["cpu", "pending", "pending_mask", "pending_mask_hex",
+                              "processed_after_ns", "ts_ns"]
+
+
+def _rows_frame(rows: list, columns: list[str]) -> pd.DataFrame:
+    """A DataFrame of the report's `rows`; with none, still the `columns` they would have, so
+    that selecting a column of an empty table works."""
+    return pd.DataFrame(rows) if rows else pd.DataFrame(columns=columns)
+
+
 def _frame(arrays: dict, strings: Sequence[str], string_columns: Iterable[str]) -> pd.DataFrame:
     """A DataFrame of `arrays`; string columns (ids into `strings`) become categoricals."""
     categories = None
@@ -202,7 +219,7 @@ class Trace:
         if "vec" in frame:
             frame.insert(frame.columns.get_loc("vec") + 1, "vec_name",
                          pd.Categorical.from_codes(frame["vec"].clip(upper=10).astype(np.int8),
-                                                   categories=SOFTIRQ_VECTORS + ["?"]))
+                                                   categories=_SOFTIRQ_VECTORS + ["?"]))
         return frame
 
     def softirq_waits(self) -> pd.DataFrame:
@@ -262,18 +279,18 @@ class Trace:
         start_ns, end_ns, duration_ns, end_known, pending masks, the waker, and the chain it
         waited on."""
         self._warn_if_not_recorded("ksoftirqd_blocked", stacklevel=2)
-        return pd.DataFrame(self.report()["ksoftirqd_blocked"])
+        return _rows_frame(self.report()["ksoftirqd_blocked"], _KSOFTIRQD_BLOCKED_COLUMNS)
 
     def idle_with_pending(self) -> pd.DataFrame:
         """One row per switch to idle with softirqs pending (the report's rows; every one,
         where the CLI lists the first 1000): cpu, ts_ns, pending_mask, and when each pending
         vector ran after."""
         self._warn_if_not_recorded("idle_with_pending", stacklevel=2)
-        return pd.DataFrame(self.report()["idle_with_pending"])
+        return _rows_frame(self.report()["idle_with_pending"], _IDLE_WITH_PENDING_COLUMNS)
 
 
-SOFTIRQ_VECTORS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
-                   "HRTIMER", "RCU"]
+_SOFTIRQ_VECTORS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
+                    "HRTIMER", "RCU"]
 
 
 def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,

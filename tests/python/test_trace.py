@@ -180,6 +180,22 @@ def test_window_and_cpus_restrict_events_and_report():
     assert offset.end_ns == whole.start_ns + 20_000_000
     assert offset.report()["window"] == {"from_ns": whole.start_ns + 10_000_000,
                                          "to_ns": whole.start_ns + 20_000_000}
+    # repr says what the tables are restricted to.
+    assert repr(offset).endswith(
+        f"; window {offset.start_ns / 1e9:.6f} .. {offset.end_ns / 1e9:.6f}>")
+    assert repr(half).endswith("; CPUs 1>")
+    assert repr(whole).endswith(" s>")
+
+
+def test_one_kind_column_or_cpu_may_be_given_alone():
+    # kinds="napi_poll" was read letter by letter: "'n' is not an event kind".
+    path = data_path("real/short-v6.dat")
+    t = napiscope.open(path)
+    assert t.events(kinds="sched_switch", columns="ts_ns").equals(
+        t.events(kinds=["sched_switch"], columns=["ts_ns"]))
+    assert len(t.events(kinds="sched_switch")) == t.info()["event_counts"]["sched_switch"]["total"]
+    one = napiscope.open(path, cpus=1)
+    assert set(one.events(columns="cpu")["cpu"]) == {1}
 
 
 def test_a_comm_that_is_not_utf8_reads_with_replacement_characters(tmp_path):

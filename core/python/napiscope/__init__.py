@@ -26,6 +26,8 @@ from . import _napiscope
 
 Error = _napiscope.Error
 TimeArg = Union[None, int, float, str]
+Names = Union[None, str, Sequence[str]]  # one name, or several
+Cpus = Union[None, int, Sequence[int]]  # one CPU, or several
 
 __all__ = ["Error", "MissingEventsWarning", "Trace", "open", "event_kinds", "table_names"]
 
@@ -81,6 +83,11 @@ def _rows_frame(rows: list, columns: list[str]) -> pd.DataFrame:
     return pd.DataFrame(rows) if rows else pd.DataFrame(columns=columns)
 
 
+def _names(names: Names) -> list[str]:
+    """`names` as a list: one name given as a str is that name, not its letters."""
+    return [names] if isinstance(names, str) else list(names or [])
+
+
 def _frame(arrays: dict, strings: Sequence[str], string_columns: Iterable[str]) -> pd.DataFrame:
     """A DataFrame of `arrays`; string columns (ids into `strings`) become categoricals."""
     categories = None
@@ -103,16 +110,23 @@ class Trace:
     """One trace, loaded and analysed once when opened; events and derived tables are read
     again from the file on demand, so memory holds only what is asked for."""
 
-    def __init__(self, path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
+    def __init__(self, path: str, threads: int = 0, cpus: Cpus = None,
                  start: TimeArg = None, end: TimeArg = None,
                  progress: Optional[Callable[[float], None]] = None, buffer: str = ""):
-        self._native = _napiscope.Trace(str(path), threads, list(cpus or []), start, end,
-                                        progress, buffer)
+        cpus = [cpus] if isinstance(cpus, int) else list(cpus or [])
+        self._native = _napiscope.Trace(str(path), threads, cpus, start, end, progress, buffer)
+        self._cpus = cpus
 
     def __repr__(self) -> str:
         info = self.info()
-        return (f"<napiscope.Trace {self.path!r}: {info['trace']['cpus']} CPUs, "
-                f"{info['events']} events, {info['span_ns'] / 1e9:.3f} s>")
+        text = (f"<napiscope.Trace {self.path!r}: {info['trace']['cpus']} CPUs, "
+                f"{info['events']} events, {info['span_ns'] / 1e9:.3f} s")
+        # What the tables are restricted to, when the trace was opened with a window or CPUs.
+        if (self.start_ns, self.end_ns) != (info["first_ts_ns"], info["last_ts_ns"]):
+            text += f"; window {self.start_ns / 1e9:.6f} .. {self.end_ns / 1e9:.6f}"
+        if self._cpus:
+            text += f"; CPUs {','.join(str(cpu) for cpu in self._cpus)}"
+        return text + ">"
 
     @property
     def path(self) -> str:
@@ -149,27 +163,25 @@ class Trace:
             frame[column] = pd.array([row.get(column) for row in rows], dtype="Int64")
         return frame
 
-    def event_columns(self, kinds: Optional[Sequence[str]] = None,
-                      columns: Optional[Sequence[str]] = None) -> tuple[dict, list[str]]:
+    def event_columns(self, kinds: Names = None,
+                      columns: Names = None) -> tuple[dict, list[str]]:
         """Events of `kinds` (all when None) as ({column: numpy array}, strings): no Python
         object per event, each array allocated once at its final size. String columns hold ids
         into `strings`. Fields an event's kind does not have read -1 (strings: "", id 0). A
         kind the trace never recorded gives a MissingEventsWarning."""
         return self._event_columns(kinds, columns, stacklevel=2)
 
-    def _event_columns(self, kinds: Optional[Sequence[str]], columns: Optional[Sequence[str]],
-                       stacklevel: int) -> tuple[dict, list[str]]:
+    def _event_columns(self, kinds: Names, columns: Names, stacklevel: int
+                       ) -> tuple[dict, list[str]]:
         """event_columns(), warning (MissingEventsWarning) of each kind asked for that the
         trace holds none of; `stacklevel` names the user's call."""
-        arrays, strings, unrecorded = self._native.event_columns(list(kinds or []),
-                                                                 list(columns or []))
+        arrays, strings, unrecorded = self._native.event_columns(_names(kinds), _names(columns))
         for kind, qualified in unrecorded:
             warnings.warn(f"{self.path}: events of kind {kind} are empty: the trace has no "
                           f"{qualified} events", MissingEventsWarning, stacklevel=stacklevel + 1)
         return dict(arrays), list(strings)
 
-    def events(self, kinds: Optional[Sequence[str]] = None,
-               columns: Optional[Sequence[str]] = None) -> pd.DataFrame:
+    def events(self, kinds: Names = None, columns: Names = None) -> pd.DataFrame:
         """Events of `kinds` (all when None) as a DataFrame: ts_ns, cpu, pid (the task current
         on the CPU), kind, flags (common_flags), event, then the fields of the kinds asked
         (kernel names; task_pid/task_prio/task_comm for the task a wakeup, migration,
@@ -293,7 +305,7 @@ _SOFTIRQ_VECTORS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TAS
                     "HRTIMER", "RCU"]
 
 
-def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
+def open(path: str, threads: int = 0, cpus: Cpus = None,
          start: TimeArg = None, end: TimeArg = None,
          progress: Optional[Callable[[float], None]] = None, buffer: str = "") -> Trace:
     """Loads and analyses `path` (trace.dat or ftrace text) without holding the GIL.

@@ -6,6 +6,8 @@ import numpy as np
 import pandas as pd
 
 TimeArg = Union[None, int, float, str]
+Names = Union[None, str, Sequence[str]]  # one name, or several
+Cpus = Union[None, int, Sequence[int]]  # one CPU, or several
 
 class Error(RuntimeError):
     """A trace that cannot be opened or read; str() is the CLI's one-line message."""
@@ -19,7 +21,7 @@ def event_kinds() -> list[str]:
 def table_names() -> list[str]:
     """Names of the derived tables."""
 
-def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
+def open(path: str, threads: int = 0, cpus: Cpus = None,
          start: TimeArg = None, end: TimeArg = None,
          progress: Optional[Callable[[float], None]] = None, buffer: str = "") -> Trace:
     """Loads and analyses a trace.dat or ftrace text file without holding the GIL."""
@@ -27,11 +29,12 @@ def open(path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
 class Trace:
     """One trace, analysed once when opened; events and tables are read on demand."""
 
-    def __init__(self, path: str, threads: int = 0, cpus: Optional[Sequence[int]] = None,
+    def __init__(self, path: str, threads: int = 0, cpus: Cpus = None,
                  start: TimeArg = None, end: TimeArg = None,
                  progress: Optional[Callable[[float], None]] = None, buffer: str = "") -> None: ...
     def __repr__(self) -> str:
-        """The file, its CPUs, events and span: <napiscope.Trace 'PATH': 2 CPUs, 780 events, 1.002 s>."""
+        """The file, its CPUs, events and span (and the window and CPUs it was opened with):
+        <napiscope.Trace 'PATH': 2 CPUs, 780 events, 1.002 s>."""
     @property
     def path(self) -> str:
         """The trace file."""
@@ -47,12 +50,10 @@ class Trace:
         """`napiscope report --format json` ("napiscope.report/1") as a dict."""
     def findings(self) -> pd.DataFrame:
         """The report's findings, most severe first."""
-    def event_columns(self, kinds: Optional[Sequence[str]] = None,
-                      columns: Optional[Sequence[str]] = None
+    def event_columns(self, kinds: Names = None, columns: Names = None
                       ) -> tuple[dict[str, np.ndarray], list[str]]:
         """Events as ({column: array}, strings); string columns hold ids into strings."""
-    def events(self, kinds: Optional[Sequence[str]] = None,
-               columns: Optional[Sequence[str]] = None) -> pd.DataFrame:
+    def events(self, kinds: Names = None, columns: Names = None) -> pd.DataFrame:
         """Events as a DataFrame, string columns as categoricals."""
     def table(self, name: str) -> pd.DataFrame:
         """The derived table `name`."""

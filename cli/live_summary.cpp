@@ -76,9 +76,10 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
     std::string blocked =
         line.blocked == 0 ? "-"
                           : fmt::format("{} ({})", line.blocked, FormatDuration(line.blocked_max_ns));
-    std::string fixed =
-        fmt::format(kColumns, cpu, napi.polls,
-                    fmt::format("{:.1f}%", 100 * Share(napi.exhausted, napi.polls)), blocked);
+    // No polls: no share to give ("0.0%" read as polls that never used their budget).
+    std::string exhausted =
+        napi.polls == 0 ? "-" : fmt::format("{:.1f}%", 100 * Share(napi.exhausted, napi.polls));
+    std::string fixed = fmt::format(kColumns, cpu, napi.polls, exhausted, blocked);
     out += WrapPieces(softirqs, "  ", input.width, fixed, std::string(fixed.size(), ' '));
   }
   std::vector<const ThreadActivityRow*> threads = Threads(report);

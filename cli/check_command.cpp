@@ -10,6 +10,7 @@
 #include "napiscope/check_render.h"
 #include "napiscope/json_text.h"
 #include "napiscope/report_html.h"
+#include "napiscope/text_wrap.h"
 #include "trace_arguments.h"
 
 namespace napiscope::cli {
@@ -28,12 +29,20 @@ struct CheckOptions {
   int width = -1;  // -1: the terminal's width on a terminal, else one line per finding
 };
 
-std::string ThresholdList() {
+// The threshold keys, their defaults and meanings, the meanings wrapped at `width` columns (0:
+// one line per key) under their column.
+std::string ThresholdList(size_t width) {
   Thresholds defaults;
-  std::string text = "threshold (config key under [thresholds])   default   meaning\n";
+  size_t key_width = std::string_view("threshold").size();
+  for (const ThresholdKey& key : ThresholdKeys()) key_width = std::max(key_width, key.key.size());
+  std::string text =
+      "Keys of [thresholds] in a --config file, or of -t KEY=VALUE:\n" +
+      fmt::format("{:<{}}  {:<9} {}\n", "threshold", key_width, "default", "meaning");
   for (const ThresholdKey& key : ThresholdKeys()) {
-    text += fmt::format("{:<43} {:<9} {}{}\n", key.key, ThresholdValueText(key, defaults),
-                        key.description, key.by_vec ? " (also per vector)" : "");
+    std::string columns =
+        fmt::format("{:<{}}  {:<9} ", key.key, key_width, ThresholdValueText(key, defaults));
+    text += WrapWords(std::string(key.description) + (key.by_vec ? " (also per vector)" : ""),
+                      width, columns, std::string(columns.size(), ' '));
   }
   return text;
 }
@@ -49,7 +58,7 @@ std::string Render(const std::string& format, const std::vector<TraceCheck>& che
 
 int RunCheck(const CheckOptions& options) {
   if (options.list_thresholds) {
-    std::cout << ThresholdList();
+    std::cout << ThresholdList(TextWidth(options.width, 0));
     return kExitClean;
   }
   if (options.paths.empty()) return Fail("check", "FILE is required");
@@ -150,27 +159,32 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
   check->add_option("FILE", options->paths, "trace.dat or ftrace text files (- for stdin)");
   check->add_option("-c,--config", options->config,
                     "napiscope.toml (or .json): fail_on and a [thresholds] table");
-  check->add_option("--fail-on", options->fail_on,
-                    "severity that fails a trace: warning (default) or error")
+  check
+      ->add_option("--fail-on", options->fail_on,
+                   "severity that fails a trace: warning (default) or error")
       ->check(CLI::IsMember({"warning", "error"}));
-  check->add_option("-t,--threshold", options->thresholds,
-                    "KEY=VALUE, over the config; e.g. softirq_latency_p99_warning_ns=500us or "
-                    "NET_RX.softirq_latency_max_error_ns=2ms (see --list-thresholds)")
+  check
+      ->add_option("-t,--threshold", options->thresholds,
+                   "KEY=VALUE, over the config; e.g. softirq_latency_p99_warning_ns=500us or "
+                   "NET_RX.softirq_latency_max_error_ns=2ms (see --list-thresholds)")
       ->allow_extra_args(false);
-  check->add_option("-f,--format", options->formats,
-                    "text (default), json (napiscope.check/1), junit, markdown or html (one "
-                    "self-contained page); repeat with --output to write several")
+  check
+      ->add_option("-f,--format", options->formats,
+                   "text (default), json (napiscope.check/1), junit, markdown or html (one "
+                   "self-contained page); repeat with --output to write several")
       ->allow_extra_args(false)
       ->check(CLI::IsMember({"text", "json", "junit", "markdown", "html"}));
-  check->add_option("-o,--output", options->outputs,
-                    "file for the --format at the same position (- for stdout); the text "
-                    "summary still goes to stdout unless --quiet")
+  check
+      ->add_option("-o,--output", options->outputs,
+                   "file for the --format at the same position (- for stdout); the text "
+                   "summary still goes to stdout unless --quiet")
       ->allow_extra_args(false);
   options->flags.AddTo(check);
   check
       ->add_option("--width", options->width,
-                   "wrap each finding's sentence at N columns (default: the terminal's width "
-                   "on a terminal, else COLUMNS; without either, and 0, one line per finding)")
+                   "wrap each finding's sentence, and the meanings --list-thresholds prints, at "
+                   "N columns (default: the terminal's width on a terminal, else COLUMNS; "
+                   "without either, and 0, one line per finding)")
       ->check(ColumnCount());
   check->add_flag("-q,--quiet", options->quiet,
                   "no progress bar, and no text summary when every format goes to a file");

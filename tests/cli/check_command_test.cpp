@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "napiscope/check_config.h"
 #include "napiscope/rule_registry.h"
 #include "support/test_support.h"
 
@@ -87,6 +88,26 @@ TEST_F(CheckCommand, WidthWrapsEachFindingUnderItsRule) {
   // Not a terminal and no --width: one line per finding (the first test's form).
   result = RunCommand(Check(Failing()));
   EXPECT_EQ(std::count(result.out.begin(), result.out.end(), '\n'), 7) << result.out;
+}
+
+// The meanings wrapped under their column at --width (they ran to 124 columns); piped without
+// --width, one line per key, for grep.
+TEST_F(CheckCommand, ThresholdListFitsTheWidth) {
+  size_t keys = ThresholdKeys().size();
+  auto piped = RunCommand(Check("--list-thresholds"));
+  EXPECT_EQ(piped.exit_code, 0);
+  EXPECT_EQ(static_cast<size_t>(std::count(piped.out.begin(), piped.out.end(), '\n')), keys + 2);
+  auto narrow = RunCommand(Check("--list-thresholds --width 80"));
+  EXPECT_EQ(narrow.exit_code, 0);
+  std::vector<std::string> lines = absl::StrSplit(narrow.out, '\n');
+  EXPECT_GT(lines.size(), keys + 3);
+  for (const std::string& line : lines) EXPECT_LE(line.size(), 80u) << line;
+  EXPECT_THAT(narrow.out, HasSubstr("\nsoftirq_latency_p99_warning_ns      1ms       softirq-"
+                                    "latency: warning when a\n"
+                                    "                                              (cpu, vec)'s"));
+  for (const ThresholdKey& key : ThresholdKeys()) {
+    EXPECT_THAT(narrow.out, HasSubstr("\n" + std::string(key.key) + " "));
+  }
 }
 
 TEST_F(CheckCommand, ThresholdsFromConfigAndFlags) {

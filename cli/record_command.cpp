@@ -1,7 +1,10 @@
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -32,30 +35,56 @@ std::string JoinList(const std::vector<std::string>& items) {
   return out;
 }
 
+// Removes `path` when it is a regular file (a device or pipe given as the output stays).
+void RemoveRegularFile(const std::string& path) {
+  struct stat info {};
+  if (lstat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) unlink(path.c_str());
+}
+
 // Starts `command` once tracing runs; a thread waits for it and then asks the recording to stop.
 class TracedCommand {
  public:
   explicit TracedCommand(std::vector<std::string> argv) : argv_(std::move(argv)) {}
-  ~TracedCommand() {
-    if (waiter_.joinable()) waiter_.join();
-  }
+  ~TracedCommand() { Wait(); }
 
   void Start() {
+    // The child writes execvp's errno here when the command cannot run; a successful exec
+    // closes it (O_CLOEXEC) unwritten.
+    int exec_error[2];
+    if (pipe2(exec_error, O_CLOEXEC) != 0) {
+      start_errno_ = errno;
+      StopRequested().store(true);
+      return;
+    }
     pid_ = fork();
     if (pid_ == 0) {
-      close_range(3, ~0U, 0);  // trace_pipe_raw files left open would keep the instance busy
+      // trace_pipe_raw files left open would keep the instance busy: only the error pipe
+      // stays, as descriptor 3.
+      if (exec_error[1] != 3) dup2(exec_error[1], 3);
+      fcntl(3, F_SETFD, FD_CLOEXEC);
+      close_range(4, ~0U, 0);
       std::vector<char*> args;
       for (std::string& arg : argv_) args.push_back(arg.data());
       args.push_back(nullptr);
       execvp(args[0], args.data());
-      std::cerr << "napiscope record: " << argv_[0] << ": " << std::strerror(errno) << "\n";
+      int error = errno;
+      (void)!write(3, &error, sizeof error);
       _exit(127);
     }
+    close(exec_error[1]);
     if (pid_ < 0) {
+      start_errno_ = errno;
+      close(exec_error[0]);
       StopRequested().store(true);
       return;
     }
-    waiter_ = std::thread([this] {
+    waiter_ = std::thread([this, read_end = exec_error[0]] {
+      int error = 0;
+      ssize_t got;
+      while ((got = read(read_end, &error, sizeof error)) < 0 && errno == EINTR) {
+      }
+      close(read_end);
+      if (got == static_cast<ssize_t>(sizeof error)) start_errno_ = error;
       // Wait without reaping, so the pid stays the command's while Terminate may signal it.
       siginfo_t info{};
       while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 &&
@@ -64,8 +93,7 @@ class TracedCommand {
       {
         std::lock_guard<std::mutex> lock(mutex_);
         exited_ = true;
-        int status = 0;
-        while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+        while (waitpid(pid_, &wait_status_, 0) < 0 && errno == EINTR) {
         }
       }
       StopRequested().store(true);
@@ -78,11 +106,39 @@ class TracedCommand {
     if (pid_ > 0 && !exited_) kill(pid_, SIGTERM);
   }
 
+  /// Waits for the command to end.
+  void Wait() {
+    if (waiter_.joinable()) waiter_.join();
+  }
+
+  /// After Wait: why the command could not start (errno of fork or execvp), or "".
+  std::string StartError() const {
+    if (start_errno_ == 0) return "";
+    return "cannot run " + argv_[0] + ": " + std::strerror(start_errno_);
+  }
+
+  /// After Wait: how the command ended when it did not succeed ("exited with status 3",
+  /// "was killed by SIGKILL"), or "" when it exited with 0 or never started.
+  std::string Failure() const {
+    if (start_errno_ != 0 || pid_ <= 0) return "";
+    if (WIFEXITED(wait_status_) && WEXITSTATUS(wait_status_) != 0) {
+      return "exited with status " + std::to_string(WEXITSTATUS(wait_status_));
+    }
+    if (WIFSIGNALED(wait_status_)) {
+      const char* name = sigabbrev_np(WTERMSIG(wait_status_));
+      return "was killed by " +
+             (name != nullptr ? "SIG" + std::string(name) : std::to_string(WTERMSIG(wait_status_)));
+    }
+    return "";
+  }
+
  private:
   std::vector<std::string> argv_;
   pid_t pid_ = -1;
   std::mutex mutex_;
   bool exited_ = false;  // reaped (guarded by mutex_)
+  int wait_status_ = 0;  // waitpid's, once reaped
+  int start_errno_ = 0;  // fork's or execvp's errno when the command did not start
   std::thread waiter_;
 };
 
@@ -111,13 +167,20 @@ int RunRecord(const RecordArgs& args) {
   // Stopped by an error or a signal (SIGHUP, SIGTERM, ... sent to napiscope alone): the command
   // is not left running and waited for; after --duration it runs to its end.
   if (command && (!status.ok() || StopRequested().load())) command->Terminate();
-  command.reset();  // waits for the command
+  if (command) command->Wait();
   if (!result.events_missing.empty()) {
     std::cerr << "napiscope record: not on this kernel, skipped: "
               << JoinList(result.events_missing) << "\n";
   }
   if (!status.ok()) {
     std::cerr << "napiscope record: " << status.message() << "\n";
+    return kExitError;
+  }
+  // A command that never ran leaves a trace without it: an error, and no file to mistake
+  // for its trace.
+  if (std::string not_run = command ? command->StartError() : ""; !not_run.empty()) {
+    std::cerr << "napiscope record: " << not_run << "; " << args.output << " not kept\n";
+    RemoveRegularFile(args.output);
     return kExitError;
   }
   int64_t pages = 0;
@@ -129,8 +192,8 @@ int RunRecord(const RecordArgs& args) {
               std::to_string(cpu.lost_events);
     }
   }
-  std::cerr << "napiscope record: wrote " << args.output << " (" << result.file_bytes
-            << " bytes, " << pages << " pages, " << result.events_enabled.size() << " events "
+  std::cerr << "napiscope record: wrote " << args.output << " (" << result.file_bytes << " bytes, "
+            << pages << " pages, " << result.events_enabled.size() << " events "
             << "enabled, " << FormatDuration(result.elapsed_ns) << ")\n";
   if (options.keep_ns > 0) {
     std::cerr << "napiscope record: kept the last "
@@ -147,6 +210,10 @@ int RunRecord(const RecordArgs& args) {
     std::cerr << "napiscope record: the ring buffer lost events (" << lost
               << "); a larger --buffer-kb or a faster disk helps\n";
   }
+  if (std::string failure = command ? command->Failure() : ""; !failure.empty()) {
+    std::cerr << "napiscope record: note: " << args.command[0] << " " << failure
+              << " (the trace holds its run)\n";
+  }
   return kExitClean;
 }
 
@@ -155,8 +222,9 @@ int RunRecord(const RecordArgs& args) {
 void AddRecordCommand(CLI::App& app, std::function<int()>* run) {
   auto args = std::make_shared<RecordArgs>();
   CLI::App* record = app.add_subcommand(
-      "record", "Record a trace.dat with libtracefs alone (no function tracer needed), in a "
-                "tracefs instance of its own; needs root");
+      "record",
+      "Record a trace.dat with libtracefs alone (no function tracer needed), in a "
+      "tracefs instance of its own; needs root");
   record->add_option("-o,--output", args->output, "trace.dat to write")->required();
   AddSecondsOption(record, "--duration", &args->duration_ns,
                    "time to record (default: until the command ends or Ctrl-C)", 1,

@@ -318,6 +318,26 @@ TEST_F(RecordLive, UnknownEventsAreSkippedAndNoKnownEventIsAnError) {
                                   "nosuch:event"));
 }
 
+// A command that cannot run was one line on stderr, exit 0 and a trace without it; one that
+// failed went unsaid.
+TEST_F(RecordLive, ACommandThatCannotRunIsAnErrorAndOneThatFailsIsNoted) {
+  std::string file = dir_ + "/command.dat";
+  auto missing = RunCommand(Cli("record", "-o " + file + " -- " + dir_ + "/no-such-program"));
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.err, "napiscope record: cannot run " + dir_ +
+                             "/no-such-program: No such file or directory; " + file +
+                             " not kept\n");
+  EXPECT_FALSE(Exists(file));
+  auto failing = RunCommand(Cli("record", "-o " + file + " -- sh -c 'exit 3'"));
+  EXPECT_EQ(failing.exit_code, 0) << failing.err;
+  EXPECT_THAT(failing.err, HasSubstr("napiscope record: note: sh exited with status 3 (the "
+                                     "trace holds its run)\n"));
+  EXPECT_TRUE(Exists(file));
+  auto passing = RunCommand(Cli("record", "-o " + file + " -- true"));
+  EXPECT_EQ(passing.exit_code, 0) << passing.err;
+  EXPECT_THAT(passing.err, Not(HasSubstr("note:")));
+}
+
 // The file lists the events record enabled: one that never happened (an idle NIC polls
 // nothing, sched_pi_setprio needs a PI boost) is not "missing", and its analysis runs.
 TEST_F(RecordLive, EnabledEventsThatNeverHappenedAreNotMissing) {

@@ -9,6 +9,7 @@ namespace napiscope {
 namespace {
 
 using ::napiscope::testing::CliPath;
+using ::napiscope::testing::MakeTempDir;
 using ::napiscope::testing::RunCommand;
 using ::napiscope::testing::TestData;
 using nlohmann::json;
@@ -84,6 +85,30 @@ TEST(DiffCommand, TheSameTraceShowsNoChange) {
   EXPECT_THAT(result.out, ::testing::StartsWith("0 regressed, 0 improved, "));
   EXPECT_THAT(result.out, HasSubstr("; findings: 0 new, 0 worse, 0 gone\n"));
   EXPECT_THAT(result.out, HasSubstr("softirq latency p99"));
+}
+
+// The same trace as nanosecond text and as text cut to microseconds (trace-cmd report without
+// -t): p50s moved by a few hundred nanoseconds of rounding and read as regressions.
+TEST(DiffCommand, DurationsCloserThanTheTimestampStepAreUnchanged) {
+  std::string dir = MakeTempDir();
+  std::string ns = dir + "/ns.txt", us = dir + "/us.txt";
+  ASSERT_EQ(RunCommand("xzcat " + TestData("text/short-v6.per-cpu.txt.xz") + " > " + ns +
+                       " && sed -E 's/([0-9]+\\.[0-9]{6})[0-9]{3}:/\\1:/' " + ns + " > " + us)
+                .exit_code,
+            0);
+  auto result = RunCommand(CliPath() + " diff -q -f json " + ns + " " + us);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  json diff = json::parse(result.out);
+  EXPECT_EQ(diff["warnings"], json::array({"the after trace's times are printed to 1.0 us: "
+                                           "durations that differ by less count as unchanged"}));
+  int rounded = 0;
+  for (const json& row : diff["rows"]) {
+    EXPECT_NE(row["verdict"], "regressed") << row;
+    EXPECT_NE(row["verdict"], "improved") << row;
+    if (row["unit"] == "ns" && row["verdict"] == "same" && row["change"] != 0) ++rounded;
+  }
+  EXPECT_GT(rounded, 5);  // p50s off by rounding, counted as unchanged
+  RunCommand("rm -rf " + dir);
 }
 
 TEST(DiffCommand, ExitTwoOnARegressionAboveThePercentage) {

@@ -364,6 +364,7 @@ class TextTraceLoader {
     }
     bool perf = context_.meta.format == TraceFormat::kPerfScriptText;
     if (finest_resolution_ns_ > 1) {
+      context_.meta.time_resolution_ns = finest_resolution_ns_;
       Warn(absl::StrCat("timestamps are printed to ", FormatDuration(finest_resolution_ns_),
                         ": every time and duration is exact only to that (",
                         perf ? "perf script --ns" : "trace-cmd report -t, or the trace.dat,",

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "napiscope/format.h"
 #include "napiscope/phrasing.h"
 
 namespace napiscope {
@@ -144,10 +145,16 @@ Samples CollectMetrics(const Report& report) {
   return out;
 }
 
-ChangeVerdict Judge(const DiffRow& row) {
+// `resolution_ns`: the coarser step of the two traces' timestamps; durations closer than it
+// are the same as far as the traces can tell.
+ChangeVerdict Judge(const DiffRow& row, int64_t resolution_ns) {
   if (!row.before) return ChangeVerdict::kOnlyAfter;
   if (!row.after) return ChangeVerdict::kOnlyBefore;
   if (*row.before == *row.after) return ChangeVerdict::kSame;
+  if (row.unit == MetricUnit::kNs &&
+      std::abs(*row.after - *row.before) < static_cast<double>(resolution_ns)) {
+    return ChangeVerdict::kSame;
+  }
   int64_t needed = MinSamples(row.metric);
   if (needed > 0 && (row.before_samples < needed || row.after_samples < needed)) {
     return ChangeVerdict::kFewSamples;
@@ -238,6 +245,15 @@ std::vector<std::string> ComparabilityWarnings(const Report& before, const Repor
   const std::string& new_kernel = after.trace.meta.kernel_release;
   if (!old_kernel.empty() && !new_kernel.empty() && old_kernel != new_kernel) {
     out.push_back(fmt::format("the kernels differ ({} before, {} after)", old_kernel, new_kernel));
+  }
+  for (const auto& [side, report] : {std::pair{"before", &before}, std::pair{"after", &after}}) {
+    int64_t resolution_ns = report->trace.meta.time_resolution_ns;
+    if (resolution_ns > 1) {
+      out.push_back(
+          fmt::format("the {} trace's times are printed to {}: durations that differ "
+                      "by less count as unchanged",
+                      side, FormatDuration(resolution_ns)));
+    }
   }
   auto [old_share, old_cpu] = WorstLostShare(before);
   auto [new_share, new_cpu] = WorstLostShare(after);
@@ -367,10 +383,12 @@ ReportDiff DiffReports(const Report& before, const Report& after) {
   };
   merge(CollectMetrics(before), true);
   merge(CollectMetrics(after), false);
+  int64_t resolution_ns =
+      std::max(before.trace.meta.time_resolution_ns, after.trace.meta.time_resolution_ns);
   for (auto& [key, row] : rows) {
     bool zero_both = row.before == 0.0 && row.after == 0.0;
     if (zero_both && row.direction == MetricDirection::kNeutral) continue;  // no such time
-    row.verdict = Judge(row);
+    row.verdict = Judge(row, resolution_ns);
     diff.rows.push_back(std::move(row));
   }
   diff.findings = DiffFindings(before.findings, after.findings);

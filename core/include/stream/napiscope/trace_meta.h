@@ -50,6 +50,7 @@ struct TraceMeta {
   /// record's files, live capture): one without events never happened. Empty: not known.
   std::vector<std::string> enabled_events;
   std::vector<std::string> warnings;          ///< things skipped or suspicious while loading
+  int64_t time_resolution_ns = 1;  ///< step of the timestamps: 1, or the text's precision (1000)
   int64_t skipped_records = 0;     ///< records the loader could not decode
   int64_t skipped_lines = 0;       ///< text lines the loader could not parse
   int64_t stack_records = 0;       ///< stack-trace records kept out of the event stream

@@ -92,10 +92,19 @@ std::string HistogramSvg(const LogHistogram& histogram, std::string_view title,
   std::vector<Marker> markers;
   int p50 = BucketOfRank(histogram, (histogram.total + 1) / 2);
   int p99 = BucketOfRank(histogram, (histogram.total * 99 + 99) / 100);
-  markers.push_back({"p50 ≤ " + FormatDuration(LogHistogram::BucketStartNs(p50 + 1)),
-                     x_of(std::ldexp(1.5, p50))});
-  markers.push_back({"p99 ≤ " + FormatDuration(LogHistogram::BucketStartNs(p99 + 1)),
-                     x_of(std::ldexp(1.5, p99))});
+  // A percentile is at most its bucket's end, and at most the exact max: "p99 ≤ 16.4 us" beside
+  // "max 15.3 us" read as a contradiction.
+  auto percentile = [&](const char* name, int bucket) {
+    int64_t bound = LogHistogram::BucketStartNs(bucket + 1);
+    double x = std::ldexp(1.5, bucket);
+    if (exact_max_ns > 0 && exact_max_ns < bound) {
+      bound = exact_max_ns;
+      x = std::min(x, static_cast<double>(exact_max_ns));
+    }
+    return Marker{std::string(name) + " ≤ " + FormatDuration(bound), x_of(x)};
+  };
+  markers.push_back(percentile("p50", p50));
+  markers.push_back(percentile("p99", p99));
   if (exact_max_ns > 0) {
     markers.push_back({"max " + FormatDuration(exact_max_ns),
                        x_of(static_cast<double>(exact_max_ns))});

@@ -267,10 +267,10 @@ void RenderNapiBudget(const HtmlTraceView& view, HtmlOut& out) {
     bar.first = row.polls - row.exhausted;
     bar.second = row.exhausted;
     bar.first_tooltip =
-        fmt::format("{}: {} polls within budget {}", bar.name, bar.first, row.budget);
-    bar.second_tooltip = fmt::format("{}: {} polls exhausted the budget; longest run {}", bar.name,
-                                     row.exhausted, row.max_consecutive_exhausted);
-    bar.value = fmt::format("{} polls, {} exhausted, budget {}", row.polls,
+        fmt::format("{}: {} within budget {}", bar.name, Counted(bar.first, "poll"), row.budget);
+    bar.second_tooltip = fmt::format("{}: {} exhausted the budget; longest run {}", bar.name,
+                                     Counted(row.exhausted, "poll"), row.max_consecutive_exhausted);
+    bar.value = fmt::format("{}, {} exhausted, budget {}", Counted(row.polls, "poll"),
                             PercentText(row.exhausted, row.polls), row.budget);
   }
   RenderTwoPartBars(bars, "napi-bars", "NAPI polls and budget", palette::DeviceColor(1),

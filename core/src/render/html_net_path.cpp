@@ -21,11 +21,6 @@ std::string ThreadName(const NetPathThread& thread) {
   return DescribeTask(thread.pid, thread.comm, thread.prio);
 }
 
-// "1 wait", "3 waits".
-std::string Counted(int64_t count, std::string_view noun) {
-  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
-}
-
 // "CPU 1", "CPUs 0,1".
 std::string CpusText(const std::vector<int>& cpus) {
   return fmt::format("CPU{} {}", cpus.size() == 1 ? "" : "s", fmt::join(cpus, ","));

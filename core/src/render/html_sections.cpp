@@ -272,9 +272,10 @@ void RenderTraceHeader(const HtmlTraceView& view, std::string_view id, HtmlOut& 
   if (!report.cpus.empty()) row("rows of CPUs", fmt::format("{}", fmt::join(report.cpus, ",")));
   int64_t lost = 0;
   for (const CpuMissedSummary& m : s.missed_per_cpu) lost += m.events;
-  row("lost events", s.missed.empty() ? std::string("none")
-                                      : fmt::format("{} gaps, {} events known lost", s.missed.size(),
-                                                    lost));
+  row("lost events", s.missed.empty()
+                         ? std::string("none")
+                         : fmt::format("{}, {} known lost", Counted(std::ssize(s.missed), "gap"),
+                                       Counted(lost, "event")));
   for (const std::string& warning : s.meta.warnings) row("warning", warning);
   out << "</tbody></table>\n";
 

@@ -37,9 +37,9 @@ std::string SoftirqLatencyLine(const Report& report) {
       report.softirq_latency, [](const SoftirqLatencyRow& r) { return r.delay.max_ns; });
   if (waits == 0) return "no softirq was raised and run";
   return fmt::format(
-      "{} waits, {} dropped by lost events; worst p99 {} (CPU{} {}), longest {} (CPU{} {}, "
+      "{}, {} dropped by lost events; worst p99 {} (CPU{} {}), longest {} (CPU{} {}, "
       "raised {})",
-      waits, dropped, FormatDuration(worst_p99->delay.p99_ns), worst_p99->cpu,
+      Counted(waits, "wait"), dropped, FormatDuration(worst_p99->delay.p99_ns), worst_p99->cpu,
       VectorLabel(worst_p99->vec), FormatDuration(worst_max->delay.max_ns), worst_max->cpu,
       VectorLabel(worst_max->vec), FormatTimestamp(worst_max->delay.max_at_ns));
 }
@@ -50,7 +50,7 @@ std::string RuntimeLine(const std::vector<Row>& rows, const char* what, std::str
   for (const Row& row : rows) runs += row.run.count;
   const Row* worst = MaxBy<Row>(rows, [](const Row& r) { return r.run.max_ns; });
   if (runs == 0) return fmt::format("no {} ran", what);
-  return fmt::format("{} runs; longest {} (CPU{} {}, at {})", runs,
+  return fmt::format("{}; longest {} (CPU{} {}, at {})", Counted(runs, "run"),
                      FormatDuration(worst->run.max_ns), worst->cpu, label_of(*worst),
                      FormatTimestamp(worst->run.max_at_ns));
 }
@@ -104,8 +104,8 @@ std::string NapiLine(const Report& report) {
     exhausted += row.exhausted;
     if (std::find(devs.begin(), devs.end(), row.dev) == devs.end()) devs.push_back(row.dev);
   }
-  return fmt::format("{} polls of {} device{}, {} exhausted the budget ({})", polls, devs.size(),
-                     devs.size() == 1 ? "" : "s", exhausted, Share(exhausted, polls));
+  return fmt::format("{} of {}, {} exhausted the budget ({})", Counted(polls, "poll"),
+                     Counted(std::ssize(devs), "device"), exhausted, Share(exhausted, polls));
 }
 
 std::string WakeLine(const Report& report) {

@@ -33,6 +33,10 @@ std::string DescribeBlameHolder(const BlameItem& item) {
   return DescribeTask(item.pid, item.name, item.prio);
 }
 
+std::string Counted(int64_t count, std::string_view noun) {
+  return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
+}
+
 std::string DescribeTask(int32_t pid, const std::string& comm, int kernel_prio) {
   std::string prio = FormatPriority(kernel_prio);
   std::string name = comm.empty() ? std::string("?") : comm;

@@ -207,6 +207,13 @@ TEST_F(ReportHtml, PercentileMarkersNeverExceedTheMax) {
   EXPECT_GE(bounded, 1);  // SCHED's p99 bucket ends past its max
 }
 
+// "1 polls, 0.0% exhausted": a count of one is singular.
+TEST_F(ReportHtml, ACountOfOneIsSingular) {
+  std::string page = Render("real/server16-softirq-napi.dat");
+  EXPECT_THAT(page, HasSubstr(">1 poll, 0.0% exhausted, budget 64<"));
+  EXPECT_THAT(page, Not(HasSubstr(" 1 polls")));
+}
+
 TEST_F(ReportHtml, BacklogPollsAreExplained) {
   const std::string note =
       "(no_device) is the backlog: packets queued by netif_rx, RPS and "

@@ -13,6 +13,9 @@ namespace napiscope {
 /// A kernel priority as people know it: "RT 98" (chrt), "nice -5", "" for nice 0 or unknown.
 std::string FormatPriority(int kernel_prio);
 
+/// `count` and `noun`, plural (an "s") but for one: "1 wait", "3 waits".
+std::string Counted(int64_t count, std::string_view noun);
+
 /// A task as sentences name it: "cyclictest (pid 812, RT 98)", "iperf3 (pid 90)".
 std::string DescribeTask(int32_t pid, const std::string& comm, int kernel_prio);
 

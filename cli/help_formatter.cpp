@@ -13,6 +13,11 @@ std::string HelpFormatter::TwoColumns(const std::string& name, const std::string
                                       size_t column) const {
   std::string left = "  " + name;
   if (description.empty()) return left + "\n";
+  // A narrow terminal leaves the right column too few words a line: descriptions go under
+  // their names instead.
+  constexpr size_t kNarrowestDescription = 36;
+  constexpr size_t kUnderNameIndent = 6;
+  if (width_ < column + kNarrowestDescription) column = kUnderNameIndent;
   std::string indent(column, ' ');
   std::string out;
   std::string first_prefix = left;

@@ -298,6 +298,10 @@ TEST(CommandLine, HelpFitsTheTerminal) {
   EXPECT_THAT(report, HasSubstr("  --summary                   findings, lost and missing events, "
                                 "and one line\n"
                                 "                              per analysis; no tables\n"));
+  // Too narrow for two columns: each description under its name.
+  std::string narrow = RunCommand("COLUMNS=50 " + CliPath() + " report --help").out;
+  EXPECT_THAT(narrow, HasSubstr("\n  --summary\n      findings, lost and missing events, and one\n"
+                                "      line per analysis; no tables\n"));
 }
 
 // `napiscope` alone lists the commands (on stderr, exit 1: it did nothing); `napiscope help

@@ -19,6 +19,7 @@
 
 #include "napiscope/record.h"
 #include "napiscope/tracedat_writer.h"
+#include "napiscope/unnamed_file.h"
 #include "record/cpu_spool.h"
 #include "record/recent_pages.h"
 #include "record/tracefs_session.h"
@@ -29,17 +30,10 @@ namespace internal {
 constexpr size_t kSpoolFlushBytes = 1 << 20;
 
 absl::Status FlushSpool(const std::string& name, CpuSpool* spool) {
-  size_t done = 0;
-  while (done < spool->pending.size()) {
-    ssize_t n = write(spool->fd, spool->pending.data() + done, spool->pending.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int error = n == 0 ? ENOSPC : errno;
-      std::string message = absl::StrCat(name, ": ", std::strerror(error));
-      if (error == ENOSPC || error == EDQUOT) return absl::ResourceExhaustedError(message);
-      return absl::DataLossError(message);
-    }
-    done += static_cast<size_t>(n);
+  if (int error = WriteAll(spool->fd, spool->pending.data(), spool->pending.size()); error != 0) {
+    std::string message = absl::StrCat(name, ": ", std::strerror(error));
+    if (error == ENOSPC || error == EDQUOT) return absl::ResourceExhaustedError(message);
+    return absl::DataLossError(message);
   }
   spool->pending.clear();
   return absl::OkStatus();

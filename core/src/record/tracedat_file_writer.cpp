@@ -9,6 +9,7 @@
 
 #include "load/tracedat_option_ids.h"
 #include "napiscope/tracedat_writer.h"
+#include "napiscope/unnamed_file.h"
 
 namespace napiscope {
 namespace {
@@ -224,17 +225,10 @@ absl::Status TraceDatFileWriter::Write(std::string_view data) {
 }
 
 absl::Status TraceDatFileWriter::Drain() {
-  size_t done = 0;
-  while (done < out_.size()) {
-    ssize_t n = write(fd_, out_.data() + done, out_.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      out_.clear();
-      return absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(errno)));
-    }
-    done += static_cast<size_t>(n);
-  }
+  int error = WriteAll(fd_, out_.data(), out_.size());
   out_.clear();
+  if (error != 0)
+    return absl::ResourceExhaustedError(absl::StrCat(path_, ": ", std::strerror(error)));
   return absl::OkStatus();
 }
 

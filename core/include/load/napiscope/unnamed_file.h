@@ -1,5 +1,6 @@
 // Unnamed temporary files: where a trace that must be read from a file (a stream, a trace.dat
-// compressed whole) is put for reading, and the writing into them.
+// compressed whole) is put for reading; and writing a buffer whole to a descriptor (into those
+// files, and the recorder's spools and trace.dat).
 #pragma once
 
 #include <cstddef>

@@ -16,14 +16,18 @@ class HelpFormatter : public CLI::Formatter {
  public:
   /// Lines of at most `width` columns (a word longer than a line keeps a line of its own).
   explicit HelpFormatter(size_t width);
+  /// An option's name and what it takes, its description wrapped beside them.
   std::string make_option(const CLI::Option* option, bool is_positional) const override;
+  /// A command in its parent's list, in a column as wide as the longest command name needs.
   std::string make_subcommand(const CLI::App* command) const override;
+  /// The command's own text, wrapped.
   std::string make_description(const CLI::App* app) const override;
+  /// The footer: paragraphs wrapped, examples whole.
   std::string make_footer(const CLI::App* app) const override;
 
  private:
   // "  NAME" in a left column `column` wide and `description` wrapped beside it (under it when
-  // NAME fills the column).
+  // NAME fills the column, or when the terminal leaves the right column too narrow).
   std::string TwoColumns(const std::string& name, const std::string& description,
                          size_t column) const;
   // Each line of `text` wrapped, but for indented lines (examples), kept whole.

@@ -46,14 +46,16 @@ pid_t DeadPid() {
 }
 
 // Shell: record into `file` (its instance napiscope-PID), send SIG`signal` once it traces,
-// wait for it and print its pid (no core file when the signal dumps one).
+// wait for it and print its pid (no core file when the signal dumps one). A record that ends
+// before it traces ends the wait too.
 std::string SignalOnceTracing(const std::string& file, const std::string& signal,
                               const std::string& command = "sleep 30") {
   std::ostringstream shell;
   shell << "ulimit -c 0; " << CliPath() << " record -o " << file << " -- " << command
-        << " & pid=$!; until [ \"$(cat "
-        << kInstances << "/napiscope-$pid/tracing_on 2>/dev/null)\" = 1 ]; do sleep 0.05; "
-        << "done; sleep 0.2; kill -" << signal << " $pid; wait $pid; echo $pid";
+        << " & pid=$!; until [ \"$(cat " << kInstances
+        << "/napiscope-$pid/tracing_on 2>/dev/null)\" = 1 ]; do "
+        << "kill -0 $pid 2>/dev/null || break; sleep 0.05; done; sleep 0.2; kill -" << signal
+        << " $pid; wait $pid; echo $pid";
   return shell.str();
 }
 

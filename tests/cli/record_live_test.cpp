@@ -77,10 +77,13 @@ class RecordLive : public ::testing::Test {
     }
   }
   std::string InstanceDir() const { return std::string(kTracing) + "/instances/" + instance_; }
-  // Shell: wait until the instance traces, let it run `seconds`, then Ctrl-C process $pid.
+  // Shell: wait until the instance traces (or process $pid ended before it did), let it run
+  // `seconds`, then Ctrl-C process $pid.
   std::string InterruptOnceTracing(const std::string& seconds) const {
-    return "until [ \"$(cat " + InstanceDir() + "/tracing_on 2>/dev/null)\" = 1 ]; do sleep 0.05; "
-           "done; sleep " + seconds + "; kill -INT $pid; wait $pid";
+    return "until [ \"$(cat " + InstanceDir() +
+           "/tracing_on 2>/dev/null)\" = 1 ]; do "
+           "kill -0 $pid 2>/dev/null || break; sleep 0.05; done; sleep " +
+           seconds + "; kill -INT $pid; wait $pid";
   }
   // `napiscope COMMAND --instance OURS ARGS`: the instance flag before any "-- COMMAND".
   std::string Cli(const std::string& command, const std::string& args = "") const {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "napiscope/loader.h"
 #include "napiscope/unnamed_file.h"
 
 namespace napiscope::cli {
@@ -43,9 +44,26 @@ bool IsTracePipe(const std::string& argument) {
   return base == "trace_pipe" || base == "trace_pipe_raw";
 }
 
-// Copies `in` to `out` up to the end of `in`; errno of the first failure (`*reading`: of a
-// read), 0 when whole.
-int CopyStream(int in, int out, bool* reading) {
+// Reads from `in` into `head` until it holds `bytes` or `in` ends; errno of a failed read, 0.
+int ReadHead(int in, size_t bytes, std::string* head) {
+  head->resize(bytes);
+  size_t got = 0;
+  while (got < bytes) {
+    ssize_t n = read(in, head->data() + got, bytes - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  head->resize(got);
+  return 0;
+}
+
+// Copies `head` and then `in` to `out` up to the end of `in`; errno of the first failure
+// (`*reading`: of a read), 0 when whole.
+int CopyStream(std::string_view head, int in, int out, bool* reading) {
+  *reading = false;
+  if (int error = WriteAll(out, head.data(), head.size()); error != 0) return error;
   std::vector<char> buffer(1 << 20);
   while (true) {
     ssize_t got = read(in, buffer.data(), buffer.size());
@@ -64,7 +82,7 @@ int CopyStream(int in, int out, bool* reading) {
 bool ResolveTraceArgument(std::string* argument, std::string* error) {
   if (!IsStream(*argument)) return true;
   const bool standard_input = *argument == "-";
-  std::string name = standard_input ? "stdin" : *argument;
+  std::string name = ShownPath(*argument);
   if (IsTracePipe(*argument)) {
     *error = name + ": never ends (it waits for the next event): napiscope live analyses "
                     "events as they come; or give tracefs's `trace`, or keep some first "
@@ -81,10 +99,29 @@ bool ResolveTraceArgument(std::string* argument, std::string* error) {
     *error = name + ": " + std::strerror(errno);
     return false;
   }
+  // Judged by its first bytes before it is copied: /dev/zero or random bytes piped in would be
+  // copied for ever.
+  std::string head;
+  if (int failure = ReadHead(in, TraceStartBytes(), &head); failure != 0) {
+    *error = name + ": " + std::strerror(failure);
+    if (!standard_input) close(in);
+    return false;
+  }
+  if (head.empty()) {
+    *error = name + ": empty file";
+    if (!standard_input) close(in);
+    return false;
+  }
+  TraceFormat format;
+  if (absl::Status status = DetectTraceFormatOfStart(head, &format); !status.ok()) {
+    *error = name + ": " + std::string(status.message());
+    if (!standard_input) close(in);
+    return false;
+  }
   std::string dir;
   int out = OpenUnnamedTemporaryFile(&dir);
   bool reading = false;
-  int failure = out < 0 ? errno : CopyStream(in, out, &reading);
+  int failure = out < 0 ? errno : CopyStream(head, in, out, &reading);
   if (!standard_input) close(in);
   if (failure != 0) {
     *error = reading ? name + ": " + std::strerror(failure)
@@ -103,7 +140,7 @@ std::string ShownPath(const std::string& path) {
   for (const Copy& copy : Copies()) {
     if (copy.read_path == path) return copy.name;
   }
-  return path;
+  return path == "-" ? "stdin" : path;
 }
 
 }  // namespace napiscope::cli

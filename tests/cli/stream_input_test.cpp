@@ -106,6 +106,24 @@ TEST(StreamInput, EmptyStandardInputIsOneLineNamingIt) {
   EXPECT_THAT(check.out, HasSubstr("<testsuite name=\"stdin\""));
 }
 
+// A stream is judged by its first bytes before it is copied: endless zeros or random bytes
+// were copied into a temporary file until the disk filled.
+TEST(StreamInput, AnEndlessStreamOfNoTraceIsRefusedAtItsStart) {
+  for (const char* source : {"/dev/zero", "/dev/urandom"}) {
+    SCOPED_TRACE(source);
+    auto result =
+        RunCommand("cat " + std::string(source) + " | timeout 20 " + CliPath() + " info -");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_EQ(result.err,
+              "napiscope: stdin: not a trace: neither a trace.dat file nor ftrace, "
+              "trace-cmd report or perf script text\n");
+  }
+  // A real trace behind the same first bytes still loads whole.
+  auto whole = RunCommand("cat " + TestData("real/idle.dat") + " | " + CliPath() + " info -");
+  EXPECT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_THAT(whole.out, HasSubstr("events:   780\n"));
+}
+
 // tracefs's `trace` reads as size 0: its text is read, not called an empty file.
 TEST(StreamInput, TracefsTraceIsReadThoughItsSizeReadsZero) {
   const std::string trace = "/sys/kernel/tracing/trace";

@@ -62,13 +62,11 @@ absl::Status Sniff(const std::string& path, std::string* head) {
   return absl::OkStatus();
 }
 
-// `*whole_file` is the compression of a trace.dat compressed whole (kNone for a plain one).
-absl::Status Detect(const std::string& path, TraceFormat* format,
-                    internal::TextCompression* whole_file) {
+// The format the first bytes of a file, `head`, start; `*whole_file` is the compression of a
+// trace.dat compressed whole (kNone for a plain one).
+absl::Status DetectFromHead(std::string_view head, TraceFormat* format,
+                            internal::TextCompression* whole_file) {
   *whole_file = internal::TextCompression::kNone;
-  std::string head;
-  absl::Status status = Sniff(path, &head);
-  if (!status.ok()) return status;
   if (internal::HasTraceDatMagic(head.data(), head.size())) {
     *format = TraceFormat::kTraceDat;
     return absl::OkStatus();
@@ -96,7 +94,22 @@ absl::Status Detect(const std::string& path, TraceFormat* format,
       "not a trace: neither a trace.dat file nor ftrace, trace-cmd report or perf script text");
 }
 
+absl::Status Detect(const std::string& path, TraceFormat* format,
+                    internal::TextCompression* whole_file) {
+  std::string head;
+  absl::Status status = Sniff(path, &head);
+  if (!status.ok()) return status;
+  return DetectFromHead(head, format, whole_file);
+}
+
 }  // namespace
+
+size_t TraceStartBytes() { return kSniffBytes; }
+
+absl::Status DetectTraceFormatOfStart(std::string_view head, TraceFormat* format) {
+  internal::TextCompression whole_file;
+  return DetectFromHead(head, format, &whole_file);
+}
 
 std::vector<std::string> BufferChoices(const absl::Status& status) {
   auto payload = status.GetPayload(kBufferChoicesPayload);

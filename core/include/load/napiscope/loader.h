@@ -72,6 +72,14 @@ std::vector<std::string> BufferChoices(const absl::Status& status);
 /// Detects the format of `path` from its content (not its name).
 absl::Status DetectTraceFormat(const std::string& path, TraceFormat* format);
 
+/// How many first bytes of a file DetectTraceFormatOfStart reads (fewer when the file is
+/// shorter).
+size_t TraceStartBytes();
+
+/// Detects the format from the first TraceStartBytes() bytes of a file, `head` (a stream is
+/// judged before it is read whole); the error (without a path) says why it is no trace.
+absl::Status DetectTraceFormatOfStart(std::string_view head, TraceFormat* format);
+
 /// Loads `path` (trace.dat or ftrace text), fills `context` and streams events into `sink`.
 /// Errors name the file and what is wrong; on error the sink may have seen some events.
 absl::Status LoadTrace(const std::string& path, TraceContext& context, EventSink& sink,

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "napiscope/phrasing.h"
 #include "qt_text.h"
 
 namespace napiscope::gui {
@@ -121,7 +122,8 @@ QString EventFieldsText(const Event& event, const TraceContext& context) {
     case EventKind::kNetDevXmit:
       return QString("dev=%1 len=%2 rc=%3").arg(s(event.net.dev)).arg(event.net.len).arg(event.net.rc);
     case EventKind::kMissedEvents:
-      return event.missed.count >= 0 ? QString("%1 events lost").arg(event.missed.count)
+      return event.missed.count >= 0 ? QString("%1 lost").arg(QString::fromStdString(
+                                           Counted(event.missed.count, "event")))
                                      : QString("events lost (count unknown)");
     case EventKind::kOther:
     case EventKind::kCount:

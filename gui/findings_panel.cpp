@@ -11,6 +11,7 @@
 
 #include "napiscope/format.h"
 #include "napiscope/json_text.h"
+#include "napiscope/phrasing.h"
 #include "palette.h"
 
 namespace napiscope::gui {
@@ -114,7 +115,9 @@ void FindingsPanel::SetFindings(const std::vector<Finding>& findings, TimestampN
                                 const QString& scope) {
   findings_ = findings;
   scope_text_ = scope;
-  scope_->setText(QString("<b>%1 findings</b> of %2").arg(findings.size()).arg(scope.toHtmlEscaped()));
+  scope_->setText(QString("<b>%1</b> of %2")
+                      .arg(QString::fromStdString(Counted(std::ssize(findings), "finding")))
+                      .arg(scope.toHtmlEscaped()));
   range_button_->setEnabled(true);
   tree_->clear();
   ShowDetails(-1);

@@ -32,11 +32,12 @@
 #include "findings_panel.h"
 #include "legend_widget.h"
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "napiscope/report_render.h"
 #include "palette.h"
 #include "range_analysis.h"
-#include "time_text.h"
 #include "thread_lanes.h"
+#include "time_text.h"
 #include "timeline_view.h"
 #include "trace_loader.h"
 
@@ -302,10 +303,8 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
       QString("%1, +100ms or FROM TO")
           .arg(FormatTraceSeconds(t.start_ns() + (t.end_ns() - t.start_ns()) / 2, 1'000'000)));
   int silent = trace_->CpusWithoutEvents();
-  QString cpus =
-      silent > 0
-          ? QString("%1 CPUs (%2 without events, hidden: View > CPUs)").arg(t.cpus()).arg(silent)
-          : QString("%1 CPUs").arg(t.cpus());
+  QString cpus = QString::fromStdString(Counted(t.cpus(), "CPU"));
+  if (silent > 0) cpus += QString(" (%1 without events, hidden: View > CPUs)").arg(silent);
   // The model's memory; per event once there are enough events for the ratio to mean much.
   int64_t bytes = static_cast<int64_t>(t.BytesUsed() + trace_->events.BytesUsed());
   QString memory = QString("%1 in memory").arg(QLocale().formattedDataSize(bytes));
@@ -394,7 +393,8 @@ void MainWindow::RebuildCpuMenu() {
   if (silent > 0) {
     // One switch for the CPUs without events: a trace of a few CPUs of a large machine would
     // otherwise list every CPU of the machine here.
-    QAction* action = cpu_menu_->addAction(QString("Show the %1 CPUs with&out events").arg(silent));
+    QAction* action = cpu_menu_->addAction(
+        QString("Show the %1 with&out events").arg(QString::fromStdString(Counted(silent, "CPU"))));
     action->setCheckable(true);
     action->setData(kSilentCpusAction);
     connect(action, &QAction::toggled, this, &MainWindow::ShowSilentCpus);

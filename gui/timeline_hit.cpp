@@ -5,6 +5,7 @@
 #include <span>
 
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "qt_text.h"
 
 namespace napiscope::gui {
@@ -172,7 +173,8 @@ QString DescribeAt(const LoadedTrace& trace, const TimelineViewState& state,
   for (const TimelineGap& gap : trace.timeline.gaps(row->cpu)) {
     if (ts < gap.start_ns || ts > gap.end_ns) continue;
     QString why = gap.lost_events > 0
-                      ? QString("the ring buffer dropped %1 events").arg(gap.lost_events)
+                      ? QString("the ring buffer dropped %1")
+                            .arg(QString::fromStdString(Counted(gap.lost_events, "event")))
                   : gap.lost_events < 0 ? QString("the ring buffer dropped events")
                                         : QString("a sched_switch is missing from the trace");
     gap_text = QString("<b>Unknown</b> for %1: %2<br>nothing here is measured<br>")

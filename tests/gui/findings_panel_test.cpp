@@ -1,5 +1,6 @@
 #include "findings_panel.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 
 #include <gtest/gtest.h>
@@ -62,6 +63,21 @@ TEST(FindingsPanel, SelectingARowSignalsItsIndex) {
   QSignalSpy cleared(&panel, &FindingsPanel::SelectionCleared);
   panel.Select(-1);
   EXPECT_EQ(cleared.count(), 1);
+}
+
+// "1 findings of the whole trace": a count of one is singular.
+TEST(FindingsPanel, TheHeadlineCountsInWords) {
+  FindingsPanel panel;
+  auto headline = [&panel] {
+    for (const QLabel* label : panel.findChildren<QLabel*>()) {
+      if (label->text().contains(" of ")) return label->text();
+    }
+    return QString();
+  };
+  panel.SetFindings({Finding()}, 0, "the whole trace");
+  EXPECT_EQ(headline().toStdString(), "<b>1 finding</b> of the whole trace");
+  panel.SetFindings({Finding(), Finding()}, 0, "the whole trace");
+  EXPECT_EQ(headline().toStdString(), "<b>2 findings</b> of the whole trace");
 }
 
 }  // namespace

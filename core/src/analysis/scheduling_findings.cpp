@@ -111,21 +111,22 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
       verdict = fmt::format("To stop the ping-pong, {}.", pin);
     } else if (moved_both_ways) {
       verdict = fmt::format(
-          "It moved between CPUs ({} times, {:.0f} migrations/s, {:.0f}% of its run time off "
+          "It moved between CPUs ({}, {:.0f} migrations/s, {:.0f}% of its run time off "
           "CPU{}), too seldom to call ping-pong, so this is mostly placement; if the wakeups come "
           "from an IRQ, {}.",
-          moves, row.migrations_per_s, off_main * 100, main_cpu, pin);
+          Counted(moves, "time"), row.migrations_per_s, off_main * 100, main_cpu, pin);
     } else {
       verdict = fmt::format("It stays on its CPU, so this is placement, not ping-pong; if the "
                             "wakeups come from an IRQ, {}.",
                             pin);
     }
     finding.summary = fmt::format(
-        "{} {} in {} of {} activations ({:.0f}%); it ran on {}, changed CPU {} times in {} runs "
-        "({:.0f}/s), {} migrations{}. {}",
-        DescribeTask(row.pid, row.comm, row.prio), where, row.cross_cpu_activations, row.activations,
-        share * 100, RunTimes(row.run_ns_by_cpu), row.cpu_changes, row.runs,
-        row.cpu_changes_per_s, row.migrations, latency, verdict);
+        "{} {} in {} of {} activations ({:.0f}%); it ran on {}, changed CPU {} in {} "
+        "({:.0f}/s), {}{}. {}",
+        DescribeTask(row.pid, row.comm, row.prio), where, row.cross_cpu_activations,
+        row.activations, share * 100, RunTimes(row.run_ns_by_cpu), Counted(row.cpu_changes, "time"),
+        Counted(row.runs, "run"), row.cpu_changes_per_s, Counted(row.migrations, "migration"),
+        latency, verdict);
     finding.pid = row.pid;
     finding.irq = {row.irq, false};  // an IRQ thread's IRQ is a device's
     finding.other_cpus = {pin_cpu};  // where to pin it, then every CPU it ran on

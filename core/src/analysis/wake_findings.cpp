@@ -175,11 +175,11 @@ void RtWakeLatencyFindings(const std::vector<WakeLatencyRow>& rows, const Thresh
                                             FormatDuration(worst.unknown_ns))
                               : std::string();
     finding.summary = fmt::format(
-        "{} on CPU{} ran up to {} after its wakeup (p99 {}, {} wakeups); in the worst, woken "
+        "{} on CPU{} ran up to {} after its wakeup (p99 {}, {}); in the worst, woken "
         "from CPU{}, CPU{} was held by {}{}. {}",
         DescribeTask(row.pid, row.comm, row.prio), row.cpu, FormatDuration(row.latency.max_ns),
-        FormatDuration(row.latency.p99_ns), row.latency.count, worst.waker_cpu, row.cpu,
-        Holders(worst.blame, worst.latency_ns, row.prio), unknown,
+        FormatDuration(row.latency.p99_ns), Counted(row.latency.count, "wakeup"), worst.waker_cpu,
+        row.cpu, Holders(worst.blame, worst.latency_ns, row.prio), unknown,
         worst.blame.empty() ? "" : Advice(worst.blame.front(), row.prio, row.cpu));
     nlohmann::json blame = nlohmann::json::array();
     for (const BlameItem& item : worst.blame) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "render/html_parts.h"
 
 namespace napiscope::internal {
@@ -217,9 +218,8 @@ class TimelineSvg {
         if (gap.end_ns < from_ns_ || gap.start_ns > to_ns_) continue;
         double x0 = std::max(XOf(gap.start_ns), kLabelWidth);
         double x1 = std::min(XOf(gap.end_ns), kLabelWidth + kColumns);
-        std::string what = gap.lost_events > 0
-                               ? fmt::format("{} events lost", gap.lost_events)
-                               : "events lost or a context switch missing";
+        std::string what = gap.lost_events > 0 ? Counted(gap.lost_events, "event") + " lost"
+                                               : "events lost or a context switch missing";
         out_.Rect(x0, row.top, std::max(2.0, x1 - x0), bottom - row.top, palette::GapShade(),
                   fmt::format("unknown: {} ({})", what,
                               FormatDuration(gap.end_ns - gap.start_ns)),

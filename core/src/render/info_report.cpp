@@ -6,6 +6,7 @@
 
 #include "napiscope/analysis_requirements.h"
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "render/text_layout.h"
 
 namespace napiscope {
@@ -25,9 +26,9 @@ nlohmann::json MissedRowJson(const CpuMissedSummary& row) {
 std::string DescribeMissed(const CpuMissedSummary& row, int64_t span_ns) {
   if (row.gaps == 0) return "none";
   std::string events = row.some_unknown
-                           ? (row.events > 0 ? fmt::format("at least {} events", row.events)
+                           ? (row.events > 0 ? "at least " + Counted(row.events, "event")
                                              : std::string("count unknown"))
-                           : fmt::format("{} events", row.events);
+                           : Counted(row.events, "event");
   std::string share = span_ns > 0 ? fmt::format(" ({:.1f}% of the trace)",
                                                 100.0 * static_cast<double>(row.lost_ns) / span_ns)
                                   : std::string();
@@ -158,7 +159,7 @@ void AppendNameCounts(const TraceSummary& s, size_t width, std::vector<std::stri
       return;
     }
   }
-  lines.push_back(fmt::format("events by name, on {} CPUs:", cpus.size()));
+  lines.push_back(fmt::format("events by name, on {}:", Counted(std::ssize(cpus), "CPU")));
   BusiestCpusTable(s).AppendTo(width, lines);
 }
 

@@ -5,6 +5,7 @@
 
 #include "napiscope/analysis_requirements.h"
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "render/report_text_parts.h"
 #include "render/text_layout.h"
 
@@ -18,8 +19,8 @@ void Add(const std::string& sentence, const TextReportOptions& options, bool fir
 }
 
 std::string Events(int64_t count, bool some_unknown) {
-  if (!some_unknown) return fmt::format("{} events", count);
-  return count > 0 ? fmt::format("at least {} events", count)
+  if (!some_unknown) return Counted(count, "event");
+  return count > 0 ? "at least " + Counted(count, "event")
                    : std::string("an unknown number of events");
 }
 

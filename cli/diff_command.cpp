@@ -4,6 +4,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "napiscope/json_text.h"
+#include "napiscope/phrasing.h"
 #include "napiscope/report_diff.h"
 #include "trace_arguments.h"
 
@@ -45,8 +46,8 @@ int RunDiff(const DiffOptions& options) {
                         ? 0
                         : CountRegressions(diff, options.fail_on_regression_pct);
   if (regressions > 0 && !options.quiet) {
-    std::cerr << "napiscope diff: " << regressions << " metric" << (regressions == 1 ? "" : "s")
-              << " regressed by more than " << options.fail_on_regression_pct << "%\n";
+    std::cerr << "napiscope diff: " << Counted(regressions, "metric") << " regressed by more than "
+              << options.fail_on_regression_pct << "%\n";
   }
   return regressions > 0 ? kExitFindings : kExitClean;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "napiscope/phrasing.h"
 #include "napiscope/report_render.h"
 #include "render/text_layout.h"
 
@@ -22,11 +23,8 @@ CheckOutcome JudgeCheck(const TraceCheck& check, Severity fail_on) {
 namespace {
 
 std::string Counts(const CheckOutcome& outcome) {
-  auto plural = [](int n, const char* word) {
-    return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
-  };
-  return fmt::format("{}, {}, {} info", plural(outcome.errors, "error"),
-                     plural(outcome.warnings, "warning"), outcome.infos);
+  return fmt::format("{}, {}, {} info", Counted(outcome.errors, "error"),
+                     Counted(outcome.warnings, "warning"), outcome.infos);
 }
 
 std::string_view Verdict(const TraceCheck& check, const CheckOutcome& outcome) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "napiscope/report_html.h"
 #include "render/html_parts.h"
 
@@ -92,8 +93,9 @@ std::string HtmlCheckSection(const TraceCheck& check, const HtmlTraceView* view,
     out << "</p>\n</section>\n";
     return out.Take();
   }
-  out << fmt::format("<p>{} errors, {} warnings, {} infos; the trace fails at {} or above.</p>\n",
-                     outcome.errors, outcome.warnings, outcome.infos, SeverityName(fail_on));
+  out << fmt::format("<p>{}, {}, {} info; the trace fails at {} or above.</p>\n",
+                     Counted(outcome.errors, "error"), Counted(outcome.warnings, "warning"),
+                     outcome.infos, SeverityName(fail_on));
   TraceBody(*view, id, out);
   out << "</section>\n";
   return out.Take();

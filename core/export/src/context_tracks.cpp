@@ -129,6 +129,13 @@ ContextTracks::ContextTracks(TrackLayout* layout, const AnalysisOptions& options
            w->ArgName("suspended")};
 }
 
+ContextReads ContextTracks::Reads() const {
+  return {.segments = false,
+          .interval_kinds = ContextKindBit(ContextKind::kSoftirq) |
+                            ContextKindBit(ContextKind::kHardirq) |
+                            ContextKindBit(ContextKind::kNapiPoll)};
+}
+
 void ContextTracks::OnInterval(const ContextInterval& interval) {
   const ContextFrame& frame = interval.frame;
   if (!InScope(options_, frame.cpu, frame.start_ns, interval.end_ns)) return;
@@ -136,7 +143,8 @@ void ContextTracks::OnInterval(const ContextInterval& interval) {
     case ContextKind::kSoftirq: Softirq(interval); break;
     case ContextKind::kHardirq: Hardirq(interval); break;
     case ContextKind::kNapiPoll: NapiPoll(interval); break;
-    case ContextKind::kTask: break;
+    case ContextKind::kTask:
+      break;  // not read (Reads)
   }
 }
 

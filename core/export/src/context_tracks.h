@@ -87,6 +87,8 @@ class ContextTracks : public ContextListener {
  public:
   ContextTracks(TrackLayout* layout, const AnalysisOptions& options);
 
+  /// Intervals of softirqs, hard IRQs and NAPI polls; no segments, no task intervals.
+  ContextReads Reads() const override;
   void OnInterval(const ContextInterval& interval) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
 

@@ -32,7 +32,6 @@ TrackThread::~TrackThread() { Finish(); }
 
 // The records the tracks write something for; the rest stays on the analysing thread.
 void TrackThread::OnInterval(const ContextInterval& interval) {
-  if (interval.frame.kind == ContextKind::kTask) return;
   if (interval.frame.kind != ContextKind::kSoftirq) NeedString(interval.frame.name);
   Push(interval);
 }

@@ -42,6 +42,8 @@ class TrackThread final : public ContextListener, public FactListener {
   TrackThread(const TrackThread&) = delete;
   TrackThread& operator=(const TrackThread&) = delete;
 
+  /// What the context tracks read: the tracker calls the thread for nothing else.
+  ContextReads Reads() const override { return context_tracks_->Reads(); }
   void OnInterval(const ContextInterval& interval) override;
   void OnUnknownTime(uint16_t cpu, TimestampNs start_ns, TimestampNs end_ns) override;
   void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;

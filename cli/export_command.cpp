@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "napiscope/perfetto_export.h"
+#include "napiscope/phrasing.h"
 #include "output_file.h"
 #include "trace_arguments.h"
 
@@ -76,10 +77,10 @@ int RunExport(const ExportOptions& options) {
   if (!status.ok()) return Fail("", out.Named(std::string(status.message())));
   if (!options.quiet && options.output != "-") {
     std::cerr << fmt::format(
-        "napiscope: wrote {} ({} bytes): {} ftrace events, {} tracks, {} slices, {} flows, "
-        "{} findings, {} counter values\n",
-        options.output, stats.bytes, stats.ftrace_events, stats.tracks, stats.slices, stats.flows,
-        stats.findings, stats.counter_values);
+        "napiscope: wrote {} ({} bytes): {}, {}, {}, {}, {}, {}\n", options.output, stats.bytes,
+        Counted(stats.ftrace_events, "ftrace event"), Counted(stats.tracks, "track"),
+        Counted(stats.slices, "slice"), Counted(stats.flows, "flow"),
+        Counted(stats.findings, "finding"), Counted(stats.counter_values, "counter value"));
     PrintCaveats(analysis.load.name, stats.trace);
     std::string advice = PerfettoOpeningAdvice(options.output, stats.bytes);
     if (!advice.empty()) std::cerr << "napiscope: " << advice << "\n";

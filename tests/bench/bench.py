@@ -83,7 +83,7 @@ def napiscope_events(json_path):
 def exported_events(stderr_path):
     """The ftrace events `napiscope export` says it wrote ("... N ftrace events ..."), or -1."""
     with open(stderr_path, errors="replace") as f:
-        found = re.search(r"(\d+) ftrace events", f.read())
+        found = re.search(r"(\d+) ftrace events?\b", f.read())
     return int(found.group(1)) if found else -1
 
 

@@ -90,6 +90,8 @@ class TracedCommand {
       while (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOWAIT) < 0 &&
              errno == EINTR) {
       }
+      // Ctrl-C reaches the command too, and napiscope's stop ends it: neither is its failure.
+      stopped_first_ = StopRequested().load();
       {
         std::lock_guard<std::mutex> lock(mutex_);
         exited_ = true;
@@ -118,13 +120,14 @@ class TracedCommand {
   }
 
   /// After Wait: how the command ended when it did not succeed ("exited with status 3",
-  /// "was killed by SIGKILL"), or "" when it exited with 0 or never started.
+  /// "was killed by SIGKILL"), or "" when it exited with 0, never started, or was killed
+  /// after the recording was asked to stop (Ctrl-C, SIGTERM to napiscope).
   std::string Failure() const {
     if (start_errno_ != 0 || pid_ <= 0) return "";
     if (WIFEXITED(wait_status_) && WEXITSTATUS(wait_status_) != 0) {
       return "exited with status " + std::to_string(WEXITSTATUS(wait_status_));
     }
-    if (WIFSIGNALED(wait_status_)) {
+    if (WIFSIGNALED(wait_status_) && !stopped_first_) {
       const char* name = sigabbrev_np(WTERMSIG(wait_status_));
       return "was killed by " +
              (name != nullptr ? "SIG" + std::string(name) : std::to_string(WTERMSIG(wait_status_)));
@@ -139,6 +142,7 @@ class TracedCommand {
   bool exited_ = false;  // reaped (guarded by mutex_)
   int wait_status_ = 0;  // waitpid's, once reaped
   int start_errno_ = 0;  // fork's or execvp's errno when the command did not start
+  bool stopped_first_ = false;  // the recording was asked to stop before the command ended
   std::thread waiter_;
 };
 

@@ -339,6 +339,12 @@ TEST_F(RecordLive, ACommandThatCannotRunIsAnErrorAndOneThatFailsIsNoted) {
   auto passing = RunCommand(Cli("record", "-o " + file + " -- true"));
   EXPECT_EQ(passing.exit_code, 0) << passing.err;
   EXPECT_THAT(passing.err, Not(HasSubstr("note:")));
+  // Stopped by Ctrl-C, napiscope ends the command itself: that is no failure of the command.
+  auto stopped = RunCommand(Cli("record", "-o " + file + " -- sleep 30") + " & pid=$!; " +
+                            InterruptOnceTracing("0.3"));
+  EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
+  EXPECT_THAT(stopped.err, HasSubstr("napiscope record: wrote " + file));
+  EXPECT_THAT(stopped.err, Not(HasSubstr("note:")));
 }
 
 // The file lists the events record enabled: one that never happened (an idle NIC polls

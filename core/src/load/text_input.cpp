@@ -17,6 +17,40 @@ constexpr size_t kMaxLineBytes = 64 << 20;
 
 }  // namespace
 
+DecompressingInput::DecompressingInput(int fd, TextCompression compression, size_t chunk_bytes)
+    : fd_(fd), decompressor_(MakeDecompressor(compression)), raw_(chunk_bytes) {}
+
+size_t DecompressingInput::Read(char* out, size_t space) {
+  while (!ended_) {
+    if (pending_.empty() && !input_done_) {
+      ssize_t n = read(fd_, raw_.data(), raw_.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) status_ = absl::DataLossError(std::strerror(errno));
+      if (n <= 0) {
+        input_done_ = true;
+      } else {
+        bytes_read_ += static_cast<uint64_t>(n);
+        pending_ = std::string_view(raw_.data(), static_cast<size_t>(n));
+      }
+    }
+    size_t produced = 0;
+    size_t pending_before = pending_.size();
+    absl::Status status =
+        decompressor_->Run(&pending_, input_done_, out, space, &produced, &clean_end_);
+    if (!status.ok()) {
+      status_ = std::move(status);
+      decode_failed_ = true;
+      ended_ = true;
+      return produced;  // decoded before the error, still good
+    }
+    if (produced > 0) return produced;
+    // Input the decompressor does not take: stop instead of spinning.
+    stalled_ = !pending_.empty() && pending_.size() == pending_before;
+    ended_ = stalled_ || (input_done_ && pending_.empty());
+  }
+  return 0;
+}
+
 TextLineReader::~TextLineReader() {
   if (fd_ >= 0) close(fd_);
 }
@@ -31,15 +65,16 @@ absl::Status TextLineReader::Open(const std::string& path, size_t chunk_bytes) {
   ssize_t n = pread(fd_, magic, sizeof(magic), 0);
   if (n < 0) return absl::DataLossError(std::strerror(errno));
   compression_ = CompressionOf(std::string_view(magic, static_cast<size_t>(n)));
-  decompressor_ = MakeDecompressor(compression_);
   buffer_.resize(chunk_bytes);
-  if (decompressor_) raw_.resize(chunk_bytes);
+  if (compression_ != TextCompression::kNone) {
+    input_ = std::make_unique<DecompressingInput>(fd_, compression_, chunk_bytes);
+  }
   return absl::OkStatus();
 }
 
 absl::Status TextLineReader::SkipTo(uint64_t offset) {
   if (offset < offset_) return absl::InternalError("text reader cannot go back");
-  if (!decompressor_ && offset > offset_ + (end_ - begin_)) {
+  if (!input_ && offset > offset_ + (end_ - begin_)) {
     if (lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0) {
       return absl::DataLossError(std::strerror(errno));
     }
@@ -82,7 +117,7 @@ bool TextLineReader::Refill() {
   for (;;) {
     char* out = buffer_.data() + end_;
     size_t space = buffer_.size() - end_;
-    if (!decompressor_) {
+    if (!input_) {
       ssize_t n = read(fd_, out, space);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) status_ = absl::DataLossError(std::strerror(errno));
@@ -94,43 +129,23 @@ bool TextLineReader::Refill() {
       end_ += static_cast<size_t>(n);
       return true;
     }
-    if (raw_pending_.empty() && !file_done_) {
-      ssize_t n = read(fd_, raw_.data(), raw_.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) status_ = absl::DataLossError(std::strerror(errno));
-      if (n <= 0) {
-        file_done_ = true;
-      } else {
-        file_read_ += static_cast<uint64_t>(n);
-        raw_pending_ = std::string_view(raw_.data(), static_cast<size_t>(n));
-      }
-    }
-    size_t produced = 0;
-    bool clean_end = false;
-    size_t pending_before = raw_pending_.size();
-    absl::Status status =
-        decompressor_->Run(&raw_pending_, file_done_, out, space, &produced, &clean_end);
-    // Text decoded before an error is still good; the error ends the stream after it.
+    size_t produced = input_->Read(out, space);
+    file_read_ = input_->bytes_read();
     end_ += produced;
-    if (!status.ok()) {
-      status_ = absl::DataLossError(
-          absl::StrCat(status.message(), " after ", file_read_, " compressed bytes"));
-      stream_done_ = true;
-      return produced > 0;
-    }
     if (produced > 0) return true;
-    // Input the decompressor does not take (bytes after the end of an xz stream, say):
-    // stop instead of spinning.
-    bool stalled = !raw_pending_.empty() && raw_pending_.size() == pending_before;
-    if (stalled && !clean_end) {
+    stream_done_ = true;
+    if (input_->decode_failed()) {
+      status_ = absl::DataLossError(
+          absl::StrCat(input_->status().message(), " after ", file_read_, " compressed bytes"));
+      return false;
+    }
+    if (!input_->status().ok()) status_ = input_->status();
+    if (input_->stalled() && !input_->clean_end()) {
       status_ = absl::DataLossError(
           absl::StrCat("undecodable data after ", file_read_, " compressed bytes"));
     }
-    if (stalled || (file_done_ && raw_pending_.empty())) {
-      stream_done_ = true;
-      truncated_ = !stalled && !clean_end;
-      return false;
-    }
+    truncated_ = !input_->stalled() && !input_->clean_end();
+    return false;
   }
 }
 

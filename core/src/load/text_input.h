@@ -42,6 +42,45 @@ class Decompressor {
 /// A decompressor for `compression` (nullptr for kNone).
 std::unique_ptr<Decompressor> MakeDecompressor(TextCompression compression);
 
+/// The plain bytes of a compressed file, decompressed as they are asked for: the reading of
+/// the text reader and of a trace.dat compressed whole.
+class DecompressingInput {
+ public:
+  /// Reads `fd` (not owned, at its current offset), compressed with `compression` (not kNone),
+  /// `chunk_bytes` at a time.
+  DecompressingInput(int fd, TextCompression compression, size_t chunk_bytes);
+
+  /// Writes the next plain bytes to `out`, at most `space` of them, and returns how many; 0
+  /// only at the end: the input ended (clean_end() says whether inside a stream), input is
+  /// left that the decompressor does not take (stalled()), or reading or decompressing failed
+  /// (status()). Bytes decoded before a failure are returned first.
+  size_t Read(char* out, size_t space);
+
+  /// OK, or the read or decompression error that ended the input.
+  const absl::Status& status() const { return status_; }
+  /// True when status() is the decompressor's (corrupt data), not a read's.
+  bool decode_failed() const { return decode_failed_; }
+  /// True when the input ended exactly at the end of a complete stream.
+  bool clean_end() const { return clean_end_; }
+  /// True when input was left that the decompressor does not take (bytes after an xz stream).
+  bool stalled() const { return stalled_; }
+  /// Compressed bytes read so far.
+  uint64_t bytes_read() const { return bytes_read_; }
+
+ private:
+  int fd_;
+  std::unique_ptr<Decompressor> decompressor_;
+  std::vector<char> raw_;     // compressed bytes read
+  std::string_view pending_;  // the part of raw_ not yet decompressed
+  bool input_done_ = false;   // the file has no more bytes
+  bool ended_ = false;        // Read returns 0 from now on
+  bool clean_end_ = false;
+  bool stalled_ = false;
+  bool decode_failed_ = false;
+  uint64_t bytes_read_ = 0;
+  absl::Status status_;
+};
+
 /// Yields the lines of a file; the views stay valid until the next call.
 class TextLineReader {
  public:
@@ -82,13 +121,10 @@ class TextLineReader {
   int fd_ = -1;
   uint64_t file_size_ = 0;
   uint64_t file_read_ = 0;
-  bool file_done_ = false;
   bool stream_done_ = false;
   bool truncated_ = false;
   TextCompression compression_ = TextCompression::kNone;
-  std::unique_ptr<Decompressor> decompressor_;
-  std::vector<char> raw_;         // compressed bytes not yet decompressed
-  std::string_view raw_pending_;  // the unconsumed part of raw_
+  std::unique_ptr<DecompressingInput> input_;  // compressed files only
   std::vector<char> buffer_;      // plain text; lines are views into it
   size_t begin_ = 0;              // first byte not yet returned
   size_t end_ = 0;                // end of valid data

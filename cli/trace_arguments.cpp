@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include <absl/cleanup/cleanup.h>
+
 #include "napiscope/loader.h"
 #include "napiscope/unnamed_file.h"
 
@@ -99,30 +101,25 @@ bool ResolveTraceArgument(std::string* argument, std::string* error) {
     *error = name + ": " + std::strerror(errno);
     return false;
   }
+  absl::Cleanup close_in = [in, standard_input] {
+    if (!standard_input) close(in);
+  };
   // Judged by its first bytes before it is copied: /dev/zero or random bytes piped in would be
   // copied for ever.
   std::string head;
   if (int failure = ReadHead(in, TraceStartBytes(), &head); failure != 0) {
     *error = name + ": " + std::strerror(failure);
-    if (!standard_input) close(in);
-    return false;
-  }
-  if (head.empty()) {
-    *error = name + ": empty file";
-    if (!standard_input) close(in);
     return false;
   }
   TraceFormat format;
   if (absl::Status status = DetectTraceFormatOfStart(head, &format); !status.ok()) {
     *error = name + ": " + std::string(status.message());
-    if (!standard_input) close(in);
     return false;
   }
   std::string dir;
   int out = OpenUnnamedTemporaryFile(&dir);
   bool reading = false;
   int failure = out < 0 ? errno : CopyStream(head, in, out, &reading);
-  if (!standard_input) close(in);
   if (failure != 0) {
     *error = reading ? name + ": " + std::strerror(failure)
                      : name + ": cannot copy it into " + dir + " to read it: " +

@@ -67,6 +67,7 @@ absl::Status Sniff(const std::string& path, std::string* head) {
 absl::Status DetectFromHead(std::string_view head, TraceFormat* format,
                             internal::TextCompression* whole_file) {
   *whole_file = internal::TextCompression::kNone;
+  if (head.empty()) return absl::InvalidArgumentError("empty file");
   if (internal::HasTraceDatMagic(head.data(), head.size())) {
     *format = TraceFormat::kTraceDat;
     return absl::OkStatus();

@@ -1,6 +1,7 @@
 """Every derived table against the report's rows: the table is the facts, the report the
 statistics over them, so counts, extremes and nearest-rank percentiles must be equal."""
 import math
+import re
 import warnings
 
 import numpy as np
@@ -248,14 +249,29 @@ def test_report_row_tables_without_rows_keep_their_columns():
 
 def test_unknown_table_is_an_error():
     t = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat"))
-    with pytest.raises(ValueError, match="no derived table 'softirq_wait'"):
+    with pytest.raises(ValueError, match=re.escape(
+            "no derived table 'softirq_wait'; did you mean 'softirq_waits'? the tables are "
+            "hardirq_runs, napi_polls, softirq_runs, ")):
         t.table("softirq_wait")
     assert set(napiscope.table_names()) == {
         "softirq_waits", "softirq_wait_blame", "softirq_runs", "hardirq_runs",
-        "thread_activations", "wake_waits", "napi_polls"}
+        "thread_activations", "wake_waits", "napi_polls", "ksoftirqd_blocked",
+        "idle_with_pending"}
 
 
-ALL_TABLES = napiscope.table_names() + ["ksoftirqd_blocked", "idle_with_pending"]
+def test_every_table_name_is_a_method_and_table_takes_it():
+    t = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat"))
+    for name in napiscope.table_names():
+        by_method = getattr(t, name)()
+        by_name = t.table(name)
+        assert list(by_name.columns) == list(by_method.columns), name
+        assert len(by_name) == len(by_method), name
+    blocked = t.table("ksoftirqd_blocked")
+    assert list(blocked["duration_ns"]) == [3004000, 959500]
+    assert list(t.table("idle_with_pending")["ts_ns"]) == [2003100000]
+
+
+ALL_TABLES = napiscope.table_names()
 
 
 def tables_and_warnings(t):

@@ -15,6 +15,7 @@ record comes back empty with a MissingEventsWarning saying which events it needs
 
 from __future__ import annotations
 
+import difflib
 import json
 import warnings
 from typing import Callable, Iterable, Optional, Sequence, Union
@@ -62,19 +63,24 @@ def event_kinds() -> list[str]:
 
 
 def table_names() -> list[str]:
-    """Names of the derived tables, each also a method of Trace."""
-    return list(_napiscope.table_names())
+    """Names of the derived tables, each also a method of Trace and a name Trace.table()
+    takes: the core's fact tables, then the report's ksoftirqd_blocked and idle_with_pending
+    rows."""
+    return list(_napiscope.table_names()) + list(_REPORT_ROW_TABLES)
 
 
-# The keys of the report's rows behind ksoftirqd_blocked() and idle_with_pending(), in the
-# report's order (docs/report-schema.md): the columns of the tables when they have no rows.
-_KSOFTIRQD_BLOCKED_COLUMNS = [
-    "chain", "comm", "cpu", "cpu_held_by", "duration_ns", "end_known", "end_ns", "pending_end",
-    "pending_mask_end", "pending_mask_end_hex", "pending_mask_start", "pending_mask_start_hex",
-    "pending_start", "pid", "start_ns", "state", "waker_comm", "waker_context", "waker_cpu",
-    "waker_pid"]
-_IDLE_WITH_PENDING_COLUMNS = ["cpu", "pending", "pending_mask", "pending_mask_hex",
-                              "processed_after_ns", "ts_ns"]
+# The tables made of the report's rows (ksoftirqd_blocked(), idle_with_pending()), each with
+# the keys of its rows in the report's order (docs/report-schema.md): the columns of the table
+# when it has no rows.
+_REPORT_ROW_TABLES = {
+    "ksoftirqd_blocked": [
+        "chain", "comm", "cpu", "cpu_held_by", "duration_ns", "end_known", "end_ns",
+        "pending_end", "pending_mask_end", "pending_mask_end_hex", "pending_mask_start",
+        "pending_mask_start_hex", "pending_start", "pid", "start_ns", "state", "waker_comm",
+        "waker_context", "waker_cpu", "waker_pid"],
+    "idle_with_pending": ["cpu", "pending", "pending_mask", "pending_mask_hex",
+                          "processed_after_ns", "ts_ns"],
+}
 
 
 def _rows_frame(rows: list, columns: list[str]) -> pd.DataFrame:
@@ -221,6 +227,14 @@ class Trace:
 
     def _table(self, name: str) -> pd.DataFrame:
         """table(), for it and the tables' methods: a warning names the line calling them."""
+        if name not in table_names():
+            close = difflib.get_close_matches(name, table_names(), n=1)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise ValueError(f"no derived table '{name}'; {hint}the tables are "
+                             f"{', '.join(table_names())}")
+        if name in _REPORT_ROW_TABLES:
+            self._warn_if_not_recorded(name, stacklevel=3)
+            return _rows_frame(self.report()[name], _REPORT_ROW_TABLES[name])
         arrays, strings, string_columns = self._native.table(name)
         self._warn_if_not_recorded(name, stacklevel=3)
         frame = _frame(dict(arrays), strings, string_columns)
@@ -290,15 +304,13 @@ class Trace:
         report's rows; every one, where the CLI lists the first 1000): cpu, pid, comm, state,
         start_ns, end_ns, duration_ns, end_known, pending masks, the waker, and the chain it
         waited on."""
-        self._warn_if_not_recorded("ksoftirqd_blocked", stacklevel=2)
-        return _rows_frame(self.report()["ksoftirqd_blocked"], _KSOFTIRQD_BLOCKED_COLUMNS)
+        return self._table("ksoftirqd_blocked")
 
     def idle_with_pending(self) -> pd.DataFrame:
         """One row per switch to idle with softirqs pending (the report's rows; every one,
         where the CLI lists the first 1000): cpu, ts_ns, pending_mask, and when each pending
         vector ran after."""
-        self._warn_if_not_recorded("idle_with_pending", stacklevel=2)
-        return _rows_frame(self.report()["idle_with_pending"], _IDLE_WITH_PENDING_COLUMNS)
+        return self._table("idle_with_pending")
 
 
 _SOFTIRQ_VECTORS = ["HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "napiscope/phrasing.h"
+
 namespace napiscope::internal {
 namespace {
 
@@ -57,16 +59,16 @@ KernelModel JudgeKernelModel(const Report& report) {
   }
   auto [device_irqs, threaded_irqs] = ThreadedDeviceIrqs(report);
   const TraceMeta& meta = report.trace.meta;
-  std::string counts = fmt::format("{} IRQ threads ran; softirq runs: {} at hard-IRQ exit, {} "
-                                   "in threads",
-                                   model.irq_threads, model.softirqs_at_irq_exit,
-                                   model.softirqs_in_threads);
+  std::string counts = fmt::format("{} ran; softirq runs: {} at hard-IRQ exit, {} in threads",
+                                   Counted(model.irq_threads, "IRQ thread"),
+                                   model.softirqs_at_irq_exit, model.softirqs_in_threads);
   if (model.softirq_threads > 0) {
     counts += fmt::format(" ({} in RT softirq threads: {} ran)", model.softirqs_in_softirq_threads,
                           fmt::join(rt_thread_names, ", "));
   }
   if (device_irqs > 0 && model.irq_threads > 0) {
-    counts += fmt::format("; {} of {} device IRQs have an IRQ thread", threaded_irqs, device_irqs);
+    counts += fmt::format("; {} of {} {} an IRQ thread", threaded_irqs,
+                          Counted(device_irqs, "device IRQ"), threaded_irqs == 1 ? "has" : "have");
   }
   bool uname_rt = meta.uname.find("PREEMPT_RT") != std::string::npos ||
                   meta.kernel_release.find("-rt") != std::string::npos;

@@ -92,7 +92,7 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
     }
   }
   out += "\nFindings:\n";
-  if (report.findings.empty()) out += "  none yet\n";
+  if (report.findings.empty()) out += input.final ? "  none\n" : "  none yet\n";
   for (const Finding& finding : report.findings) {
     out += WrapWords(finding.summary, input.width,
                      fmt::format("  {:<8} ", SeverityName(finding.severity)), std::string(11, ' '));

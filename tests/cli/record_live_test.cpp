@@ -256,6 +256,9 @@ TEST_F(RecordLive, SigintInLivePrintsTheFinalReport) {
   std::string out = testing::ReadFile(dir_ + "/out.txt");
   EXPECT_THAT(out, HasSubstr("napiscope live (stopped)"));
   EXPECT_THAT(out, HasSubstr("softirq"));
+  // Once stopped, no finding is "none", not "none yet".
+  std::string stopped = out.substr(out.find("napiscope live (stopped)"));
+  EXPECT_THAT(stopped, Not(HasSubstr("none yet")));
 }
 
 // The summary's softirq column ran past its 58 columns when four vectors ran, and the final

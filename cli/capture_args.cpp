@@ -8,6 +8,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli_common.h"
 #include "napiscope/format.h"
@@ -73,9 +74,12 @@ void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& de
   // Named with the pid, so a later napiscope can tell an instance left by a dead one (killed,
   // aborted) and remove it.
   args->instance = default_instance + "-" + std::to_string(getpid());
-  command->add_option("--events", args->events,
-                      "preset (napiscope, minimal) or system:event list, e.g. "
-                      "sched:sched_switch,irq:*")
+  command
+      ->add_option("-e,--events", args->events,
+                   "presets (napiscope, minimal) and system:event entries, by commas or "
+                   "repeated (as trace-cmd's -e), e.g. -e napiscope -e sched:sched_stat_runtime")
+      ->allow_extra_args(false)  // each -e takes one value: a command after it is no event
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->capture_default_str();
   command->add_option("--cpus", args->cpus, "trace only these CPUs, e.g. 0,2-3 (default: all)");
   command->add_option("--buffer-kb", args->buffer_kb, "ring buffer per CPU in KiB")
@@ -86,7 +90,7 @@ void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& de
 }
 
 bool ResolveCaptureArgs(const CaptureArgs& args, CaptureOptions* options, std::string* error) {
-  auto events = ResolveEventPreset(args.events);
+  auto events = ResolveEventPreset(fmt::format("{}", fmt::join(args.events, ",")));
   if (!events.ok()) {
     *error = std::string(events.status().message());
     return false;

@@ -16,13 +16,13 @@ namespace napiscope::cli {
 
 /// The capture flags as typed.
 struct CaptureArgs {
-  std::string events = "napiscope";
+  std::vector<std::string> events = {"napiscope"};  ///< -e/--events, each a list
   std::string cpus;
   int64_t buffer_kb = 4096;
   std::string instance = "napiscope";
 };
 
-/// Adds --events, --cpus, --buffer-kb and --instance to `command`.
+/// Adds -e/--events, --cpus, --buffer-kb and --instance to `command`.
 void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& default_instance);
 
 /// A second in nanoseconds.

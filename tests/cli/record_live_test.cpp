@@ -208,6 +208,10 @@ TEST(RecordLiveArguments, TimesTakeSecondsOrAUnitAndAWrongOneIsOneLine) {
                 "napiscope record: --keep: wants "
                 "seconds (10, 0.5) or a time with a "
                 "unit (500ms, 2s), not '-1'\n"},
+           // -e repeats, as trace-cmd's; each takes one value, the command is none.
+           Case{"record -o /nonexistent/x.dat -e minimal -e sched_switch true",
+                "napiscope record: --events: 'sched_switch' is neither a preset "
+                "(napiscope, minimal) nor system:event\n"},
        }) {
     auto result = RunCommand(CliPath() + " " + c.args);
     EXPECT_EQ(result.exit_code, 1) << c.args;

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_join.h>
 #include <absl/strings/str_split.h>
@@ -40,12 +42,18 @@ std::vector<std::string> EventPresetNames() {
 }
 
 absl::StatusOr<std::vector<std::string>> ResolveEventPreset(const std::string& preset_or_list) {
-  for (const Preset& preset : Presets()) {
-    if (preset_or_list == preset.name) return preset.events;
-  }
   std::vector<std::string> events;
+  auto add = [&events](absl::string_view event) {
+    if (std::find(events.begin(), events.end(), event) == events.end()) events.emplace_back(event);
+  };
   for (absl::string_view item : absl::StrSplit(preset_or_list, ',', absl::SkipWhitespace())) {
     item = absl::StripAsciiWhitespace(item);
+    auto preset = std::find_if(Presets().begin(), Presets().end(),
+                               [item](const Preset& p) { return item == p.name; });
+    if (preset != Presets().end()) {
+      for (const std::string& event : preset->events) add(event);
+      continue;
+    }
     size_t colon = item.find(':');
     if (colon == absl::string_view::npos || colon == 0 || colon + 1 == item.size() ||
         item.find_first_of("/ ") != absl::string_view::npos) {
@@ -53,7 +61,7 @@ absl::StatusOr<std::vector<std::string>> ResolveEventPreset(const std::string& p
           "--events: '", item, "' is neither a preset (", absl::StrJoin(EventPresetNames(), ", "),
           ") nor system:event"));
     }
-    events.emplace_back(item);
+    add(item);
   }
   if (events.empty()) return absl::InvalidArgumentError("--events: no event given");
   return events;

@@ -15,8 +15,8 @@
 
 namespace napiscope {
 
-/// The events of a preset ("napiscope", "minimal"; see docs/record.md), or a
-/// comma-separated "system:event" list (a "system:*" entry enables the whole system).
+/// The events of a comma-separated list of presets ("napiscope", "minimal"; see
+/// docs/record.md) and "system:event" entries ("system:*" enables the whole system), each once.
 absl::StatusOr<std::vector<std::string>> ResolveEventPreset(const std::string& preset_or_list);
 
 /// Names of the presets ResolveEventPreset knows.

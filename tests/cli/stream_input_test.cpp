@@ -88,7 +88,20 @@ TEST(StreamInput, AShellPipeIsReadAndNamedByItsPath) {
   ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
   auto named = RunCommand("timeout 20 " + CliPath() + " report " + pipe);
   EXPECT_EQ(named.exit_code, 1);
-  EXPECT_EQ(named.err, "napiscope: " + pipe + ": is not a regular file\n");
+  EXPECT_EQ(named.err, "napiscope: " + pipe +
+                           ": is a named pipe, which may never get a writer: give it as "
+                           "standard input (napiscope report - < PIPE)\n");
+  // ... and read when it is standard input.
+  auto as_input = RunCommand("cat " + trace + " > " + pipe + " & timeout 20 " + CliPath() +
+                             " info - < " + pipe);
+  EXPECT_EQ(as_input.exit_code, 0) << as_input.err;
+  EXPECT_THAT(as_input.out, HasSubstr("trace:    stdin\n"));
+  // A device or an empty path is named for what it is.
+  auto device = RunCommand(CliPath() + " info /dev/null");
+  EXPECT_EQ(device.err, "napiscope: /dev/null: is a device, not a trace file\n");
+  auto empty = RunCommand(CliPath() + " info ''");
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_EQ(empty.err, "napiscope: '': an empty path names no trace file\n");
   auto endless = RunCommand("timeout 20 " + CliPath() + " report /sys/kernel/tracing/trace_pipe");
   EXPECT_EQ(endless.exit_code, 1);
   EXPECT_THAT(endless.err,

@@ -181,7 +181,7 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   files.push_back({"a directory", dir, false, "is a directory"});
   std::string fifo = dir + "/fifo.dat";
   mkfifo(fifo.c_str(), 0600);
-  files.push_back({"a FIFO", fifo, false, "not a regular file"});
+  files.push_back({"a FIFO", fifo, false, "is a named pipe"});
   add("damaged magic", "magic.dat", Replaced(trace, "tracing6", "tracinX6"), false,
       "magic is damaged");
   add("unsupported file version", "version.dat", Replaced(trace, "tracing6", "tracing8"), false,

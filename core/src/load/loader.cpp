@@ -26,8 +26,8 @@ constexpr size_t kSniffBytes = 64 * 1024;
 
 absl::Status WithPath(const std::string& path, const absl::Status& status) {
   if (status.ok()) return status;
-  absl::Status named(status.code(),
-                     absl::StrCat(OneLine(path), ": ", OneLine(std::string(status.message()))));
+  absl::Status named(status.code(), absl::StrCat(path.empty() ? "''" : OneLine(path), ": ",
+                                                 OneLine(std::string(status.message()))));
   status.ForEachPayload([&](absl::string_view type_url, const absl::Cord& payload) {
     named.SetPayload(type_url, payload);
   });
@@ -37,8 +37,18 @@ absl::Status WithPath(const std::string& path, const absl::Status& status) {
 // Checks the path is a readable, non-empty regular file and returns its first bytes.
 absl::Status Sniff(const std::string& path, std::string* head) {
   struct stat st;
+  if (path.empty()) return absl::InvalidArgumentError("an empty path names no trace file");
   if (stat(path.c_str(), &st) != 0) return absl::NotFoundError(std::strerror(errno));
   if (S_ISDIR(st.st_mode)) return absl::InvalidArgumentError("is a directory, not a trace file");
+  if (S_ISFIFO(st.st_mode)) {
+    // Opening it would wait for a writer that may never come; standard input has one.
+    return absl::InvalidArgumentError(
+        "is a named pipe, which may never get a writer: give it as standard input "
+        "(napiscope report - < PIPE)");
+  }
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+    return absl::InvalidArgumentError("is a device, not a trace file");
+  }
   if (!S_ISREG(st.st_mode)) return absl::InvalidArgumentError("is not a regular file");
   // Non-blocking: the probe of a size-0 file must not wait on tracefs's trace_pipe.
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -162,7 +162,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
   check
       ->add_option("--fail-on", options->fail_on,
                    "severity that fails a trace: warning (default) or error")
-      ->check(CLI::IsMember({"warning", "error"}));
+      ->check(OneOf({"warning", "error"}));
   check
       ->add_option("-t,--threshold", options->thresholds,
                    "KEY=VALUE, over the config; e.g. softirq_latency_p99_warning_ns=500us or "
@@ -173,7 +173,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
                    "text (default), json (napiscope.check/1), junit, markdown or html (one "
                    "self-contained page); repeat with --output to write several")
       ->allow_extra_args(false)
-      ->check(CLI::IsMember({"text", "json", "junit", "markdown", "html"}));
+      ->check(OneOf({"text", "json", "junit", "markdown", "html"}));
   check
       ->add_option("-o,--output", options->outputs,
                    "file for the --format at the same position (- for stdout); the text "

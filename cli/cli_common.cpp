@@ -16,11 +16,13 @@
 #include <iostream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "commands.h"
 #include "napiscope/check_config.h"
 #include "napiscope/format.h"
 #include "napiscope/loader.h"
+#include "napiscope/suggest.h"
 #include "napiscope/time_window.h"
 #include "output_file.h"
 #include "trace_arguments.h"
@@ -92,6 +94,20 @@ CLI::Validator WholeNumber(int64_t min, int64_t max) {
     if (whole && value >= min && value <= max) return "";
     if (whole && value > max) return fmt::format("wants at most {}, not '{}'", max, text);
     return fmt::format("wants {}, not '{}'", wanted, OneLine(text));
+  };
+  return CLI::Validator(check, description);
+}
+
+CLI::Validator OneOf(std::vector<std::string> choices) {
+  std::string listed =
+      choices.size() == 1
+          ? choices.front()
+          : fmt::format("{} or {}", fmt::join(choices.begin(), choices.end() - 1, ", "),
+                        choices.back());
+  std::string description = fmt::format("{{{}}}", fmt::join(choices, ","));
+  auto check = [choices = std::move(choices), listed](std::string& text) -> std::string {
+    if (std::find(choices.begin(), choices.end(), text) != choices.end()) return "";
+    return fmt::format("wants {}, not '{}'{}", listed, OneLine(text), DidYouMean(text, choices));
   };
   return CLI::Validator(check, description);
 }

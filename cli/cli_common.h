@@ -25,6 +25,11 @@ namespace napiscope::cli {
 /// `max` as INT_MAX at most.
 CLI::Validator WholeNumber(int64_t min, int64_t max = std::numeric_limits<int64_t>::max());
 
+/// A check that an option's value is one of `choices`, failing in words with the likely one
+/// ("wants text, json or html, not 'jsn'; did you mean 'json'?"); the help lists them as
+/// CLI::IsMember does ("{text,json,html}").
+CLI::Validator OneOf(std::vector<std::string> choices);
+
 /// The check of every --width: a number of columns, 0 or more, that an int holds.
 CLI::Validator ColumnCount();
 

@@ -69,7 +69,7 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
   diff->add_option("AFTER", options->after, "the trace after the change")->required();
   diff->add_option("-f,--format", options->format,
                    "text (default), json (napiscope.diff/1) or markdown")
-      ->check(CLI::IsMember({"text", "json", "markdown"}));
+      ->check(OneOf({"text", "json", "markdown"}));
   diff->add_option("-o,--output", options->output, "write to this file instead of stdout");
   diff->add_option("--fail-on-regression", options->fail_on_regression_pct,
                    "exit 2 when a metric that should go down went up by more than PCT percent")

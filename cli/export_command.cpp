@@ -100,7 +100,7 @@ void AddExportCommand(CLI::App& app, std::function<int()>* run) {
   command->add_option("FILE", options->path, "trace.dat or ftrace text (- for stdin)")->required();
   command->add_option("--format", options->format, "perfetto (the only format so far)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"perfetto"}));
+      ->check(OneOf({"perfetto"}));
   command->add_option("-o,--output", options->output, "file to write (- for stdout)")->required();
   options->flags.AddTo(command);
   command->add_flag("--progress", options->progress,

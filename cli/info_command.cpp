@@ -54,7 +54,7 @@ void AddInfoCommand(CLI::App& app, std::function<int()>* run) {
               "analyses its events allow");
   info->add_option("FILE", options->path, "trace.dat or ftrace text (- for stdin)")->required();
   info->add_option("--format", options->format, "text (default) or json (napiscope.info/2)")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(OneOf({"text", "json"}));
   info->add_flag("--json", options->json, "the same as --format json");
   info->add_flag("-q,--quiet", options->quiet, "no progress bar");
   info->add_option("--width", options->width,

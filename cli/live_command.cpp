@@ -68,11 +68,7 @@ int RunLive(const LiveArgs& args) {
     return kExitError;
   }
   std::optional<Severity> fail_on;
-  if (!args.fail_on.empty() && !(fail_on = ParseSeverity(args.fail_on))) {
-    std::cerr << "napiscope live: --fail-on wants info, warning or error, not '" << args.fail_on
-              << "'\n";
-    return kExitError;
-  }
+  if (!args.fail_on.empty()) fail_on = ParseSeverity(args.fail_on);  // checked by OneOf
   absl::Status applied = ApplyThresholdSettings(args.thresholds, &options.analysis.thresholds);
   if (!applied.ok()) return Fail("live", std::string(applied.message()));
   if (!args.save_on_fail.empty()) {
@@ -185,7 +181,8 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
       ->check(ColumnCount());
   CLI::Option* fail_on = live->add_option("--fail-on", args->fail_on,
                                           "stop with exit code 2 at the first finding of this "
-                                          "severity (info, warning, error)");
+                                          "severity")
+                             ->check(OneOf({"info", "warning", "error"}));
   live->add_option("-t,--threshold", args->thresholds,
                    "KEY=VALUE as in check, e.g. softirq_latency_p99_warning_ns=200us (see "
                    "napiscope check --list-thresholds)")

@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
       "  napiscope diff before.dat after.dat\n"
       "  napiscope export --format perfetto -o trace.pftrace trace.dat\n"
       "  napiscope record -o trace.dat -- COMMAND\n  napiscope live --fail-on warning\n\n"
-      "napiscope COMMAND --help shows a command's options; man napiscope has them all.\n" +
+      "napiscope COMMAND --help shows a command's options; man napiscope (put in place by "
+      "cmake --install; man cli/data/napiscope.1 in the source tree) has them all.\n" +
       std::string(kExitCodesHelp));
   std::function<int()> run;
   AddInfoCommand(app, &run);

@@ -65,9 +65,10 @@ void AddReportCommand(CLI::App& app, std::function<int()>* run) {
       "ping-pong, blocked ksoftirqd chains, idle with softirqs pending, ordering stalls, and "
       "findings. Exit code 2 when a finding is a warning or an error");
   report->add_option("FILE", options->path, "trace.dat or ftrace text (- for stdin)")->required();
-  report->add_option("--format", options->format,
-                     "text (default), json (napiscope.report/1) or html (one self-contained page)")
-      ->check(CLI::IsMember({"text", "json", "html"}));
+  report
+      ->add_option("--format", options->format,
+                   "text (default), json (napiscope.report/1) or html (one self-contained page)")
+      ->check(OneOf({"text", "json", "html"}));
   report->add_option("-o,--output", options->output, "write to this file (default - : stdout)");
   report->add_flag("--summary", options->text.summary,
                    "findings, lost and missing events, and one line per analysis; no tables");

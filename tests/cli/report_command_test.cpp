@@ -258,10 +258,14 @@ TEST(CommandLine, ParseErrorsAreOneLineWithPrefixAndSuggestion) {
   EXPECT_EQ(result.err,
             "napiscope report: unknown option --sumary; did you mean --summary? (napiscope report "
             "--help lists the options)\n");
-  result = RunCommand(CliPath() + " report --format xml" + trace);
+  result = RunCommand(CliPath() + " report --format jsn" + trace);
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_THAT(result.err, ::testing::StartsWith("napiscope report: --format: "));
-  EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1);
+  EXPECT_EQ(result.err,
+            "napiscope report: --format: wants text, json or html, not 'jsn'; did you mean "
+            "'json'?\n");
+  result = RunCommand(CliPath() + " check --fail-on fatal" + trace);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err, "napiscope check: --fail-on: wants warning or error, not 'fatal'\n");
   result = RunCommand(CliPath() + " report");
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err, ::testing::StartsWith("napiscope report: "));

@@ -97,14 +97,24 @@ int main(int argc, char** argv) {
   app.add_option("--scenario", scenario, "write the built-in scenario NAME and its expected JSON");
   app.add_flag("--all", all, "write every built-in scenario");
   app.add_flag("--list", list, "list the built-in scenarios");
-  app.add_option("--synthetic", synthetic.events, "write a synthetic trace of N events");
-  app.add_option("--cpus", synthetic.cpus, "CPUs of the synthetic trace")->capture_default_str();
+  app.add_option("--synthetic", synthetic.events, "write a synthetic trace of N events")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 40));
+  app.add_option("--cpus", synthetic.cpus, "CPUs of the synthetic trace")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
   app.footer(
       "Examples:\n"
       "  napiscope-tracegen my-case.json -o my-case.dat --text my-case.txt\n"
       "  napiscope-tracegen --all -o testdata/scenarios\n"
       "  napiscope-tracegen --synthetic 20000000 --cpus 16 -o /tmp/big.dat");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "napiscope-tracegen: " << e.what() << "\n";
+    return 1;
+  }
 
   if (list) {
     for (const BuiltinScenario& builtin : BuiltinScenarios()) {

@@ -21,14 +21,25 @@ constexpr size_t kMaxTimelineCpus = 8;
 constexpr size_t kMaxThreadLanes = 4;
 constexpr size_t kMaxChains = 20;
 
-// A value of the evidence for people: durations with units, long structures cut.
+// A key of the evidence for people: "p99_threshold_ns" -> "p99 threshold", "max_at_ns" ->
+// "max at" (the value says its unit).
+std::string EvidenceLabel(std::string key) {
+  if (key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0) key.resize(key.size() - 3);
+  std::replace(key.begin(), key.end(), '_', ' ');
+  return key;
+}
+
+// A value of the evidence for people: times as trace seconds, durations with units (and the
+// exact nanoseconds when the unit rounds them), long structures cut.
 std::string EvidenceValue(const std::string& key, const nlohmann::json& value) {
   bool duration = key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
   if (value.is_number_integer() && duration) {
     int64_t ns = value.get<int64_t>();
     bool timestamp = key.find("_at") != std::string::npos || key == "raise_ns" ||
                      key == "waking_ns" || key == "start_ns" || key == "end_ns";
-    return timestamp ? FormatTimestamp(ns) : fmt::format("{} ({} ns)", FormatDuration(ns), ns);
+    if (timestamp) return FormatTimestamp(ns);
+    return ns > -1000 && ns < 1000 ? FormatDuration(ns)
+                                   : fmt::format("{} ({} ns)", FormatDuration(ns), ns);
   }
   if (value.is_string()) return value.get<std::string>();
   if (value.is_array() && !value.empty() && value.front().is_object()) {
@@ -37,7 +48,8 @@ std::string EvidenceValue(const std::string& key, const nlohmann::json& value) {
     for (const nlohmann::json& item : value) {
       std::string line;
       for (const auto& [field, field_value] : item.items()) {
-        line += (line.empty() ? "" : ", ") + field + " " + EvidenceValue(field, field_value);
+        line += (line.empty() ? "" : ", ") + EvidenceLabel(field) + " " +
+                EvidenceValue(field, field_value);
       }
       text += (text.empty() ? "" : "\n") + line;
       if (text.size() > 600) break;
@@ -107,7 +119,7 @@ void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::strin
     out << "<dl class=\"evidence\">";
     for (const auto& [key, value] : finding.evidence.items()) {
       out << "<dt>";
-      out.Text(key);
+      out.Text(EvidenceLabel(key));
       out << "</dt><dd>";
       out.Text(EvidenceValue(key, value));
       out << "</dd>";

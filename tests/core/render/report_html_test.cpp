@@ -85,6 +85,18 @@ TEST_F(ReportHtml, EveryFindingHasItsSentenceAndTimeline) {
   EXPECT_LT(page.find("class=\"chains\""), page.find("class=\"header\""));
 }
 
+// A finding's numbers are labelled in words and their values carry units: the page showed the
+// JSON keys ("p99_threshold_ns", "max_at_ns 2997.037281", "unknown_ns 0 ns (0 ns)").
+TEST_F(ReportHtml, FindingNumbersAreLabelledInWords) {
+  std::string page = Render("text/kernel-6.18-irq-info.txt.gz");
+  std::string findings = Section(page, "findings");
+  EXPECT_THAT(findings, HasSubstr("<dt>p99 threshold</dt><dd>1.00 ms (1000000 ns)</dd>"));
+  EXPECT_THAT(findings, HasSubstr("<dt>max at</dt><dd>2997.037281</dd>"));
+  EXPECT_THAT(findings, HasSubstr("<dt>unknown</dt><dd>0 ns</dd>"));
+  EXPECT_THAT(findings, HasSubstr("holder moc (pid 22968), time 3.96 ms (3956000 ns)"));
+  EXPECT_THAT(findings, Not(HasSubstr("_ns")));
+}
+
 TEST_F(ReportHtml, TimelinesDrawTheFindingsLanesWithData) {
   std::string page = Render("scenarios/ksoftirqd_blocked.dat");
   for (const std::string& svg : Timelines(page)) {

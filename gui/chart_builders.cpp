@@ -93,7 +93,7 @@ QString ShortDuration(int64_t ns) {
 }
 
 QChart* MakeDelayChart(const std::array<LogHistogram, kSoftirqVectorCount>& histograms,
-                       const QString& title) {
+                       const QString& title, int64_t time_resolution_ns) {
   int first = LogHistogram::kBuckets;
   int last = -1;
   for (const LogHistogram& histogram : histograms) {
@@ -104,19 +104,35 @@ QChart* MakeDelayChart(const std::array<LogHistogram, kSoftirqVectorCount>& hist
     }
   }
   if (last < 0) return EmptyChart(title, "no raise paired with an entry in this range");
+  // Times printed to a step (text to 1 us) are multiples of it: the buckets ending at or below
+  // the step can only be empty, and the first bucket holds the delays under the step.
+  bool stepped = time_resolution_ns > 1;
+  auto possible = [&](int b) {
+    return !stepped || b == 0 || LogHistogram::BucketStartNs(b + 1) > time_resolution_ns;
+  };
   QStringList categories;
-  for (int b = first; b <= last; ++b) categories << ShortDuration(LogHistogram::BucketStartNs(b));
+  std::vector<int> shown;
+  for (int b = first; b <= last; ++b) {
+    if (!possible(b)) continue;
+    shown.push_back(b);
+    categories << (stepped && b == 0 ? "&lt;" + ShortDuration(time_resolution_ns)
+                                     : ShortDuration(LogHistogram::BucketStartNs(b)));
+  }
   auto* series = new QStackedBarSeries;
   for (uint32_t vec = 0; vec < kSoftirqVectorCount; ++vec) {
     if (histograms[vec].total == 0) continue;
     QBarSet* set = NewSet(Str(SoftirqVectorName(vec)), palette::VectorColor(vec));
-    for (int b = first; b <= last; ++b) *set << static_cast<qreal>(histograms[vec].counts[b]);
+    for (int b : shown) *set << static_cast<qreal>(histograms[vec].counts[b]);
     series->append(set);
   }
   series->setBarWidth(0.9);
   QChart* chart = NewChart(title);
   AddAxes(chart, series, categories, false, "waits");
-  chart->axes(Qt::Horizontal).first()->setTitleText("delay: from the label to twice it");
+  chart->axes(Qt::Horizontal)
+      .first()
+      ->setTitleText(stepped ? QString("delay: from the label to twice it (times printed to %1)")
+                                   .arg(ShortDuration(time_resolution_ns))
+                             : QString("delay: from the label to twice it"));
   return chart;
 }
 

@@ -13,9 +13,10 @@ class QChart;
 
 namespace napiscope::gui {
 
-/// Stacked bars of raise-to-entry delays per power-of-two bucket, one colour per vector.
+/// Stacked bars of raise-to-entry delays per power-of-two bucket, one colour per vector;
+/// with timestamps printed to a step (`time_resolution_ns` > 1), without the buckets below it.
 QChart* MakeDelayChart(const std::array<LogHistogram, kSoftirqVectorCount>& histograms,
-                       const QString& title);
+                       const QString& title, int64_t time_resolution_ns = 1);
 
 /// The `max_bars` - 1 busiest CPUs (in CPU order) and one breakdown summing the others
 /// (cpu -1, their count in `others`); all CPUs when they are `max_bars` or fewer.

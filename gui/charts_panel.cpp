@@ -292,7 +292,8 @@ void ChartsPanel::Show(const Request& request, const Statistics& statistics) {
   };
   QString title = QString("Softirq raise → entry delay, %1%2").arg(where, range);
   QString why = not_recorded({AnalysisId::kSoftirqLatency});
-  Replace(0, why.isEmpty() ? MakeDelayChart(statistics.delays, title)
+  Replace(0, why.isEmpty() ? MakeDelayChart(statistics.delays, title,
+                                            request.trace->context.meta.time_resolution_ns)
                            : MakeNotRecordedChart(title, why));
   // Without task switches the IRQ and softirq time is still known; the rest is not a task's.
   title = QString("CPU time%1").arg(range);

@@ -218,7 +218,7 @@ QChart* MakeActivationChart(const std::vector<ThreadActivations>& threads,
   // Horizontal bars list the first category at the bottom: add in reverse so the most
   // cross-CPU thread is on top.
   for (int i = shown - 1; i >= 0; --i) {
-    categories << Str(strings.Get(threads[i].comm));
+    categories << Str(strings.Get(threads[i].comm)).toHtmlEscaped();  // labels are rich text
     *same << static_cast<qreal>(threads[i].same_cpu);
     *cross << static_cast<qreal>(threads[i].cross_cpu);
   }

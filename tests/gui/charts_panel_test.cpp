@@ -8,6 +8,8 @@
 #include <QGraphicsTextItem>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTextDocumentFragment>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QChart>
@@ -19,6 +21,7 @@
 #include "charts_panel.h"
 #include "main_window.h"
 #include "support/test_support.h"
+#include "tracegen/scenario.h"
 
 namespace napiscope::gui {
 namespace {
@@ -57,7 +60,7 @@ TEST_P(ChartLabels, EveryCategoryLabelIsShownWhole) {
     QStringList shown = VisibleTexts(view);
     for (QString label : CategoryLabels(view->chart())) {
       ++labels;
-      label.replace("&lt;", "<");  // the axis draws its labels as rich text
+      label = QTextDocumentFragment::fromHtml(label).toPlainText();  // drawn as rich text
       EXPECT_TRUE(shown.contains(label))
           << "label '" << label.toStdString() << "' not shown whole; shown: "
           << shown.join(" | ").toStdString();
@@ -95,6 +98,36 @@ TEST(DelayChart, TimesPrintedToAStepHaveNoBinsBelowIt) {
   QApplication::processEvents();
   EXPECT_EQ(window.charts()->view(0)->chart()->axes(Qt::Horizontal).first()->titleText(),
             "delay: from the label to twice it");
+}
+
+// The activations chart lists threads by comm on a rich-text axis: a comm with '<' or '&' lost
+// its label. Each is shown as written.
+TEST(ActivationsChart, AThreadNameWithMarkupCharactersIsShownAsWritten) {
+  tracegen::Scenario s(2);
+  s.Task(354, "irq/354-a&b<c>", 49);
+  for (int i = 0; i < 3; ++i) {
+    TimestampNs at = 1'000'000 + i * 100'000;
+    s.IrqEntry(0, at, 354, "a&b<c>");
+    s.Waking(0, at + 200, 354, 1);
+    s.IrqExit(0, at + 500, 354);
+    s.Switch(1, at + 9'000, 0, "R", 354);
+    s.Switch(1, at + 20'000, 354, "S", 0);
+  }
+  QTemporaryDir dir;
+  std::string path = dir.filePath("markup.dat").toStdString();
+  ASSERT_TRUE(s.WriteTraceDat(path).ok());
+  MainWindow window;
+  window.show();
+  ASSERT_TRUE(window.OpenTraceAndWait(QString::fromStdString(path)));
+  QApplication::processEvents();
+  bool found = false;
+  for (int index = 0; index < 4; ++index) {
+    QChartView* view = window.charts()->view(index);
+    if (!CategoryLabels(view->chart()).contains("irq/354-a&amp;b&lt;c&gt;")) continue;
+    found = true;
+    EXPECT_TRUE(VisibleTexts(view).contains("irq/354-a&b<c>"));
+  }
+  EXPECT_TRUE(found);
 }
 
 // A panel too narrow for two charts side by side (a 1366-pixel laptop screen) lays them in one

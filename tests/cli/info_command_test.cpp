@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
+#include "tracegen/synthetic.h"
 
 namespace napiscope {
 namespace {
@@ -54,6 +55,18 @@ TEST(InfoCommand, ServerTraceFitsEightyColumns) {
   auto wide = RunCommand(CliPath() + " info --width 0 " + trace);
   ASSERT_EQ(wide.exit_code, 0) << wide.err;
   EXPECT_THAT(wide.out, ::testing::ContainsRegex("event +total +cpu0 +cpu1 .* cpu15\n"));
+}
+
+// When every CPU recorded a name alike, none is busiest: one range, not six CPUs "and 10 more".
+TEST(InfoCommand, CpusThatRecordedAlikeAreOneRange) {
+  std::string trace = MakeTempDir() + "/even.dat";
+  tracegen::SyntheticOptions options;
+  options.events = 16 * tracegen::kSyntheticCycleEvents * 10;  // 10 cycles on each CPU
+  options.cpus = 16;
+  ASSERT_TRUE(tracegen::WriteSyntheticTrace(trace, options).ok());
+  auto info = RunCommand(CliPath() + " info --width 80 " + trace);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_THAT(info.out, ::testing::ContainsRegex("\n  napi_poll +160 cpu0-15 each 10\n"));
 }
 
 // Piped, not on a terminal: the exported COLUMNS is the width, as --width would be; a COLUMNS

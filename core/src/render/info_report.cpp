@@ -124,6 +124,16 @@ internal::TextTable BusiestCpusTable(const TraceSummary& s) {
   internal::TextTable table({"<event", "total", "<busiest CPUs"}, 1);
   for (const EventNameCount& count : s.counts) {
     std::vector<CpuEventCount> busiest = count.per_cpu;
+    bool alike = std::all_of(busiest.begin(), busiest.end(), [&](const CpuEventCount& c) {
+      return c.events == busiest.front().events;
+    });
+    if (alike && busiest.size() > kBusiestCpusNamed + 1) {  // none is busiest: "cpu0-15 each 9"
+      std::vector<int> cpus;
+      for (const CpuEventCount& c : busiest) cpus.push_back(c.cpu);
+      table.Add({count.name, fmt::format("{}", count.total),
+                 fmt::format("cpu{} each {}", internal::CpuRanges(cpus), busiest.front().events)});
+      continue;
+    }
     // "and 1 more" would take the room of naming it.
     size_t named = busiest.size() <= kBusiestCpusNamed + 1 ? busiest.size() : kBusiestCpusNamed;
     std::partial_sort(busiest.begin(), busiest.begin() + static_cast<ptrdiff_t>(named),

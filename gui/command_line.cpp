@@ -3,6 +3,9 @@
 #include <QRegularExpression>
 #include <algorithm>
 
+#include "napiscope/suggest.h"
+#include "qt_text.h"
+
 namespace napiscope::gui {
 
 QString GuiUsage() {
@@ -100,7 +103,10 @@ bool ParseGuiArguments(const QStringList& arguments, GuiOptions* options, QStrin
       }
       options->size = QSize(match.captured(1).toInt(), match.captured(2).toInt());
     } else if (arg.startsWith("-") && arg.size() > 1 && !arg.startsWith("+")) {
-      *error = QString("unknown option '%1'").arg(arg);
+      *error = QString("unknown option '%1'%2")
+                   .arg(arg, Str(DidYouMean(arg.toStdString(),
+                                            {"--range", "--cpus", "--pin", "--buffer", "--session",
+                                             "--screenshot", "--size", "--version", "--help"})));
       return false;
     } else if (options->file.isEmpty()) {
       options->file = arg;

@@ -58,7 +58,9 @@ int main(int argc, char** argv) {
   GuiOptions options;
   QString error;
   if (!ParseGuiArguments(arguments, &options, &error)) {
-    std::fprintf(stderr, "napiscope-gui: %s\n\n%s", qPrintable(error), qPrintable(GuiUsage()));
+    // One line, as every napiscope error; the usage is one --help away.
+    std::fprintf(stderr, "napiscope-gui: %s (napiscope-gui --help lists the options)\n",
+                 qPrintable(error));
     return 1;
   }
   if (options.help) {

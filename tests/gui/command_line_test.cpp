@@ -122,6 +122,22 @@ TEST(CommandLine, ScreenshotSizeIsBoundedAndASessionNamesTheTrace) {
   EXPECT_EQ(bad.err.rfind("napiscope-gui: " + dir + "/bad.json", 0), 0u) << bad.err;
 }
 
+// A wrong argument is one line, with the likely option; the usage printed after it ran to 20
+// lines.
+TEST(CommandLine, AWrongArgumentIsOneLineWithTheLikelyOption) {
+  napiscope::testing::CommandResult result =
+      RunCommand(absl::StrCat("env -u DISPLAY ", NAPISCOPE_GUI, " --bufer net t.dat"));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "napiscope-gui: unknown option '--bufer'; did you mean '--buffer'? (napiscope-gui "
+            "--help lists the options)\n");
+  result = RunCommand(absl::StrCat("env -u DISPLAY ", NAPISCOPE_GUI, " a.dat b.dat"));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.err,
+            "napiscope-gui: one FILE only, got 'b.dat' too (napiscope-gui --help lists the "
+            "options)\n");
+}
+
 // --help and --version are answered before Qt looks for a display.
 TEST(CommandLine, HelpAndVersionNeedNoDisplay) {
   for (const char* flag : {"--help", "--version"}) {

@@ -76,8 +76,8 @@ void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& de
   args->instance = default_instance + "-" + std::to_string(getpid());
   command
       ->add_option("-e,--events", args->events,
-                   "presets (napiscope, minimal) and system:event entries, by commas or "
-                   "repeated (as trace-cmd's -e), e.g. -e napiscope -e sched:sched_stat_runtime")
+                   "presets (napiscope, minimal) and events (system:event, system, event), by "
+                   "commas or repeated as trace-cmd's -e, e.g. -e napiscope -e sched_stat_runtime")
       ->allow_extra_args(false)  // each -e takes one value: a command after it is no event
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->capture_default_str();

@@ -209,9 +209,9 @@ TEST(RecordLiveArguments, TimesTakeSecondsOrAUnitAndAWrongOneIsOneLine) {
                 "seconds (10, 0.5) or a time with a "
                 "unit (500ms, 2s), not '-1'\n"},
            // -e repeats, as trace-cmd's; each takes one value, the command is none.
-           Case{"record -o /nonexistent/x.dat -e minimal -e sched_switch true",
-                "napiscope record: --events: 'sched_switch' is neither a preset "
-                "(napiscope, minimal) nor system:event\n"},
+           Case{"record -o /nonexistent/x.dat -e minimal -e sched: true",
+                "napiscope record: --events: 'sched:' is neither a preset "
+                "(napiscope, minimal), system:event, a system nor an event\n"},
        }) {
     auto result = RunCommand(CliPath() + " " + c.args);
     EXPECT_EQ(result.exit_code, 1) << c.args;
@@ -402,6 +402,27 @@ TEST_F(RecordLive, EnabledEventsThatNeverHappenedAreNotMissing) {
     EXPECT_THAT(text.out, HasSubstr(absl::StrCat("enabled, never happened (", never.size(),
                                                  " of the 6 enabled events):\n  ",
                                                  absl::StrJoin(never, ", "), "\n")));
+  }
+}
+
+// As trace-cmd's -e: a system ("irq") and an event without its system ("sched_switch") are
+// found in tracefs; a name that is neither is skipped and said.
+TEST_F(RecordLive, ASystemOrAnEventWithoutItsSystemIsFound) {
+  std::string file = dir_ + "/bare.dat";
+  auto record = RunCommand(
+      Cli("record", "--duration 0.3 -e sched_switch -e irq -e no_such_event -o " + file));
+  ASSERT_EQ(record.exit_code, 0) << record.err;
+  EXPECT_THAT(record.err, HasSubstr("not on this kernel, skipped: no_such_event"));
+  auto info = RunCommand(CliPath() + " info --json " + file);
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  auto enabled =
+      nlohmann::json::parse(info.out)["trace"]["enabled_events"].get<std::vector<std::string>>();
+  EXPECT_THAT(enabled, ::testing::Contains("sched:sched_switch"));
+  for (const char* event : {"irq:irq_handler_entry", "irq:softirq_raise", "irq:softirq_entry"}) {
+    EXPECT_THAT(enabled, ::testing::Contains(event));
+  }
+  for (const std::string& event : enabled) {
+    EXPECT_TRUE(event == "sched:sched_switch" || event.rfind("irq:", 0) == 0) << event;
   }
 }
 

@@ -54,12 +54,17 @@ absl::StatusOr<std::vector<std::string>> ResolveEventPreset(const std::string& p
       for (const std::string& event : preset->events) add(event);
       continue;
     }
+    // system:event, system:*, or as trace-cmd's -e a system or an event of any system (the
+    // recorder looks them up in tracefs).
     size_t colon = item.find(':');
-    if (colon == absl::string_view::npos || colon == 0 || colon + 1 == item.size() ||
-        item.find_first_of("/ ") != absl::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--events: '", item, "' is neither a preset (", absl::StrJoin(EventPresetNames(), ", "),
-          ") nor system:event"));
+    bool named = colon == absl::string_view::npos
+                     ? !item.empty()
+                     : colon > 0 && colon + 1 < item.size() &&
+                           item.find(':', colon + 1) == absl::string_view::npos;
+    if (!named || item.find_first_of("/ ") != absl::string_view::npos) {
+      return absl::InvalidArgumentError(absl::StrCat("--events: '", item, "' is neither a preset (",
+                                                     absl::StrJoin(EventPresetNames(), ", "),
+                                                     "), system:event, a system nor an event"));
     }
     add(item);
   }

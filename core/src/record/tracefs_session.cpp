@@ -96,6 +96,14 @@ std::pair<std::string, std::string> SplitEvent(const std::string& spec) {
   return {spec.substr(0, colon), spec.substr(colon + 1)};
 }
 
+// The names of tracefs list `list` (freed).
+std::vector<std::string> TakeList(char** list) {
+  std::vector<std::string> names;
+  for (int i = 0; list != nullptr && list[i] != nullptr; ++i) names.emplace_back(list[i]);
+  tracefs_list_free(list);
+  return names;
+}
+
 // comm of every thread in /proc, for pids saved_cmdlines (128 entries by default) misses.
 void AddProcComms(std::map<int32_t, std::string>* comms) {
   DIR* proc = opendir("/proc");
@@ -188,17 +196,9 @@ absl::Status TracefsSession::Setup(const TracefsSessionOptions& options) {
   }
 
   for (const std::string& spec : options.events) {
-    auto [system, event] = SplitEvent(spec);
-    std::vector<std::string> names;
-    if (event == "*") {
-      char** list = tracefs_system_events(tracing_dir_.c_str(), system.c_str());
-      for (int i = 0; list != nullptr && list[i] != nullptr; ++i) names.emplace_back(list[i]);
-      tracefs_list_free(list);
-    } else if (tracefs_event_file_exists(instance_, system.c_str(), event.c_str(), "enable")) {
-      names.push_back(event);
-    }
-    if (names.empty()) missing_.push_back(spec);
-    for (const std::string& name : names) {
+    std::vector<std::pair<std::string, std::string>> events = EventsOf(spec);
+    if (events.empty()) missing_.push_back(spec);
+    for (const auto& [system, name] : events) {
       if (tracefs_event_enable(instance_, system.c_str(), name.c_str()) != 0) {
         return absl::FailedPreconditionError(
             absl::StrCat("cannot enable ", system, ":", name, ": ", Errno()));
@@ -236,6 +236,32 @@ TracefsSession::~TracefsSession() {
   for (tracefs_cpu* reader : readers_) tracefs_cpu_close(reader);  // open files block rmdir
   tracefs_instance_destroy(instance_);
   tracefs_instance_free(instance_);
+}
+
+std::vector<std::pair<std::string, std::string>> TracefsSession::EventsOf(
+    const std::string& spec) const {
+  std::vector<std::pair<std::string, std::string>> events;
+  auto whole_system = [&](const std::string& system) {
+    for (std::string& name : TakeList(tracefs_system_events(tracing_dir_.c_str(), system.c_str())))
+      events.emplace_back(system, std::move(name));
+  };
+  auto [system, event] = SplitEvent(spec);
+  if (!system.empty()) {
+    if (event == "*") {
+      whole_system(system);
+    } else if (tracefs_event_file_exists(instance_, system.c_str(), event.c_str(), "enable")) {
+      events.emplace_back(system, event);
+    }
+    return events;
+  }
+  whole_system(event);  // a system's name
+  if (!events.empty()) return events;
+  for (const std::string& candidate : TakeList(tracefs_event_systems(tracing_dir_.c_str()))) {
+    if (tracefs_event_file_exists(instance_, candidate.c_str(), event.c_str(), "enable")) {
+      events.emplace_back(candidate, event);
+    }
+  }
+  return events;
 }
 
 void TracefsSession::StopTracing() { tracefs_trace_off(instance_); }

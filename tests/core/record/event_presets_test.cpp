@@ -38,11 +38,24 @@ TEST(EventPresets, PresetsAndEventsMixOnceEach) {
   EXPECT_EQ(events->back(), "sched:sched_stat_runtime");
 }
 
-TEST(EventPresets, AnEventWithoutItsSystemIsAnErrorNamingIt) {
-  auto events = ResolveEventPreset("minimal,sched_switch");
-  ASSERT_FALSE(events.ok());
-  EXPECT_EQ(events.status().message(),
-            "--events: 'sched_switch' is neither a preset (napiscope, minimal) nor system:event");
+// As trace-cmd's -e: a system or an event without its system is kept for the recorder to find.
+TEST(EventPresets, ASystemOrABareEventIsKept) {
+  auto events = ResolveEventPreset("minimal,sched_stat_runtime,irq_vectors");
+  ASSERT_TRUE(events.ok());
+  ASSERT_EQ(events->size(), 12u);
+  EXPECT_EQ((*events)[10], "sched_stat_runtime");
+  EXPECT_EQ((*events)[11], "irq_vectors");
+}
+
+TEST(EventPresets, AMalformedEntryIsAnErrorNamingIt) {
+  for (const char* entry : {"sched:", ":sched_switch", "a:b:c", "events/sched"}) {
+    auto events = ResolveEventPreset(std::string("minimal,") + entry);
+    ASSERT_FALSE(events.ok()) << entry;
+    EXPECT_EQ(events.status().message(),
+              std::string("--events: '") + entry +
+                  "' is neither a preset (napiscope, minimal), system:event, a system nor an "
+                  "event");
+  }
 }
 
 TEST(EventPresets, NothingGivenIsAnError) {

@@ -16,7 +16,9 @@
 namespace napiscope {
 
 /// The events of a comma-separated list of presets ("napiscope", "minimal"; see
-/// docs/record.md) and "system:event" entries ("system:*" enables the whole system), each once.
+/// docs/record.md) and "system:event" entries ("system:*" enables the whole system), each once;
+/// as trace-cmd's -e, an entry without a colon is a system or an event of any system, which
+/// the recorder finds in tracefs.
 absl::StatusOr<std::vector<std::string>> ResolveEventPreset(const std::string& preset_or_list);
 
 /// Names of the presets ResolveEventPreset knows.

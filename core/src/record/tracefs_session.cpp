@@ -241,9 +241,10 @@ TracefsSession::~TracefsSession() {
 std::vector<std::pair<std::string, std::string>> TracefsSession::EventsOf(
     const std::string& spec) const {
   std::vector<std::pair<std::string, std::string>> events;
-  auto whole_system = [&](const std::string& system) {
-    for (std::string& name : TakeList(tracefs_system_events(tracing_dir_.c_str(), system.c_str())))
-      events.emplace_back(system, std::move(name));
+  auto whole_system = [&](const std::string& of) {
+    for (std::string& name : TakeList(tracefs_system_events(tracing_dir_.c_str(), of.c_str()))) {
+      events.emplace_back(of, std::move(name));
+    }
   };
   auto [system, event] = SplitEvent(spec);
   if (!system.empty()) {

@@ -405,24 +405,28 @@ TEST_F(RecordLive, EnabledEventsThatNeverHappenedAreNotMissing) {
   }
 }
 
-// As trace-cmd's -e: a system ("irq") and an event without its system ("sched_switch") are
-// found in tracefs; a name that is neither is skipped and said.
+// As trace-cmd's -e: a system ("irq"), an event without its system ("sched_switch") and a
+// glob ("sched:sched_wak*") are found in tracefs; a name that is none is skipped and said.
 TEST_F(RecordLive, ASystemOrAnEventWithoutItsSystemIsFound) {
   std::string file = dir_ + "/bare.dat";
-  auto record = RunCommand(
-      Cli("record", "--duration 0.3 -e sched_switch -e irq -e no_such_event -o " + file));
+  auto record = RunCommand(Cli("record",
+                               "--duration 0.3 -e sched_switch -e irq -e "
+                               "'sched:sched_wak*' -e no_such_event -o " +
+                                   file));
   ASSERT_EQ(record.exit_code, 0) << record.err;
   EXPECT_THAT(record.err, HasSubstr("not on this kernel, skipped: no_such_event"));
   auto info = RunCommand(CliPath() + " info --json " + file);
   ASSERT_EQ(info.exit_code, 0) << info.err;
   auto enabled =
       nlohmann::json::parse(info.out)["trace"]["enabled_events"].get<std::vector<std::string>>();
-  EXPECT_THAT(enabled, ::testing::Contains("sched:sched_switch"));
-  for (const char* event : {"irq:irq_handler_entry", "irq:softirq_raise", "irq:softirq_entry"}) {
+  for (const char* event : {"sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup",
+                            "irq:irq_handler_entry", "irq:softirq_raise", "irq:softirq_entry"}) {
     EXPECT_THAT(enabled, ::testing::Contains(event));
   }
   for (const std::string& event : enabled) {
-    EXPECT_TRUE(event == "sched:sched_switch" || event.rfind("irq:", 0) == 0) << event;
+    EXPECT_TRUE(event == "sched:sched_switch" || event.rfind("sched:sched_wak", 0) == 0 ||
+                event.rfind("irq:", 0) == 0)
+        << event;
   }
 }
 

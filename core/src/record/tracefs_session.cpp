@@ -1,6 +1,7 @@
 #include "record/tracefs_session.h"
 
 #include <dirent.h>
+#include <fnmatch.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -240,29 +241,28 @@ TracefsSession::~TracefsSession() {
 
 std::vector<std::pair<std::string, std::string>> TracefsSession::EventsOf(
     const std::string& spec) const {
-  std::vector<std::pair<std::string, std::string>> events;
-  auto whole_system = [&](const std::string& of) {
-    for (std::string& name : TakeList(tracefs_system_events(tracing_dir_.c_str(), of.c_str()))) {
-      events.emplace_back(of, std::move(name));
-    }
-  };
-  auto [system, event] = SplitEvent(spec);
-  if (!system.empty()) {
-    if (event == "*") {
-      whole_system(system);
-    } else if (tracefs_event_file_exists(instance_, system.c_str(), event.c_str(), "enable")) {
-      events.emplace_back(system, event);
+  // Every event of the systems matching `system_glob` whose name matches `event_glob` (shell
+  // globs, as trace-cmd takes them: "sched:sched_wak*").
+  auto matching = [&](const std::string& system_glob, const std::string& event_glob) {
+    std::vector<std::pair<std::string, std::string>> events;
+    for (const std::string& system : TakeList(tracefs_event_systems(tracing_dir_.c_str()))) {
+      if (fnmatch(system_glob.c_str(), system.c_str(), 0) != 0) continue;
+      for (std::string& event :
+           TakeList(tracefs_system_events(tracing_dir_.c_str(), system.c_str()))) {
+        // Events without an enable file (ftrace's own) cannot be recorded.
+        if (fnmatch(event_glob.c_str(), event.c_str(), 0) == 0 &&
+            tracefs_event_file_exists(instance_, system.c_str(), event.c_str(), "enable")) {
+          events.emplace_back(system, std::move(event));
+        }
+      }
     }
     return events;
-  }
-  whole_system(event);  // a system's name
-  if (!events.empty()) return events;
-  for (const std::string& candidate : TakeList(tracefs_event_systems(tracing_dir_.c_str()))) {
-    if (tracefs_event_file_exists(instance_, candidate.c_str(), event.c_str(), "enable")) {
-      events.emplace_back(candidate, event);
-    }
-  }
-  return events;
+  };
+  auto [system, event] = SplitEvent(spec);
+  if (!system.empty()) return matching(system, event);
+  // Without a colon, a system ("irq": all its events), else an event of any system.
+  std::vector<std::pair<std::string, std::string>> events = matching(event, "*");
+  return events.empty() ? matching("*", event) : events;
 }
 
 void TracefsSession::StopTracing() { tracefs_trace_off(instance_); }

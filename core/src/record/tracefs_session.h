@@ -78,8 +78,8 @@ class TracefsSession {
   TracefsSession() = default;
   absl::Status Setup(const TracefsSessionOptions& options);
   // The (system, event) pairs a requested `spec` names on this kernel, none when it has none:
-  // "system:event", "system:*", or as trace-cmd's -e takes them, a system ("irq") or an event
-  // of any system ("sched_switch").
+  // "system:event" with shell globs in either part ("irq:*", "sched:sched_wak*"), or as
+  // trace-cmd's -e takes them, a system ("irq") or an event of any system ("sched_switch").
   std::vector<std::pair<std::string, std::string>> EventsOf(const std::string& spec) const;
 
   tracefs_instance* instance_ = nullptr;

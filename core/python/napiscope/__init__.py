@@ -227,11 +227,12 @@ class Trace:
 
     def _table(self, name: str) -> pd.DataFrame:
         """table(), for it and the tables' methods: a warning names the line calling them."""
-        if name not in table_names():
-            close = difflib.get_close_matches(name, table_names(), n=1)
+        names = table_names()
+        if name not in names:
+            close = difflib.get_close_matches(name, names, n=1)
             hint = f"did you mean '{close[0]}'? " if close else ""
             raise ValueError(f"no derived table '{name}'; {hint}the tables are "
-                             f"{', '.join(table_names())}")
+                             f"{', '.join(names)}")
         if name in _REPORT_ROW_TABLES:
             self._warn_if_not_recorded(name, stacklevel=3)
             return _rows_frame(self.report()[name], _REPORT_ROW_TABLES[name])

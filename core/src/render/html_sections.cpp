@@ -21,10 +21,15 @@ constexpr size_t kMaxTimelineCpus = 8;
 constexpr size_t kMaxThreadLanes = 4;
 constexpr size_t kMaxChains = 20;
 
+// True for an evidence key whose value is in nanoseconds ("max_ns", "max_at_ns").
+bool InNanoseconds(const std::string& key) {
+  return key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
+}
+
 // A key of the evidence for people: "p99_threshold_ns" -> "p99 threshold", "max_at_ns" ->
 // "max at" (the value says its unit).
 std::string EvidenceLabel(std::string key) {
-  if (key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0) key.resize(key.size() - 3);
+  if (InNanoseconds(key)) key.resize(key.size() - 3);
   std::replace(key.begin(), key.end(), '_', ' ');
   return key;
 }
@@ -32,8 +37,7 @@ std::string EvidenceLabel(std::string key) {
 // A value of the evidence for people: times as trace seconds, durations with units (and the
 // exact nanoseconds when the unit rounds them), long structures cut.
 std::string EvidenceValue(const std::string& key, const nlohmann::json& value) {
-  bool duration = key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
-  if (value.is_number_integer() && duration) {
+  if (value.is_number_integer() && InNanoseconds(key)) {
     int64_t ns = value.get<int64_t>();
     bool timestamp = key.find("_at") != std::string::npos || key == "raise_ns" ||
                      key == "waking_ns" || key == "start_ns" || key == "end_ns";

@@ -5,27 +5,30 @@
 namespace napiscope {
 namespace {
 
-// Edits to turn `a` into `b` (Levenshtein).
+// Edits to turn `a` into `b`, a swap of two neighbours counting as one (optimal string
+// alignment): "ifno" is one edit from "info".
 size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = above;
+      d[i][j] =
+          std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
     }
   }
-  return row[b.size()];
+  return d[a.size()][b.size()];
 }
 
 }  // namespace
 
 std::string ClosestName(std::string_view typed, const std::vector<std::string>& names) {
   std::string best;
-  size_t best_distance = std::max<size_t>(2, typed.size() / 3) + 1;
+  // One edit in three letters at most (and one in any word): "xml" is not a typo of "html".
+  size_t best_distance = std::max<size_t>(1, typed.size() / 3) + 1;
   for (const std::string& name : names) {
     size_t distance = EditDistance(typed, name);
     if (name.size() > typed.size() && name.starts_with(typed)) {

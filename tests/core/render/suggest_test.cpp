@@ -9,7 +9,9 @@ const std::vector<std::string> kCommands = {"report", "record", "info", "check",
 
 TEST(ClosestName, ATypoOrAPrefixNamesTheNearestKnownName) {
   EXPECT_EQ(ClosestName("repor", kCommands), "report");   // a prefix
-  EXPECT_EQ(ClosestName("recrod", kCommands), "record");  // two edits
+  EXPECT_EQ(ClosestName("recrod", kCommands), "record");  // a swap
+  EXPECT_EQ(ClosestName("reprot", kCommands), "report");
+  EXPECT_EQ(ClosestName("recorde", kCommands), "record");  // an extra letter
   EXPECT_EQ(ClosestName("ifno", kCommands), "info");
   EXPECT_EQ(ClosestName("chekc", kCommands), "check");
 }
@@ -18,6 +20,9 @@ TEST(ClosestName, NothingCloseIsNoSuggestion) {
   EXPECT_EQ(ClosestName("live", kCommands), "");
   EXPECT_EQ(ClosestName("zzzzzz", kCommands), "");
   EXPECT_EQ(ClosestName("diff", {}), "");
+  // Two edits in a three-letter word are another word, not a typo.
+  EXPECT_EQ(ClosestName("xml", {"text", "json", "html"}), "");
+  EXPECT_EQ(ClosestName("jsn", {"text", "json", "html"}), "json");
 }
 
 TEST(DidYouMean, IsTheSentenceTailOrNothing) {

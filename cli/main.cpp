@@ -58,7 +58,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   // Set before the commands are added: each takes its parent's formatter.
   app.formatter(std::make_shared<HelpFormatter>(HelpWidth()));
-  app.set_version_flag("--version", "napiscope 0.1.0");
+  app.set_version_flag("--version", "napiscope " NAPISCOPE_VERSION);
   app.footer(
       "Examples:\n  napiscope info trace.dat\n  napiscope report trace.dat\n"
       "  napiscope check --config napiscope.toml -f junit -o napiscope.xml *.dat\n"

@@ -18,6 +18,7 @@ using napiscope::python::TraceSession;
 
 PYBIND11_MODULE(_napiscope, module) {
   module.doc() = "napiscope's trace loader and analyses (use the `napiscope` package, not this).";
+  module.attr("__version__") = NAPISCOPE_VERSION;
   static py::exception<TraceError> error(module, "Error", PyExc_RuntimeError);
   error.attr("buffers") = py::tuple();  // an instance of a buffer question has its own
   py::register_exception_translator([](std::exception_ptr thrown) {

@@ -222,6 +222,16 @@ def test_a_comm_that_is_not_utf8_reads_with_replacement_characters(tmp_path):
     assert list(waits.wait_ns) == [100000]
 
 
+def test_version_is_the_clis_and_dir_shows_the_api_alone():
+    cli = subprocess.run([CLI, "--version"], capture_output=True, text=True, check=True)
+    assert cli.stdout.strip() == "napiscope " + napiscope.__version__
+    names = dir(napiscope)
+    assert set(napiscope.__all__) <= set(names)
+    assert "__version__" in names and "TimeArg" in names
+    for imported in ("np", "pd", "json", "difflib", "warnings", "Optional", "annotations"):
+        assert imported not in names
+
+
 def test_errors_raise_with_the_cli_message(tmp_path):
     missing = tmp_path / "missing.dat"
     with pytest.raises(napiscope.Error) as error:

@@ -30,7 +30,14 @@ TimeArg = Union[None, int, float, str]
 Names = Union[None, str, Sequence[str]]  # one name, or several
 Cpus = Union[None, int, Sequence[int]]  # one CPU, or several
 
+__version__ = _napiscope.__version__
 __all__ = ["Error", "MissingEventsWarning", "Trace", "open", "event_kinds", "table_names"]
+
+
+def __dir__() -> list[str]:
+    """What dir() and tab completion show: the API and its type aliases, not the modules and
+    typing names this one imports."""
+    return sorted(__all__ + ["Cpus", "Names", "TimeArg", "__version__", "__doc__"])
 
 
 class MissingEventsWarning(UserWarning):

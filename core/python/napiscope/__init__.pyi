@@ -9,6 +9,9 @@ TimeArg = Union[None, int, float, str]
 Names = Union[None, str, Sequence[str]]  # one name, or several
 Cpus = Union[None, int, Sequence[int]]  # one CPU, or several
 
+__version__: str
+"""The napiscope release, as `napiscope --version` prints it."""
+
 class Error(RuntimeError):
     """A trace that cannot be opened or read; str() is the CLI's one-line message."""
     buffers: tuple[str, ...]

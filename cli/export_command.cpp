@@ -75,16 +75,20 @@ int RunExport(const ExportOptions& options) {
   if (status.ok()) status = CheckWindowAndCpus(path, analysis, stats.trace);
   if (status.ok()) status = out.Commit();
   if (!status.ok()) return Fail("", out.Named(std::string(status.message())));
-  if (!options.quiet && options.output != "-") {
+  if (options.quiet) return kExitClean;
+  // Written to standard output, the file has no name to report or advise on; the caveats about
+  // the trace still go to standard error.
+  if (options.output != "-") {
     std::cerr << fmt::format(
         "napiscope: wrote {} ({} bytes): {}, {}, {}, {}, {}, {}\n", options.output, stats.bytes,
         Counted(stats.ftrace_events, "ftrace event"), Counted(stats.tracks, "track"),
         Counted(stats.slices, "slice"), Counted(stats.flows, "flow"),
         Counted(stats.findings, "finding"), Counted(stats.counter_values, "counter value"));
-    PrintCaveats(analysis.load.name, stats.trace);
-    std::string advice = PerfettoOpeningAdvice(options.output, stats.bytes);
-    if (!advice.empty()) std::cerr << "napiscope: " << advice << "\n";
   }
+  PrintCaveats(analysis.load.name, stats.trace);
+  std::string advice =
+      options.output == "-" ? "" : PerfettoOpeningAdvice(options.output, stats.bytes);
+  if (!advice.empty()) std::cerr << "napiscope: " << advice << "\n";
   return kExitClean;
 }
 

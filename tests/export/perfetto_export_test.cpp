@@ -464,6 +464,12 @@ TEST(PerfettoExport, SaysWhichAnalysesTheTraceLacksTheEventsOf) {
     } else {
       EXPECT_NE(exported.err.find(line + not_run + "\n"), std::string::npos) << exported.err;
     }
+    // Written to standard output, the file is not named, but the trace's caveats still are.
+    CommandResult piped =
+        RunCommand(CliPath() + " export --format perfetto -o - " + trace + " > /dev/null");
+    ASSERT_EQ(piped.exit_code, 0) << piped.err;
+    EXPECT_EQ(piped.err.find("napiscope: wrote"), std::string::npos) << piped.err;
+    EXPECT_EQ(piped.err.find(line) != std::string::npos, !not_run.empty()) << piped.err;
     CommandResult quiet = RunCommand(CliPath() + " export --format perfetto -q -o " +
                                      MakeTempDir() + "/out.pftrace " + trace);
     EXPECT_EQ(quiet.err, "");

@@ -218,7 +218,7 @@ TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
             "/nonexistent/trace.dat: No such file or directory");
 
   std::string markdown = ReadFile(md);
-  EXPECT_THAT(markdown, HasSubstr("### napiscope check: 1 of 3 failed, 1 unreadable\n"));
+  EXPECT_THAT(markdown, HasSubstr("### napiscope check: 1 of 3 traces failed, 1 unreadable\n"));
   EXPECT_THAT(markdown, HasSubstr("| trace | result | errors | warnings | info |\n"));
   EXPECT_THAT(markdown, HasSubstr("scenarios/ksoftirqd\\_blocked.dat | ❌ fail | 0 | 6 | 4 |\n"));
   EXPECT_THAT(markdown, HasSubstr("- **warning** `ksoftirqd-blocked` ksoftirqd/0 was switched out"));

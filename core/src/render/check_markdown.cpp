@@ -50,9 +50,14 @@ std::string ChecksToMarkdown(const std::vector<TraceCheck>& checks, Severity fai
     }
     if (hidden > 0) details += fmt::format("- … and {} more\n", hidden);
   }
-  std::string verdict = failed > 0 ? fmt::format("{} of {} failed", failed, checks.size())
-                        : unreadable == 0 ? fmt::format("all {} passed", checks.size())
-                                          : "";
+  std::string verdict;
+  if (checks.size() == 1) {
+    verdict = failed > 0 ? "the trace failed" : unreadable > 0 ? "" : "the trace passed";
+  } else {
+    verdict = failed > 0       ? fmt::format("{} of {} traces failed", failed, checks.size())
+              : unreadable > 0 ? ""
+                               : fmt::format("all {} traces passed", checks.size());
+  }
   if (unreadable > 0) {
     verdict += fmt::format("{}{} unreadable", verdict.empty() ? "" : ", ", unreadable);
   }

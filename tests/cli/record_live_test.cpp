@@ -242,6 +242,21 @@ TEST_F(RecordLive, LiveJsonLinesAreParsableObjects) {
   EXPECT_GT(polls, 100);
 }
 
+// Under a flood the busy CPU's read stops at the page cap, with pages left in its ring buffer;
+// live used to feed the other CPUs' later events meanwhile, and the busy CPU's events then
+// came after them, moved forward in time (the softirq waits and NAPI polls they close came
+// out as 0 ns). A CPU left with pages now holds the others back: nothing is moved.
+TEST_F(RecordLive, LiveUnderLoadFeedsEveryEventInTimeOrder) {
+  RequireLoadTools();
+  VethPair veth;
+  ASSERT_TRUE(veth.ok()) << "could not set up the veth pair";
+  auto live = RunCommand("(" + veth.Load(4) + " >/dev/null) & " +
+                         Cli("live", "--duration 3 --width 0") + "; status=$?; wait; exit $status");
+  ASSERT_EQ(live.exit_code, 0) << live.err;
+  ASSERT_THAT(live.out, HasSubstr("napiscope live (stopped)"));
+  EXPECT_THAT(live.out, Not(HasSubstr("arrived after later events"))) << live.out;
+}
+
 TEST_F(RecordLive, SigintStopsRecordingAndKeepsTheFile) {
   std::string file = dir_ + "/sigint.dat";
   auto record =

@@ -10,6 +10,7 @@ extern "C" {  // kbuffer.h has no C++ guards
 #include <traceevent/kbuffer.h>
 }
 
+#include "live/merge_horizon.h"
 #include "load/event_decoder.h"
 #include "load/event_ingest.h"
 #include "napiscope/live.h"
@@ -23,6 +24,11 @@ namespace {
 // Events stamped this long before a read started may still be committed after it; they are
 // held back one poll so no CPU delivers an event older than one already fed.
 constexpr TimestampNs kCommitMarginNs = 20'000'000;
+
+// How long one poll goes on reading CPUs that still have pages (each read stops after
+// TracefsSession::kMaxPagesPerRead): a busy CPU is read as fast as the kernel writes, and the
+// summaries still come on time.
+constexpr TimestampNs kReadBudgetNs = 50'000'000;
 
 TimestampNs MonotonicNowNs() {
   timespec now{};
@@ -41,7 +47,10 @@ struct LiveCapture::State {
     if (tep != nullptr) tep_free(tep);
   }
 
-  absl::Status ReadCpu(size_t index);
+  absl::StatusOr<bool> ReadCpu(size_t index);  // true when the CPU had no more pages
+  // Reads every CPU until each had no more pages or `deadline_ns` (CLOCK_MONOTONIC) passed;
+  // `drained`: by index, whether it did.
+  absl::Status ReadCpus(TimestampNs deadline_ns, std::vector<bool>* drained);
   void Feed(size_t index);
   void FeedUpTo(TimestampNs horizon_ns);
 
@@ -67,7 +76,7 @@ struct LiveCapture::State {
   bool stopped = false;
 };
 
-absl::Status LiveCapture::State::ReadCpu(size_t index) {
+absl::StatusOr<bool> LiveCapture::State::ReadCpu(size_t index) {
   const uint16_t cpu = static_cast<uint16_t>(session->cpus()[index]);
   std::deque<Pending>& queue = pending[index];
   TimestampNs& last_read = last_read_ns[index];
@@ -105,6 +114,21 @@ absl::Status LiveCapture::State::ReadCpu(size_t index) {
     if (recent) recent->Add(cpu, page, first_ns, last_read, events);
     return absl::OkStatus();
   });
+}
+
+absl::Status LiveCapture::State::ReadCpus(TimestampNs deadline_ns, std::vector<bool>* drained) {
+  drained->assign(pending.size(), false);
+  for (;;) {
+    bool all = true;
+    for (size_t i = 0; i < pending.size(); ++i) {
+      if ((*drained)[i]) continue;
+      absl::StatusOr<bool> read = ReadCpu(i);
+      if (!read.ok()) return read.status();
+      (*drained)[i] = *read;
+      all = all && *read;
+    }
+    if (all || MonotonicNowNs() >= deadline_ns) return absl::OkStatus();
+  }
 }
 
 void LiveCapture::State::Feed(size_t index) {
@@ -199,12 +223,14 @@ absl::StatusOr<std::unique_ptr<LiveCapture>> LiveCapture::Start(const LiveOption
 absl::Status LiveCapture::Poll() {
   State& state = *state_;
   if (state.stopped) return absl::FailedPreconditionError("live capture already stopped");
-  TimestampNs horizon_ns = MonotonicNowNs() - kCommitMarginNs;
-  for (size_t i = 0; i < state.pending.size(); ++i) {
-    absl::Status status = state.ReadCpu(i);
-    if (!status.ok()) return status;
-  }
-  state.FeedUpTo(horizon_ns);
+  TimestampNs now_ns = MonotonicNowNs();
+  std::vector<bool> drained;
+  absl::Status status = state.ReadCpus(now_ns + kReadBudgetNs, &drained);
+  if (!status.ok()) return status;
+  // A CPU whose pages were not all read holds the others back at its newest event read: fed
+  // past it, its earlier events still in the ring buffer would arrive after later ones (they
+  // were moved forward in time, and the waits they close came out as 0 ns).
+  state.FeedUpTo(internal::MergeHorizon(now_ns - kCommitMarginNs, state.last_read_ns, drained));
   return absl::OkStatus();
 }
 
@@ -213,8 +239,9 @@ absl::Status LiveCapture::Stop() {
   if (state.stopped) return absl::OkStatus();
   state.stopped = true;
   state.session->StopTracing();
-  absl::Status status;
-  for (size_t i = 0; status.ok() && i < state.pending.size(); ++i) status = state.ReadCpu(i);
+  // Tracing stopped, so every CPU is read to its last page, however many there are.
+  std::vector<bool> drained;
+  absl::Status status = state.ReadCpus(INT64_MAX, &drained);
   state.FeedUpTo(INT64_MAX);
   if (state.ingest->clamped() > 0) {
     state.context.meta.warnings.push_back(

@@ -224,7 +224,9 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   }
   // Pages go to disk every kSpoolFlushBytes, and ReadPages returns after a bounded number of
   // pages, so memory stays bounded and the stop conditions are checked however fast the
-  // kernel writes; what the reader leaves behind, the ring buffer drops and counts.
+  // kernel writes; what the reader leaves behind, the ring buffer drops and counts. A CPU
+  // the cap stopped is read again without sleeping, and once tracing stops every CPU is read
+  // to its last page (the cap used to leave the newest pages of a busy CPU unread).
   // A full disk ends the capture; what is on disk then is kept (KeepWhatFits) and the file
   // is marked as cut short.
   bool disk_full = false;
@@ -234,16 +236,18 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     disk_full = true;
     return absl::OkStatus();
   };
-  auto read_all = [&]() -> absl::Status {
+  // Reads every CPU once; `drained`: whether each had no more pages.
+  auto read_all = [&](bool* drained) -> absl::Status {
+    *drained = true;
     for (size_t i = 0; i < cpus.size() && !disk_full; ++i) {
       CpuSpool& spool = spools[i];
-      absl::Status status = session->ReadPages(i, [&](std::string_view page) {
+      absl::StatusOr<bool> read = session->ReadPages(i, [&](std::string_view page) {
         if (recent) {
           TimestampNs first_ns = 0, last_ns = 0;
           int64_t events = 0;
           absl::Status scanned = scanner.Scan(page, &first_ns, &last_ns, &events);
-          if (!scanned.ok()) return absl::DataLossError(absl::StrCat("CPU ", cpus[i], ": ",
-                                                                     scanned.message()));
+          if (!scanned.ok())
+            return absl::DataLossError(absl::StrCat("CPU ", cpus[i], ": ", scanned.message()));
           recent->Add(static_cast<size_t>(cpus[i]), page, first_ns, last_ns, events);
           return absl::OkStatus();
         }
@@ -253,7 +257,8 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
         if (spool.pending.size() < kSpoolFlushBytes) return absl::OkStatus();
         return flush(&spool);
       });
-      if (!status.ok()) return status;
+      if (!read.ok()) return read.status();
+      *drained = *drained && *read;
     }
     return absl::OkStatus();
   };
@@ -267,8 +272,10 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   const auto poll = std::chrono::milliseconds(std::max(1, options.poll_interval_ms));
   while (!disk_full && !(options.stop != nullptr && options.stop->load()) &&
          (options.duration_ns <= 0 || elapsed_ns() < options.duration_ns)) {
-    absl::Status status = read_all();
+    bool drained = true;
+    absl::Status status = read_all(&drained);
     if (!status.ok()) return status;
+    if (!drained) continue;
     auto sleep = poll;
     if (options.duration_ns > 0) {
       sleep = std::min(sleep, std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -279,7 +286,9 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   }
   result->elapsed_ns = elapsed_ns();
   session->StopTracing();
-  absl::Status status = read_all();
+  bool drained = false;
+  absl::Status status;
+  while (status.ok() && !drained && !disk_full) status = read_all(&drained);
   for (size_t i = 0; status.ok() && !disk_full && i < spools.size(); ++i) {
     status = flush(&spools[i]);
   }

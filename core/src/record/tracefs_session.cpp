@@ -267,22 +267,23 @@ std::vector<std::pair<std::string, std::string>> TracefsSession::EventsOf(
 
 void TracefsSession::StopTracing() { tracefs_trace_off(instance_); }
 
-absl::Status TracefsSession::ReadPages(
+absl::StatusOr<bool> TracefsSession::ReadPages(
     size_t index, const std::function<absl::Status(std::string_view)>& on_page) {
   tracefs_cpu* reader = readers_.at(index);
   for (int pages = 0; pages < kMaxPagesPerRead; ++pages) {
     int bytes = tracefs_cpu_read(reader, page_buffer_.data(), true);
-    if (bytes < 0 && (errno == EAGAIN || errno == EINTR)) return absl::OkStatus();
+    if (bytes < 0 && errno == EAGAIN) return true;
+    if (bytes < 0 && errno == EINTR) return false;  // a signal: not known to be drained
     if (bytes < 0) {
       return absl::DataLossError(
           absl::StrCat("CPU ", cpus_[index], ": reading trace_pipe_raw: ", Errno()));
     }
-    if (bytes == 0) return absl::OkStatus();
+    if (bytes == 0) return true;
     std::memset(page_buffer_.data() + bytes, 0, page_buffer_.size() - bytes);
     absl::Status status = on_page(page_buffer_);
     if (!status.ok()) return status;
   }
-  return absl::OkStatus();
+  return false;
 }
 
 int64_t TracefsSession::LostEvents(int cpu) const {

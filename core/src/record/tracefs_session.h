@@ -57,8 +57,10 @@ class TracefsSession {
   static constexpr int kMaxPagesPerRead = 256;
 
   /// Reads the pages the kernel has for the `index`-th CPU of cpus() now (non-blocking), at
-  /// most kMaxPagesPerRead, and passes each, padded to page_size(), to `on_page`.
-  absl::Status ReadPages(size_t index, const std::function<absl::Status(std::string_view)>& on_page);
+  /// most kMaxPagesPerRead, and passes each, padded to page_size(), to `on_page`. True when
+  /// the CPU had no more pages; false when the cap stopped the read (more may be waiting).
+  absl::StatusOr<bool> ReadPages(size_t index,
+                                 const std::function<absl::Status(std::string_view)>& on_page);
 
   /// Stops writing events into the ring buffer (pages already there can still be read).
   void StopTracing();

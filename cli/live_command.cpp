@@ -34,6 +34,7 @@ struct LiveArgs {
   int64_t keep_ns = 10 * kSecondNs;  // time of pages kept for it
   int64_t keep_mb = 256;     // memory they may take
   int width = -1;            // -1: the terminal's width on a terminal, else unwrapped
+  int top = 16;              // CPUs a text summary shows; 0: all
 };
 
 constexpr auto kPollPeriod = std::chrono::milliseconds(100);
@@ -105,7 +106,8 @@ int RunLive(const LiveArgs& args) {
                            capture->events(),
                            options.capture.instance_name,
                            final,
-                           TextWidth(args.width, 0)};
+                           TextWidth(args.width, 0),
+                           static_cast<size_t>(args.top)};
     if (args.json_lines) {
       std::cout << JsonText(LiveSummaryJson(input)) << std::endl;
     } else {
@@ -174,6 +176,12 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
   AddCaptureFlags(live, &args->capture, "napiscope");
   live->add_flag("--json-lines", args->json_lines,
                  "print one napiscope.live/1 JSON object per interval (and a final one)");
+  live->add_option("--top", args->top,
+                   "on a machine with more CPUs, each summary shows the N with the most blocked "
+                   "ksoftirqd and the longest raise-to-entry p99, worst first, and one line for "
+                   "the others (0: every CPU; JSON lines have them all)")
+      ->default_str("16")
+      ->check(WholeNumber(0, std::numeric_limits<int>::max()));
   live->add_option("--width", args->width,
                    "fit the summaries and the final report to N columns (default: the "
                    "terminal's width on a terminal, else COLUMNS; without either summaries "

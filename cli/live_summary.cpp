@@ -1,6 +1,8 @@
 #include "live_summary.h"
 
+#include <algorithm>
 #include <map>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -15,6 +17,12 @@ struct CpuLine {
   std::vector<const SoftirqLatencyRow*> softirqs;
   int64_t blocked = 0;
   int64_t blocked_max_ns = 0;
+  // The longest raise-to-entry p99 of its vectors.
+  int64_t worst_p99_ns() const {
+    int64_t worst = 0;
+    for (const SoftirqLatencyRow* row : softirqs) worst = std::max(worst, row->delay.p99_ns);
+    return worst;
+  }
 };
 
 std::map<int, CpuLine> CpuLines(const Report& report, size_t cpus) {
@@ -39,6 +47,24 @@ double Share(int64_t part, int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
 }
 
+// The CPUs worst first: most blocked ksoftirqd, then longest raise-to-entry p99, then most
+// NAPI polls, then CPU number.
+std::vector<int> WorstFirst(const std::map<int, CpuLine>& lines,
+                            const std::vector<LiveNapiCounts>& napi) {
+  auto polls = [&](int cpu) {
+    return static_cast<size_t>(cpu) < napi.size() ? napi[static_cast<size_t>(cpu)].polls : 0;
+  };
+  std::vector<int> cpus;
+  for (const auto& [cpu, line] : lines) cpus.push_back(cpu);
+  std::stable_sort(cpus.begin(), cpus.end(), [&](int a, int b) {
+    const CpuLine& x = lines.at(a);
+    const CpuLine& y = lines.at(b);
+    return std::make_tuple(x.blocked, x.worst_p99_ns(), polls(a)) >
+           std::make_tuple(y.blocked, y.worst_p99_ns(), polls(b));
+  });
+  return cpus;
+}
+
 std::vector<const ThreadActivityRow*> Threads(const Report& report) {
   std::vector<const ThreadActivityRow*> threads;
   for (const ThreadActivityRow& row : report.irq_threads) threads.push_back(&row);
@@ -61,9 +87,23 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
   // The fixed columns first; the softirq vectors, as many as ran, last, wrapped under their
   // column.
   constexpr std::string_view kColumns = "{:>4}  {:>10}  {:>9}  {:<17}  ";
+  std::map<int, CpuLine> lines = CpuLines(report, input.napi->size());
+  std::vector<int> shown;
+  for (const auto& [cpu, line] : lines) shown.push_back(cpu);
+  std::vector<int> others;
+  if (input.shown_cpus > 0 && shown.size() > input.shown_cpus) {
+    shown = WorstFirst(lines, *input.napi);
+    others.assign(shown.begin() + static_cast<ptrdiff_t>(input.shown_cpus), shown.end());
+    shown.resize(input.shown_cpus);
+    out += WrapWords(fmt::format("the {} of {} CPUs with the most blocked ksoftirqd and the "
+                                 "longest raise-to-entry p99, worst first:",
+                                 shown.size(), lines.size()),
+                     input.width, "", "");
+  }
   out += fmt::format(kColumns, "CPU", "NAPI polls", "exhausted", "ksoftirqd blocked") +
          "raise-to-entry p99/max\n";
-  for (const auto& [cpu, line] : CpuLines(report, input.napi->size())) {
+  for (int cpu : shown) {
+    const CpuLine& line = lines.at(cpu);
     std::vector<std::string> softirqs;
     for (const SoftirqLatencyRow* row : line.softirqs) {
       softirqs.push_back(fmt::format("{} {}/{}", SoftirqVectorName(row->vec),
@@ -81,6 +121,22 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
         napi.polls == 0 ? "-" : fmt::format("{:.1f}%", 100 * Share(napi.exhausted, napi.polls));
     std::string fixed = fmt::format(kColumns, cpu, napi.polls, exhausted, blocked);
     out += WrapPieces(softirqs, "  ", input.width, fixed, std::string(fixed.size(), ' '));
+  }
+  if (!others.empty()) {
+    int64_t polls = 0, blocked = 0, worst_p99_ns = 0;
+    for (int cpu : others) {
+      const CpuLine& line = lines.at(cpu);
+      if (static_cast<size_t>(cpu) < input.napi->size()) polls += (*input.napi)[cpu].polls;
+      blocked += line.blocked;
+      worst_p99_ns = std::max(worst_p99_ns, line.worst_p99_ns());
+    }
+    std::string blocked_text =
+        blocked == 0 ? "no ksoftirqd blocked" : fmt::format("ksoftirqd blocked {} times", blocked);
+    std::string cpus_text =
+        others.size() == 1 ? "the other CPU" : fmt::format("the other {} CPUs", others.size());
+    out += WrapWords(fmt::format("{}: {} NAPI polls, {}, raise-to-entry p99 at most {}", cpus_text,
+                                 polls, blocked_text, FormatDuration(worst_p99_ns)),
+                     input.width, "  ", "    ");
   }
   std::vector<const ThreadActivityRow*> threads = Threads(report);
   if (!threads.empty()) {

@@ -20,11 +20,15 @@ struct LiveSummaryInput {
   std::string instance;
   bool final = false;  ///< the last one, after tracing stopped
   size_t width = 0;    ///< columns of the text (the terminal's); 0: lines as long as they come
+  /// The text shows at most this many CPUs, the worst first, and one line for the others; 0:
+  /// every CPU, in CPU order (as when there are no more than this).
+  size_t shown_cpus = 0;
 };
 
 /// Per CPU: NAPI polls and exhausted share, blocked ksoftirqd, softirq raise-to-entry p99/max
-/// per vector (wrapped under its column); then IRQ/NAPI threads with their cross-CPU share;
-/// then the findings, wrapped.
+/// per vector (wrapped under its column), on a machine with more than `shown_cpus` CPUs only
+/// the worst (most blocked ksoftirqd, then longest p99) and a line for the rest; then IRQ/NAPI
+/// threads with their cross-CPU share; then the findings, wrapped.
 std::string LiveSummaryText(const LiveSummaryInput& input);
 
 /// The same as one "napiscope.live/1" JSON object (docs/record.md).

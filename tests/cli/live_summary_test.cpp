@@ -4,11 +4,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <sstream>
+
 namespace napiscope::cli {
 namespace {
 
 using ::testing::EndsWith;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // Without a finding, "none yet" while tracing and "none" once stopped: the stopped summary
 // said "none yet" just above the final report's "findings: none".
@@ -27,6 +31,61 @@ TEST(LiveSummary, NoFindingIsNoneOnceStopped) {
   std::string stopped = LiveSummaryText(input);
   EXPECT_THAT(stopped, HasSubstr("napiscope live (stopped): 1.0 s, 10 events"));
   EXPECT_THAT(stopped, EndsWith("\nFindings:\n  none\n"));
+}
+
+// The rows of the CPU table: lines starting with the CPU number right-aligned in 4 columns.
+std::vector<int> CpuRows(const std::string& text) {
+  std::vector<int> cpus;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.size() > 6 && line[3] != ' ' && line.substr(4, 2) == "  " &&
+        line.find_first_not_of(' ') < 4 && std::isdigit(static_cast<unsigned char>(line[3]))) {
+      cpus.push_back(std::stoi(line.substr(0, 4)));
+    }
+  }
+  return cpus;
+}
+
+// On a 64-CPU server every CPU was a row each second (more than a screen, which live clears
+// on a terminal); now the 16 worst: blocked ksoftirqd first, then the longest p99.
+TEST(LiveSummary, AServerShowsItsWorstCpusAndOneLineForTheOthers) {
+  Report report;
+  std::vector<LiveNapiCounts> napi(64, LiveNapiCounts{10, 0});
+  for (int cpu = 0; cpu < 64; ++cpu) {
+    SoftirqLatencyRow row;
+    row.cpu = cpu;
+    row.vec = 3;  // NET_RX
+    row.delay.count = 100;
+    row.delay.p99_ns = 1000 + cpu;  // the higher the CPU, the longer
+    row.delay.max_ns = 2000 + cpu;
+    report.softirq_latency.push_back(row);
+  }
+  KsoftirqdBlockedRow blocked;
+  blocked.cpu = 5;
+  blocked.duration_ns = 3'000'000;
+  report.ksoftirqd_blocked.push_back(blocked);
+  LiveSummaryInput input{.report = &report,
+                         .napi = &napi,
+                         .elapsed_s = 1.0,
+                         .events = 10,
+                         .instance = "napiscope-1",
+                         .final = false,
+                         .width = 100,
+                         .shown_cpus = 16};
+  std::string text = LiveSummaryText(input);
+  EXPECT_THAT(text, HasSubstr("\nthe 16 of 64 CPUs with the most blocked ksoftirqd and the "
+                              "longest raise-to-entry p99, worst first:\n"));
+  std::vector<int> expected = {5};
+  for (int cpu = 63; expected.size() < 16; --cpu) expected.push_back(cpu);
+  EXPECT_EQ(CpuRows(text), expected) << text;
+  EXPECT_THAT(text, HasSubstr("\n  the other 48 CPUs: 480 NAPI polls, no ksoftirqd blocked, "
+                              "raise-to-entry p99 at most 1.0 us\n"));
+  // As many CPUs as shown, or no limit: every CPU in CPU order, no line for others.
+  input.shown_cpus = 0;
+  std::vector<int> all(64);
+  for (int cpu = 0; cpu < 64; ++cpu) all[static_cast<size_t>(cpu)] = cpu;
+  EXPECT_EQ(CpuRows(LiveSummaryText(input)), all);
+  EXPECT_THAT(LiveSummaryText(input), Not(HasSubstr("other")));
 }
 
 }  // namespace

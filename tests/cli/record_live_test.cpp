@@ -204,6 +204,8 @@ TEST(RecordLiveArguments, TimesTakeSecondsOrAUnitAndAWrongOneIsOneLine) {
            Case{"live --interval 2h",
                 "napiscope live: --interval: wants seconds (10, 0.5) or a "
                 "time with a unit (500ms, 2s), not '2h'\n"},
+           Case{"live --top -1",
+                "napiscope live: --top: wants a whole number, 0 or more, not '-1'\n"},
            Case{"record -o /nonexistent/x.dat --keep -1",
                 "napiscope record: --keep: wants "
                 "seconds (10, 0.5) or a time with a "

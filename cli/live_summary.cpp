@@ -141,10 +141,24 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
   std::vector<const ThreadActivityRow*> threads = Threads(report);
   if (!threads.empty()) {
     out += "\nIRQ and NAPI threads: activations that ran on another CPU than their wakeup\n";
-    for (const ThreadActivityRow* row : threads) {
+    size_t shown_threads = threads.size();
+    if (input.shown_cpus > 0 && threads.size() > input.shown_cpus) {
+      // As many as CPUs, the most cross-CPU first (a server's RT kernel has hundreds).
+      std::stable_sort(threads.begin(), threads.end(), [](const auto* a, const auto* b) {
+        return a->CrossCpuShare() > b->CrossCpuShare();
+      });
+      shown_threads = input.shown_cpus;
+    }
+    for (size_t i = 0; i < shown_threads; ++i) {
+      const ThreadActivityRow* row = threads[i];
       out += fmt::format("  {:<24} pid {:<7} {:>7}/{:<7} {:>5.1f}%\n", row->comm, row->pid,
                          row->cross_cpu_activations, row->activations,
                          100 * row->CrossCpuShare());
+    }
+    if (shown_threads < threads.size()) {
+      out +=
+          fmt::format("  {} more, at most {:.1f}% on another CPU\n", threads.size() - shown_threads,
+                      100 * threads[shown_threads]->CrossCpuShare());
     }
   }
   out += "\nFindings:\n";

@@ -80,12 +80,28 @@ TEST(LiveSummary, AServerShowsItsWorstCpusAndOneLineForTheOthers) {
   EXPECT_EQ(CpuRows(text), expected) << text;
   EXPECT_THAT(text, HasSubstr("\n  the other 48 CPUs: 480 NAPI polls, no ksoftirqd blocked, "
                               "raise-to-entry p99 at most 1.0 us\n"));
+  // So many IRQ threads: as many as CPUs shown, the most cross-CPU first.
+  for (int i = 0; i < 20; ++i) {
+    ThreadActivityRow thread;
+    thread.comm = "irq/" + std::to_string(100 + i) + "-eth0";
+    thread.pid = 1000 + i;
+    thread.activations = 100;
+    thread.cross_cpu_activations = i;
+    report.irq_threads.push_back(thread);
+  }
+  text = LiveSummaryText(input);
+  EXPECT_THAT(text, HasSubstr("\n  irq/119-eth0             pid 1019         19/100      19.0%\n"));
+  EXPECT_THAT(text, HasSubstr("\n  irq/104-eth0             pid 1004          4/100       4.0%\n"
+                              "  4 more, at most 3.0% on another CPU\n"));
+  EXPECT_THAT(text, Not(HasSubstr("irq/103-eth0")));
   // As many CPUs as shown, or no limit: every CPU in CPU order, no line for others.
   input.shown_cpus = 0;
   std::vector<int> all(64);
   for (int cpu = 0; cpu < 64; ++cpu) all[static_cast<size_t>(cpu)] = cpu;
   EXPECT_EQ(CpuRows(LiveSummaryText(input)), all);
-  EXPECT_THAT(LiveSummaryText(input), Not(HasSubstr("other")));
+  EXPECT_THAT(LiveSummaryText(input), Not(HasSubstr("the other")));
+  EXPECT_THAT(LiveSummaryText(input), Not(HasSubstr(" more, at most")));
+  EXPECT_THAT(LiveSummaryText(input), HasSubstr("irq/103-eth0"));
 }
 
 }  // namespace

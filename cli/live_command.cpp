@@ -179,7 +179,8 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
   live->add_option("--top", args->top,
                    "on a machine with more CPUs, each summary shows the N with the most blocked "
                    "ksoftirqd and the longest raise-to-entry p99, worst first, and one line for "
-                   "the others (0: every CPU; JSON lines have them all)")
+                   "the others, and as many IRQ/NAPI threads, the most cross-CPU first (0: all; "
+                   "JSON lines have them all)")
       ->default_str("16")
       ->check(WholeNumber(0, std::numeric_limits<int>::max()));
   live->add_option("--width", args->width,

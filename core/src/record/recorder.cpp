@@ -246,8 +246,9 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
           TimestampNs first_ns = 0, last_ns = 0;
           int64_t events = 0;
           absl::Status scanned = scanner.Scan(page, &first_ns, &last_ns, &events);
-          if (!scanned.ok())
+          if (!scanned.ok()) {
             return absl::DataLossError(absl::StrCat("CPU ", cpus[i], ": ", scanned.message()));
+          }
           recent->Add(static_cast<size_t>(cpus[i]), page, first_ns, last_ns, events);
           return absl::OkStatus();
         }

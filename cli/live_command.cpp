@@ -120,15 +120,19 @@ int RunLive(const LiveArgs& args) {
   };
 
   bool failed = false;
+  bool caught_up = true;  // behind the kernel, the next poll comes at once
   while (!StopRequested().load() && (args.duration_ns <= 0 || Clock::now() - start < duration)) {
-    Clock::time_point wake = std::min(Clock::now() + kPollPeriod, next_print);
-    if (args.duration_ns > 0) wake = std::min(wake, start + duration);
-    std::this_thread::sleep_until(wake);
-    absl::Status status = capture->Poll();
-    if (!status.ok()) {
-      std::cerr << "napiscope live: " << status.message() << "\n";
+    if (caught_up) {
+      Clock::time_point wake = std::min(Clock::now() + kPollPeriod, next_print);
+      if (args.duration_ns > 0) wake = std::min(wake, start + duration);
+      std::this_thread::sleep_until(wake);
+    }
+    absl::StatusOr<bool> polled = capture->Poll();
+    if (!polled.ok()) {
+      std::cerr << "napiscope live: " << polled.status().message() << "\n";
       return kExitError;
     }
+    caught_up = *polled;
     if (Clock::now() >= next_print) {
       next_print += interval;
       Report report = capture->Snapshot();

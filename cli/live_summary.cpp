@@ -43,6 +43,26 @@ int64_t LostEvents(const Report& report) {
   return lost;
 }
 
+int64_t LostGaps(const Report& report) {
+  int64_t gaps = 0;
+  for (const CpuMissedSummary& cpu : report.trace.missed_per_cpu) gaps += cpu.gaps;
+  return gaps;
+}
+
+// "0 lost", "120 lost", or, when a gap did not say how many it lost, "at least 120 lost in 3
+// gaps" or "events lost in 1 gap" (its summary said "0 lost" above a report listing the gap).
+std::string LostText(const Report& report) {
+  int64_t events = LostEvents(report);
+  bool some_unknown =
+      std::any_of(report.trace.missed_per_cpu.begin(), report.trace.missed_per_cpu.end(),
+                  [](const CpuMissedSummary& cpu) { return cpu.some_unknown; });
+  if (!some_unknown) return fmt::format("{} lost", events);
+  int64_t gaps = LostGaps(report);
+  std::string in_gaps = fmt::format("in {} gap{}", gaps, gaps == 1 ? "" : "s");
+  return events > 0 ? fmt::format("at least {} lost {}", events, in_gaps)
+                    : fmt::format("events lost {}", in_gaps);
+}
+
 double Share(int64_t part, int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
 }
@@ -78,10 +98,10 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
   const Report& report = *input.report;
   std::string out =
       WrapWords(fmt::format(
-                    "napiscope live{}: {:.1f} s, {} events ({:.0f}/s), {} lost; instance {}",
+                    "napiscope live{}: {:.1f} s, {} events ({:.0f}/s), {}; instance {}",
                     input.final ? " (stopped)" : "", input.elapsed_s, input.events,
                     input.elapsed_s > 0 ? static_cast<double>(input.events) / input.elapsed_s : 0.0,
-                    LostEvents(report), input.instance),
+                    LostText(report), input.instance),
                 input.width, "", "  ") +
       "\n";
   // The fixed columns first; the softirq vectors, as many as ran, last, wrapped under their
@@ -204,6 +224,7 @@ nlohmann::json LiveSummaryJson(const LiveSummaryInput& input) {
           {"elapsed_s", input.elapsed_s},
           {"events", input.events},
           {"lost_events", LostEvents(report)},
+          {"lost_gaps", LostGaps(report)},
           {"cpus", cpus},
           {"threads", threads},
           {"findings", ReportToJson(report)["findings"]}};

@@ -33,6 +33,30 @@ TEST(LiveSummary, NoFindingIsNoneOnceStopped) {
   EXPECT_THAT(stopped, EndsWith("\nFindings:\n  none\n"));
 }
 
+// A gap whose count the ring buffer did not give is not "0 lost" (the final report below it
+// listed the gap).
+TEST(LiveSummary, LostEventsOfUnknownCountAreNotZero) {
+  Report report;
+  std::vector<LiveNapiCounts> napi(2);
+  LiveSummaryInput input{.report = &report,
+                         .napi = &napi,
+                         .elapsed_s = 1.0,
+                         .events = 10,
+                         .instance = "napiscope-1",
+                         .final = false,
+                         .width = 0};
+  EXPECT_THAT(LiveSummaryText(input), HasSubstr("(10/s), 0 lost; instance"));
+  report.trace.missed_per_cpu.push_back({.cpu = 1, .gaps = 1, .events = 0, .some_unknown = true});
+  EXPECT_THAT(LiveSummaryText(input), HasSubstr("(10/s), events lost in 1 gap; instance"));
+  report.trace.missed_per_cpu.push_back({.cpu = 0, .gaps = 2, .events = 120});
+  EXPECT_THAT(LiveSummaryText(input), HasSubstr("(10/s), at least 120 lost in 3 gaps; instance"));
+  nlohmann::json json = LiveSummaryJson(input);
+  EXPECT_EQ(json["lost_events"], 120);
+  EXPECT_EQ(json["lost_gaps"], 3);
+  report.trace.missed_per_cpu = {{.cpu = 0, .gaps = 2, .events = 120}};
+  EXPECT_THAT(LiveSummaryText(input), HasSubstr("(10/s), 120 lost; instance"));
+}
+
 // The rows of the CPU table: lines starting with the CPU number right-aligned in 4 columns.
 std::vector<int> CpuRows(const std::string& text) {
   std::vector<int> cpus;

@@ -220,7 +220,7 @@ absl::StatusOr<std::unique_ptr<LiveCapture>> LiveCapture::Start(const LiveOption
   return capture;
 }
 
-absl::Status LiveCapture::Poll() {
+absl::StatusOr<bool> LiveCapture::Poll() {
   State& state = *state_;
   if (state.stopped) return absl::FailedPreconditionError("live capture already stopped");
   TimestampNs now_ns = MonotonicNowNs();
@@ -231,7 +231,7 @@ absl::Status LiveCapture::Poll() {
   // past it, its earlier events still in the ring buffer would arrive after later ones (they
   // were moved forward in time, and the waits they close came out as 0 ns).
   state.FeedUpTo(internal::MergeHorizon(now_ns - kCommitMarginNs, state.last_read_ns, drained));
-  return absl::OkStatus();
+  return std::all_of(drained.begin(), drained.end(), [](bool done) { return done; });
 }
 
 absl::Status LiveCapture::Stop() {

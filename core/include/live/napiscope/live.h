@@ -51,9 +51,10 @@ class LiveCapture {
   LiveCapture(const LiveCapture&) = delete;
   LiveCapture& operator=(const LiveCapture&) = delete;
 
-  /// Reads the ring buffers and feeds, in timestamp order, every event old enough that no CPU
-  /// can still add an earlier one.
-  absl::Status Poll();
+  /// Reads the ring buffers (for at most about 50 ms) and feeds, in timestamp order, every
+  /// event old enough that no CPU can still add an earlier one. True when every CPU was read to
+  /// its last page; false when one still has pages (poll again without waiting).
+  absl::StatusOr<bool> Poll();
 
   /// Stops tracing, feeds what is left and ends the stream; the tracefs instance is removed.
   absl::Status Stop();

@@ -217,6 +217,8 @@ absl::StatusOr<std::unique_ptr<LiveCapture>> LiveCapture::Start(const LiveOption
     state.recent = std::make_unique<internal::RecentPages>(meta.cpus, options.keep_ns,
                                                            options.keep_max_bytes);
   }
+  // Only now: parsing the formats above takes long enough for a busy CPU to fill its buffer.
+  if (absl::Status started = state.session->StartTracing(); !started.ok()) return started;
   return capture;
 }
 

@@ -264,6 +264,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     return absl::OkStatus();
   };
 
+  if (absl::Status started = session->StartTracing(); !started.ok()) return started;
   using Clock = std::chrono::steady_clock;
   Clock::time_point start = Clock::now();
   if (options.on_started) options.on_started();

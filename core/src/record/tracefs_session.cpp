@@ -225,6 +225,10 @@ absl::Status TracefsSession::Setup(const TracefsSessionOptions& options) {
   page_size_ = tracefs_cpu_read_size(readers_.front());
   if (page_size_ <= 0) page_size_ = static_cast<int>(sysconf(_SC_PAGESIZE));
   page_buffer_.assign(page_size_, '\0');
+  return absl::OkStatus();
+}
+
+absl::Status TracefsSession::StartTracing() {
   if (tracefs_trace_on(instance_) < 0) {
     return absl::FailedPreconditionError(absl::StrCat(name_, ": cannot start tracing: ", Errno()));
   }

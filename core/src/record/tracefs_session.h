@@ -33,7 +33,7 @@ struct TracefsSessionOptions {
 class TracefsSession {
  public:
   /// Checks root, mounts tracefs if needed, creates the instance, enables the events that
-  /// exist and starts tracing.
+  /// exist and opens the readers; tracing starts with StartTracing.
   static absl::StatusOr<std::unique_ptr<TracefsSession>> Start(const TracefsSessionOptions& options);
   ~TracefsSession();
   TracefsSession(const TracefsSession&) = delete;
@@ -61,6 +61,10 @@ class TracefsSession {
   /// the CPU had no more pages; false when the cap stopped the read (more may be waiting).
   absl::StatusOr<bool> ReadPages(size_t index,
                                  const std::function<absl::Status(std::string_view)>& on_page);
+
+  /// Starts writing events into the ring buffer: once the caller is ready to read them, so
+  /// its own setup (parsing the formats, opening files) does not fill the buffer unread.
+  absl::Status StartTracing();
 
   /// Stops writing events into the ring buffer (pages already there can still be read).
   void StopTracing();

@@ -100,15 +100,21 @@ int RunLive(const LiveArgs& args) {
   const auto duration =
       std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(args.duration_ns));
   Clock::time_point next_print = start + interval;
+  double printed_s = 0;  // when the summary before was printed, and the events by then
+  int64_t printed_events = 0;
   auto print = [&](const Report& report, bool final) {
-    LiveSummaryInput input{&report,
-                           &capture->napi_counts(),
-                           std::chrono::duration<double>(Clock::now() - start).count(),
-                           capture->events(),
-                           options.capture.instance_name,
-                           final,
-                           TextWidth(args.width, 0),
-                           static_cast<size_t>(args.top)};
+    LiveSummaryInput input{.report = &report,
+                           .napi = &capture->napi_counts(),
+                           .elapsed_s = std::chrono::duration<double>(Clock::now() - start).count(),
+                           .events = capture->events(),
+                           .previous_elapsed_s = printed_s,
+                           .previous_events = printed_events,
+                           .instance = options.capture.instance_name,
+                           .final = final,
+                           .width = TextWidth(args.width, 0),
+                           .shown_cpus = static_cast<size_t>(args.top)};
+    printed_s = input.elapsed_s;
+    printed_events = input.events;
     if (args.json_lines) {
       std::cout << JsonText(LiveSummaryJson(input)) << std::endl;
     } else {

@@ -96,12 +96,15 @@ std::vector<const ThreadActivityRow*> Threads(const Report& report) {
 
 std::string LiveSummaryText(const LiveSummaryInput& input) {
   const Report& report = *input.report;
+  // While tracing, the rate of the last interval (an average since the start kept falling
+  // after a burst ended); once stopped, the average of the run.
+  double seconds = input.final ? input.elapsed_s : input.elapsed_s - input.previous_elapsed_s;
+  int64_t events = input.final ? input.events : input.events - input.previous_events;
+  double rate = seconds > 0 ? static_cast<double>(events) / seconds : 0.0;
   std::string out =
-      WrapWords(fmt::format(
-                    "napiscope live{}: {:.1f} s, {} events ({:.0f}/s), {}; instance {}",
-                    input.final ? " (stopped)" : "", input.elapsed_s, input.events,
-                    input.elapsed_s > 0 ? static_cast<double>(input.events) / input.elapsed_s : 0.0,
-                    LostText(report), input.instance),
+      WrapWords(fmt::format("napiscope live{}: {:.1f} s, {} events ({:.0f}/s{}), {}; instance {}",
+                            input.final ? " (stopped)" : "", input.elapsed_s, input.events, rate,
+                            input.final ? " on average" : "", LostText(report), input.instance),
                 input.width, "", "  ") +
       "\n";
   // The fixed columns first; the softirq vectors, as many as ran, last, wrapped under their

@@ -17,6 +17,9 @@ struct LiveSummaryInput {
   const std::vector<LiveNapiCounts>* napi = nullptr;  ///< NAPI polls per CPU
   double elapsed_s = 0;
   int64_t events = 0;
+  /// At the summary before this one (0 for the first): the rate shown is this interval's.
+  double previous_elapsed_s = 0;
+  int64_t previous_events = 0;
   std::string instance;
   bool final = false;  ///< the last one, after tracing stopped
   size_t width = 0;    ///< columns of the text (the terminal's); 0: lines as long as they come

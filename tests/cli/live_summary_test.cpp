@@ -57,6 +57,26 @@ TEST(LiveSummary, LostEventsOfUnknownCountAreNotZero) {
   EXPECT_THAT(LiveSummaryText(input), HasSubstr("(10/s), 120 lost; instance"));
 }
 
+// While tracing, the rate of the last interval: an average since the start kept falling for
+// minutes after a burst; once stopped, the run's average.
+TEST(LiveSummary, TheRateIsTheIntervalsWhileTracingAndTheAverageOnceStopped) {
+  Report report;
+  std::vector<LiveNapiCounts> napi(2);
+  LiveSummaryInput input{.report = &report,
+                         .napi = &napi,
+                         .elapsed_s = 4.0,
+                         .events = 400'000,
+                         .previous_elapsed_s = 3.0,
+                         .previous_events = 399'000,
+                         .instance = "napiscope-1",
+                         .final = false,
+                         .width = 0};
+  EXPECT_THAT(LiveSummaryText(input), HasSubstr(": 4.0 s, 400000 events (1000/s), 0 lost;"));
+  input.final = true;
+  EXPECT_THAT(LiveSummaryText(input),
+              HasSubstr(" (stopped): 4.0 s, 400000 events (100000/s on average), 0 lost;"));
+}
+
 // The rows of the CPU table: lines starting with the CPU number right-aligned in 4 columns.
 std::vector<int> CpuRows(const std::string& text) {
   std::vector<int> cpus;

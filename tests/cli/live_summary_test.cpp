@@ -14,18 +14,24 @@ using ::testing::EndsWith;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
+// An interval's summary of `report` 1 s into tracing, 10 events, unwrapped.
+LiveSummaryInput Summary(const Report& report, const std::vector<LiveNapiCounts>& napi) {
+  return {.report = &report,
+          .napi = &napi,
+          .elapsed_s = 1.0,
+          .events = 10,
+          .instance = "napiscope-1",
+          .final = false,
+          .width = 0};
+}
+
 // Without a finding, "none yet" while tracing and "none" once stopped: the stopped summary
 // said "none yet" just above the final report's "findings: none".
 TEST(LiveSummary, NoFindingIsNoneOnceStopped) {
   Report report;
   std::vector<LiveNapiCounts> napi(2);
-  LiveSummaryInput input{.report = &report,
-                         .napi = &napi,
-                         .elapsed_s = 1.0,
-                         .events = 10,
-                         .instance = "napiscope-1",
-                         .final = false,
-                         .width = 80};
+  LiveSummaryInput input = Summary(report, napi);
+  input.width = 80;
   EXPECT_THAT(LiveSummaryText(input), EndsWith("\nFindings:\n  none yet\n"));
   input.final = true;
   std::string stopped = LiveSummaryText(input);
@@ -38,13 +44,7 @@ TEST(LiveSummary, NoFindingIsNoneOnceStopped) {
 TEST(LiveSummary, LostEventsOfUnknownCountAreNotZero) {
   Report report;
   std::vector<LiveNapiCounts> napi(2);
-  LiveSummaryInput input{.report = &report,
-                         .napi = &napi,
-                         .elapsed_s = 1.0,
-                         .events = 10,
-                         .instance = "napiscope-1",
-                         .final = false,
-                         .width = 0};
+  LiveSummaryInput input = Summary(report, napi);
   EXPECT_THAT(LiveSummaryText(input), HasSubstr("(10/s), 0 lost; instance"));
   report.trace.missed_per_cpu.push_back({.cpu = 1, .gaps = 1, .events = 0, .some_unknown = true});
   EXPECT_THAT(LiveSummaryText(input), HasSubstr("(10/s), events lost in 1 gap; instance"));
@@ -62,15 +62,11 @@ TEST(LiveSummary, LostEventsOfUnknownCountAreNotZero) {
 TEST(LiveSummary, TheRateIsTheIntervalsWhileTracingAndTheAverageOnceStopped) {
   Report report;
   std::vector<LiveNapiCounts> napi(2);
-  LiveSummaryInput input{.report = &report,
-                         .napi = &napi,
-                         .elapsed_s = 4.0,
-                         .events = 400'000,
-                         .previous_elapsed_s = 3.0,
-                         .previous_events = 399'000,
-                         .instance = "napiscope-1",
-                         .final = false,
-                         .width = 0};
+  LiveSummaryInput input = Summary(report, napi);
+  input.elapsed_s = 4.0;
+  input.events = 400'000;
+  input.previous_elapsed_s = 3.0;
+  input.previous_events = 399'000;
   EXPECT_THAT(LiveSummaryText(input), HasSubstr(": 4.0 s, 400000 events (1000/s), 0 lost;"));
   input.final = true;
   EXPECT_THAT(LiveSummaryText(input),
@@ -108,14 +104,9 @@ TEST(LiveSummary, AServerShowsItsWorstCpusAndOneLineForTheOthers) {
   blocked.cpu = 5;
   blocked.duration_ns = 3'000'000;
   report.ksoftirqd_blocked.push_back(blocked);
-  LiveSummaryInput input{.report = &report,
-                         .napi = &napi,
-                         .elapsed_s = 1.0,
-                         .events = 10,
-                         .instance = "napiscope-1",
-                         .final = false,
-                         .width = 100,
-                         .shown_cpus = 16};
+  LiveSummaryInput input = Summary(report, napi);
+  input.width = 100;
+  input.shown_cpus = 16;
   std::string text = LiveSummaryText(input);
   EXPECT_THAT(text, HasSubstr("\nthe 16 of 64 CPUs with the most blocked ksoftirqd and the "
                               "longest raise-to-entry p99, worst first:\n"));

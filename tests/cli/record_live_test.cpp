@@ -51,6 +51,14 @@ class VethPair {
     return "ip netns exec nsa" + id_ + " ping -f -q -w " + std::to_string(seconds) +
            " 198.18.0.2";
   }
+  /// Shell: `command` with the flood running from before it starts until it ends, however
+  /// long a loaded machine takes to start it (a flood of fixed length started beside `live`
+  /// was over before live traced, when two such tests ran at once during a build); the exit
+  /// status is `command`'s.
+  std::string During(const std::string& command) const {
+    return Load(120) + " >/dev/null & load=$!; " + command +
+           "; status=$?; kill $load 2>/dev/null; wait; exit $status";
+  }
 
  private:
   std::string id_;
@@ -225,9 +233,7 @@ TEST_F(RecordLive, LiveJsonLinesAreParsableObjects) {
   RequireLoadTools();
   VethPair veth;
   ASSERT_TRUE(veth.ok()) << "could not set up the veth pair";
-  auto live = RunCommand("(" + veth.Load(3) + " >/dev/null) & " +
-                         Cli("live", "--duration 2s --interval 500ms --json-lines") +
-                         "; status=$?; wait; exit $status");
+  auto live = RunCommand(veth.During(Cli("live", "--duration 2s --interval 500ms --json-lines")));
   ASSERT_EQ(live.exit_code, 0) << live.err;
   std::vector<nlohmann::json> objects;
   std::istringstream lines(live.out);
@@ -252,8 +258,7 @@ TEST_F(RecordLive, LiveUnderLoadFeedsEveryEventInTimeOrder) {
   RequireLoadTools();
   VethPair veth;
   ASSERT_TRUE(veth.ok()) << "could not set up the veth pair";
-  auto live = RunCommand("(" + veth.Load(4) + " >/dev/null) & " +
-                         Cli("live", "--duration 3 --width 0") + "; status=$?; wait; exit $status");
+  auto live = RunCommand(veth.During(Cli("live", "--duration 3 --width 0")));
   ASSERT_EQ(live.exit_code, 0) << live.err;
   ASSERT_THAT(live.out, HasSubstr("napiscope live (stopped)"));
   EXPECT_THAT(live.out, Not(HasSubstr("arrived after later events"))) << live.out;

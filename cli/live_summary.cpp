@@ -63,6 +63,11 @@ std::string LostText(const Report& report) {
                     : fmt::format("events lost {}", in_gaps);
 }
 
+// The NAPI polls of `cpu`; none for a CPU beyond the counts.
+LiveNapiCounts NapiOf(const std::vector<LiveNapiCounts>& napi, int cpu) {
+  return static_cast<size_t>(cpu) < napi.size() ? napi[static_cast<size_t>(cpu)] : LiveNapiCounts{};
+}
+
 double Share(int64_t part, int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0;
 }
@@ -71,9 +76,7 @@ double Share(int64_t part, int64_t whole) {
 // NAPI polls, then CPU number.
 std::vector<int> WorstFirst(const std::map<int, CpuLine>& lines,
                             const std::vector<LiveNapiCounts>& napi) {
-  auto polls = [&](int cpu) {
-    return static_cast<size_t>(cpu) < napi.size() ? napi[static_cast<size_t>(cpu)].polls : 0;
-  };
+  auto polls = [&](int cpu) { return NapiOf(napi, cpu).polls; };
   std::vector<int> cpus;
   for (const auto& [cpu, line] : lines) cpus.push_back(cpu);
   std::stable_sort(cpus.begin(), cpus.end(), [&](int a, int b) {
@@ -134,8 +137,7 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
                                      FormatDuration(row->delay.max_ns)));
     }
     if (softirqs.empty()) softirqs.push_back("-");
-    LiveNapiCounts napi = static_cast<size_t>(cpu) < input.napi->size() ? (*input.napi)[cpu]
-                                                                        : LiveNapiCounts{};
+    LiveNapiCounts napi = NapiOf(*input.napi, cpu);
     std::string blocked =
         line.blocked == 0 ? "-"
                           : fmt::format("{} ({})", line.blocked, FormatDuration(line.blocked_max_ns));
@@ -149,7 +151,7 @@ std::string LiveSummaryText(const LiveSummaryInput& input) {
     int64_t polls = 0, blocked = 0, worst_p99_ns = 0;
     for (int cpu : others) {
       const CpuLine& line = lines.at(cpu);
-      if (static_cast<size_t>(cpu) < input.napi->size()) polls += (*input.napi)[cpu].polls;
+      polls += NapiOf(*input.napi, cpu).polls;
       blocked += line.blocked;
       worst_p99_ns = std::max(worst_p99_ns, line.worst_p99_ns());
     }
@@ -205,8 +207,7 @@ nlohmann::json LiveSummaryJson(const LiveSummaryInput& input) {
                           {"p99_ns", row->delay.p99_ns},
                           {"max_ns", row->delay.max_ns}});
     }
-    LiveNapiCounts napi = static_cast<size_t>(cpu) < input.napi->size() ? (*input.napi)[cpu]
-                                                                        : LiveNapiCounts{};
+    LiveNapiCounts napi = NapiOf(*input.napi, cpu);
     cpus.push_back({{"cpu", cpu},
                     {"softirq_latency", softirqs},
                     {"napi_polls", napi.polls},

@@ -22,9 +22,7 @@ constexpr size_t kMaxThreadLanes = 4;
 constexpr size_t kMaxChains = 20;
 
 // True for an evidence key whose value is in nanoseconds ("max_ns", "max_at_ns").
-bool InNanoseconds(const std::string& key) {
-  return key.size() > 3 && key.compare(key.size() - 3, 3, "_ns") == 0;
-}
+bool InNanoseconds(const std::string& key) { return key.size() > 3 && key.ends_with("_ns"); }
 
 // A key of the evidence for people: "p99_threshold_ns" -> "p99 threshold", "max_at_ns" ->
 // "max at" (the value says its unit).

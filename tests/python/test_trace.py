@@ -311,6 +311,25 @@ def test_cmake_install_puts_an_importable_package(tmp_path):
                              napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat")).report()["softirq_latency"])
 
 
+@pytest.mark.parametrize("blocked, words", [
+    ("numpy", ["napiscope needs NumPy and pandas", "apt install python3-pandas"]),
+    ("pandas", ["napiscope needs NumPy and pandas", "apt install python3-pandas"]),
+    ("napiscope._napiscope", ["napiscope's extension (_napiscope.cpython-", "does not load",
+                              "-DPython3_EXECUTABLE="]),
+])
+def test_an_import_this_python_cannot_do_says_what_to_install_or_run(blocked, words):
+    """Another Python than the one napiscope was built for (pyenv, a venv without the system's
+    packages) fails with what to install or which python to run, naming itself."""
+    code = f"import sys; sys.modules[{blocked!r}] = None; import napiscope"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            env={**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(napiscope.__file__))})
+    assert result.returncode == 1
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: "), result.stderr
+    for word in words + [f"({sys.executable} {sys.version_info.major}.{sys.version_info.minor})"]:
+        assert word in last, last
+
+
 def test_buffer_reads_a_trace_cmd_instance(tmp_path):
     """A trace.dat whose events are in a buffer instance (trace-cmd record -B): the only instance
     with events is read when the top buffer has none; naming another is an error."""

@@ -17,13 +17,32 @@ from __future__ import annotations
 
 import difflib
 import json
+import pathlib
+import sys
 import warnings
 from typing import Callable, Iterable, Optional, Sequence, Union
 
-import numpy as np
-import pandas as pd
 
-from . import _napiscope
+def _this_python() -> str:
+    return f"{sys.executable or 'python'} {sys.version_info.major}.{sys.version_info.minor}"
+
+
+try:
+    import numpy as np
+    import pandas as pd
+except ImportError as missing:
+    raise ImportError(f"napiscope needs NumPy and pandas, which this Python ({_this_python()}) "
+                      f"cannot import ({missing}): on Debian, apt install python3-pandas and "
+                      "use /usr/bin/python3 (or a venv made with --system-site-packages)") from missing
+
+try:
+    from . import _napiscope
+except ImportError as missing:
+    _built = sorted(path.name for path in pathlib.Path(__file__).parent.glob("_napiscope*.so"))
+    raise ImportError(f"napiscope's extension ({', '.join(_built) or 'none found'}) does not load "
+                      f"in this Python ({_this_python()}): {missing}; it is built for the "
+                      "python3 CMake found (Debian's /usr/bin/python3): run that one, or "
+                      "rebuild with -DPython3_EXECUTABLE=/path/to/python3") from missing
 
 Error = _napiscope.Error
 TimeArg = Union[None, int, float, str]

@@ -9,8 +9,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "napiscope/finding_evidence.h"
 #include "napiscope/format.h"
-#include "napiscope/json_text.h"
 #include "napiscope/phrasing.h"
 #include "palette.h"
 
@@ -100,9 +100,15 @@ void FindingsPanel::ShowDetails(int index) {
     return;
   }
   const Finding& finding = findings_[index];
-  QString evidence = QString::fromStdString(JsonText(finding.evidence, 2)).toHtmlEscaped();
+  QString evidence;
+  for (const EvidenceLine& line : EvidenceForPeople(finding.evidence)) {
+    QString value = QString::fromStdString(line.value).toHtmlEscaped();
+    value.replace('\n', "<br>");
+    evidence += QString("<tr><td style='padding-right:12px'><i>%1</i></td><td>%2</td></tr>")
+                    .arg(QString::fromStdString(line.label).toHtmlEscaped(), value);
+  }
   details_->setHtml(paragraph(finding) +
-                    QString("<p>rule <tt>%1</tt></p><pre>%2</pre>")
+                    QString("<p>rule <tt>%1</tt></p><table>%2</table>")
                         .arg(QString::fromStdString(finding.rule).toHtmlEscaped(), evidence));
 }
 

@@ -2,6 +2,7 @@
 
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTextBrowser>
 
 #include <gtest/gtest.h>
 
@@ -78,6 +79,29 @@ TEST(FindingsPanel, TheHeadlineCountsInWords) {
   EXPECT_EQ(headline().toStdString(), "<b>1 finding</b> of the whole trace");
   panel.SetFindings({Finding(), Finding()}, 0, "the whole trace");
   EXPECT_EQ(headline().toStdString(), "<b>2 findings</b> of the whole trace");
+}
+
+// The pane under the list gives the selected finding's evidence in words (the HTML report's
+// labels and values), not its JSON.
+TEST(FindingsPanel, TheDetailsGiveTheEvidenceInWords) {
+  FindingsPanel panel;
+  Finding finding;
+  finding.summary = "NAPI va used its whole budget";
+  finding.rule = "napi-budget-exhausted";
+  finding.evidence = {{"exhausted_share", 0.4646192156048973},
+                      {"polls_by_context", {{"napi_kthread", 4819}}},
+                      {"max_at_ns", 705340040123}};
+  panel.SetFindings({finding}, 0);
+  panel.Select(0);
+  const QTextBrowser* details = panel.findChild<QTextBrowser*>();
+  ASSERT_NE(details, nullptr);
+  std::string text = details->toPlainText().toStdString();
+  EXPECT_NE(text.find("exhausted share"), std::string::npos) << text;
+  EXPECT_NE(text.find("46.5%"), std::string::npos) << text;
+  EXPECT_NE(text.find("napi_kthread 4819"), std::string::npos) << text;
+  EXPECT_NE(text.find("705.340040"), std::string::npos) << text;
+  EXPECT_EQ(text.find("0.4646"), std::string::npos) << text;
+  EXPECT_EQ(text.find('{'), std::string::npos) << text;
 }
 
 }  // namespace

@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include "napiscope/analysis_requirements.h"
+#include "napiscope/finding_evidence.h"
 #include "napiscope/format.h"
 #include "napiscope/info_report.h"
-#include "napiscope/json_text.h"
 #include "napiscope/phrasing.h"
 #include "render/html_parts.h"
 #include "render/napi_rt_render.h"
@@ -20,48 +20,6 @@ namespace {
 constexpr size_t kMaxTimelineCpus = 8;
 constexpr size_t kMaxThreadLanes = 4;
 constexpr size_t kMaxChains = 20;
-
-// True for an evidence key whose value is in nanoseconds ("max_ns", "max_at_ns").
-bool InNanoseconds(const std::string& key) { return key.size() > 3 && key.ends_with("_ns"); }
-
-// A key of the evidence for people: "p99_threshold_ns" -> "p99 threshold", "max_at_ns" ->
-// "max at" (the value says its unit).
-std::string EvidenceLabel(std::string key) {
-  if (InNanoseconds(key)) key.resize(key.size() - 3);
-  std::replace(key.begin(), key.end(), '_', ' ');
-  return key;
-}
-
-// A value of the evidence for people: times as trace seconds, durations with units (and the
-// exact nanoseconds when the unit rounds them), long structures cut.
-std::string EvidenceValue(const std::string& key, const nlohmann::json& value) {
-  if (value.is_number_integer() && InNanoseconds(key)) {
-    int64_t ns = value.get<int64_t>();
-    bool timestamp = key.find("_at") != std::string::npos || key == "raise_ns" ||
-                     key == "waking_ns" || key == "start_ns" || key == "end_ns";
-    if (timestamp) return FormatTimestamp(ns);
-    return ns > -1000 && ns < 1000 ? FormatDuration(ns)
-                                   : fmt::format("{} ({} ns)", FormatDuration(ns), ns);
-  }
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_array() && !value.empty() && value.front().is_object()) {
-    // Rows such as the blame list: one line each, "holder: 916 us (softirq)".
-    std::string text;
-    for (const nlohmann::json& item : value) {
-      std::string line;
-      for (const auto& [field, field_value] : item.items()) {
-        line += (line.empty() ? "" : ", ") + EvidenceLabel(field) + " " +
-                EvidenceValue(field, field_value);
-      }
-      text += (text.empty() ? "" : "\n") + line;
-      if (text.size() > 600) break;
-    }
-    return text;
-  }
-  std::string text = JsonText(value, -1);
-  if (text.size() > 400) text = text.substr(0, 397) + "...";
-  return text;
-}
 
 // CPUs whose lanes a finding's timeline shows: its CPU and the other CPUs it names; for
 // findings about no CPU, the CPUs with events busiest with IRQs and softirqs in its interval.
@@ -117,13 +75,14 @@ void RenderFinding(const HtmlTraceView& view, const Finding& finding, std::strin
     out << " · at " << FormatTimestamp(finding.start_ns);
   }
   out << "</div>\n";
-  if (finding.evidence.is_object() && !finding.evidence.empty()) {
+  std::vector<EvidenceLine> evidence = EvidenceForPeople(finding.evidence);
+  if (!evidence.empty()) {
     out << "<dl class=\"evidence\">";
-    for (const auto& [key, value] : finding.evidence.items()) {
+    for (const EvidenceLine& line : evidence) {
       out << "<dt>";
-      out.Text(EvidenceLabel(key));
+      out.Text(line.label);
       out << "</dt><dd>";
-      out.Text(EvidenceValue(key, value));
+      out.Text(line.value);
       out << "</dd>";
     }
     out << "</dl>\n";

@@ -5,6 +5,7 @@
 #include "napiscope/event.h"
 #include "napiscope/format.h"
 #include "napiscope/json_text.h"
+#include "napiscope/phrasing.h"
 
 namespace napiscope {
 namespace {
@@ -69,6 +70,10 @@ std::string Value(const std::string& key, const nlohmann::json& value) {
     if (number == -1 && NamesAThing(key)) return "none";
     if ((key == "vec" || key.ends_with("_vec")) && number >= 0) {
       return fmt::format("{} ({})", SoftirqVectorName(static_cast<uint32_t>(number)), number);
+    }
+    if ((key == "prio" || key.ends_with("_prio")) && number >= 0 && number < 140) {
+      std::string words = FormatPriority(static_cast<int>(number));  // "" for nice 0
+      return words.empty() ? std::to_string(number) : fmt::format("{} ({})", number, words);
     }
     if (key.starts_with("pending_mask") && number >= 0 && number <= UINT32_MAX) {
       return FormatSoftirqMask(static_cast<uint32_t>(number));

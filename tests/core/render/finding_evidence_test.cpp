@@ -44,6 +44,14 @@ TEST(FindingEvidence, SoftirqVectorsAndPendingMasksAreNamed) {
   EXPECT_EQ(ValueOf(evidence, "pid"), "7");  // only vectors and masks are named
 }
 
+// The kernel's priority beside the sentence's "RT 98": 1 is chrt's 98.
+TEST(FindingEvidence, KernelPrioritiesSayWhatChrtAndNiceCallThem) {
+  nlohmann::json evidence = {{"prio", 1}, {"runner_prio", 120}, {"irq_thread_prio", 125}};
+  EXPECT_EQ(ValueOf(evidence, "prio"), "1 (RT 98)");
+  EXPECT_EQ(ValueOf(evidence, "runner prio"), "120");
+  EXPECT_EQ(ValueOf(evidence, "irq thread prio"), "125 (nice 5)");
+}
+
 TEST(FindingEvidence, MinusOneIsNoIrqTaskOrCpuAndAnUnknownTime) {
   nlohmann::json evidence = {{"irq", -1},
                              {"waker_pid", -1},

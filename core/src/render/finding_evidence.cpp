@@ -1,5 +1,7 @@
 #include "napiscope/finding_evidence.h"
 
+#include <cstdint>
+
 #include <fmt/format.h>
 
 #include "napiscope/event.h"
@@ -65,7 +67,10 @@ std::string Value(const std::string& key, const nlohmann::json& value) {
   if (value.is_number() && key.ends_with("_share")) {
     return fmt::format("{:.1f}%", value.get<double>() * 100);
   }
-  if (value.is_number_unsigned() || value.is_number_integer()) {
+  if (value.is_number_unsigned() && value.get<uint64_t>() > INT64_MAX) {
+    return std::to_string(value.get<uint64_t>());
+  }
+  if (value.is_number_integer()) {  // signed or unsigned
     int64_t number = value.get<int64_t>();
     if (number == -1 && NamesAThing(key)) return "none";
     if ((key == "vec" || key.ends_with("_vec")) && number >= 0) {

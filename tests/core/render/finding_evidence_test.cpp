@@ -63,6 +63,7 @@ TEST(FindingEvidence, MinusOneIsNoIrqTaskOrCpuAndAnUnknownTime) {
   EXPECT_EQ(ValueOf(evidence, "suggested cpu"), "none");
   EXPECT_EQ(ValueOf(evidence, "worst processed after"), "unknown");
   EXPECT_EQ(ValueOf(evidence, "irq thread prio"), "-1");
+  EXPECT_EQ(ValueOf({{"napi", 18446612708506931976u}}, "napi"), "18446612708506931976");
 }
 
 TEST(FindingEvidence, ListsObjectsAndFlagsAreSpelledOut) {

@@ -87,7 +87,11 @@ std::string Value(const std::string& key, const nlohmann::json& value) {
   }
   if (value.is_number_float()) return fmt::format("{:.4g}", value.get<double>());
   if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
-  if (value.is_string()) return value.get<std::string>();
+  if (value.is_string()) {
+    std::string_view role_words =
+        key == "role" ? WakeBlameRoleWords(value.get_ref<const std::string&>()) : "";
+    return role_words.empty() ? value.get<std::string>() : std::string(role_words);
+  }
   if (value.is_array()) return ListValue(key, value);
   if (value.is_object()) {
     std::string text;

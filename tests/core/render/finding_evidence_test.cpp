@@ -76,6 +76,12 @@ TEST(FindingEvidence, ListsObjectsAndFlagsAreSpelledOut) {
   EXPECT_EQ(ValueOf(evidence, "polls by context"), "ksoftirqd 12, napi_kthread 4819");
   EXPECT_EQ(ValueOf(evidence, "blame"), "holder iperf3 (pid 10780), time 570 us (569993 ns)");
   EXPECT_EQ(ValueOf(evidence, "blocking preempted"), "no");
+  nlohmann::json roles = {{"blame",
+                           {{{"holder", "iperf3 (pid 10780)"}, {"role", "lower_prio"}},
+                            {{"holder", "softirq HRTIMER"}, {"role", "softirq"}}}}};
+  EXPECT_EQ(ValueOf(roles, "blame"),
+            "holder iperf3 (pid 10780), role a lower-priority task that could not be preempted\n"
+            "holder softirq HRTIMER, role softirq");
   EXPECT_EQ(ValueOf(evidence, "dev"), "va");
 }
 

@@ -18,8 +18,8 @@ struct EvidenceLine {
 /// The entries of `evidence` (a finding's object; anything else gives none) in key order:
 /// times as trace seconds, durations with units (and the exact nanoseconds when the unit
 /// rounds them), shares as percentages, softirq vectors and pending masks by name, kernel
-/// priorities as chrt and nice say them, -1 as none or unknown, yes/no, lists and objects
-/// spelled out, long ones cut.
+/// priorities as chrt and nice say them, a blame item's role in words, -1 as none or unknown,
+/// yes/no, lists and objects spelled out, long ones cut.
 std::vector<EvidenceLine> EvidenceForPeople(const nlohmann::json& evidence);
 
 }  // namespace napiscope

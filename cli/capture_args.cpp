@@ -12,6 +12,7 @@
 
 #include "cli_common.h"
 #include "napiscope/format.h"
+#include "napiscope/text_wrap.h"
 
 namespace napiscope::cli {
 namespace {
@@ -68,6 +69,18 @@ CLI::Option* AddSecondsOption(CLI::App* command, const std::string& name, int64_
     *ns = parsed;
   };
   return command->add_option_function<std::string>(name, parse, what)->type_name("SECONDS");
+}
+
+std::string PresetsHelp() {
+  std::string text = "Presets of -e and their events:\n";
+  for (const std::string& name : EventPresetNames()) {
+    absl::StatusOr<std::vector<std::string>> events = ResolveEventPreset(name);
+    if (!events.ok()) continue;
+    std::vector<std::string> listed = *events;  // commas kept where a line breaks
+    for (size_t i = 0; i + 1 < listed.size(); ++i) listed[i] += ',';
+    text += WrapPieces(listed, " ", 80, "  " + name + ": ", "    ");
+  }
+  return text + "Why each event matters: docs/record.md in napiscope's source";
 }
 
 void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& default_instance) {

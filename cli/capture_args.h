@@ -25,6 +25,10 @@ struct CaptureArgs {
 /// Adds -e/--events, --cpus, --buffer-kb and --instance to `command`.
 void AddCaptureFlags(CLI::App* command, CaptureArgs* args, const std::string& default_instance);
 
+/// The presets -e takes and their events, lines for a command's --help (an installed
+/// napiscope has no docs/ beside it).
+std::string PresetsHelp();
+
 /// A second in nanoseconds.
 inline constexpr int64_t kSecondNs = 1'000'000'000;
 

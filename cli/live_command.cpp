@@ -226,7 +226,8 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run) {
   live->footer(
       "Examples:\n  napiscope live\n  napiscope live --interval 5 --fail-on warning\n"
       "  napiscope live --fail-on warning --save-on-fail stall.dat --keep 5\n"
-      "  napiscope live --duration 10 --json-lines | jq .cpus");
+      "  napiscope live --duration 10 --json-lines | jq .cpus\n" +
+      PresetsHelp());
   live->callback([args, run] { *run = [args] { return RunLive(*args); }; });
 }
 

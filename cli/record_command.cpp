@@ -247,8 +247,8 @@ void AddRecordCommand(CLI::App& app, std::function<int()>* run) {
   record->footer(
       "Examples:\n  napiscope record -o trace.dat --duration 5\n"
       "  napiscope record -o trace.dat --events minimal --cpus 0-1 -- iperf3 -c HOST\n"
-      "  napiscope record -o last5s.dat --keep 5    # Ctrl-C writes the last 5 s\n"
-      "Presets and what each event is for: docs/record.md");
+      "  napiscope record -o last5s.dat --keep 5    # Ctrl-C writes the last 5 s\n" +
+      PresetsHelp());
   record->callback([args, run] { *run = [args] { return RunRecord(*args); }; });
 }
 

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "napiscope/record.h"
 #include "support/test_support.h"
 
 namespace napiscope {
@@ -306,6 +307,31 @@ TEST(CommandLine, HelpFitsTheTerminal) {
   std::string narrow = RunCommand("COLUMNS=50 " + CliPath() + " report --help").out;
   EXPECT_THAT(narrow, HasSubstr("\n  --summary\n      findings, lost and missing events, and one\n"
                                 "      line per analysis; no tables\n"));
+}
+
+// record and live --help name every event of each preset: an installed napiscope has no
+// docs/record.md beside it.
+TEST(CommandLine, CaptureHelpListsEachPresetsEvents) {
+  for (std::string command : {" record", " live"}) {
+    SCOPED_TRACE(command);
+    std::string help = RunCommand("COLUMNS=80 " + CliPath() + command + " --help").out;
+    for (const std::string& preset : EventPresetNames()) {
+      SCOPED_TRACE(preset);
+      size_t at = help.find("\n  " + preset + ": ");
+      ASSERT_NE(at, std::string::npos) << help;
+      size_t end = help.find("\n  ", at + 1);  // the next preset (continuations have 4 spaces)
+      while (end != std::string::npos && help.compare(end, 5, "\n    ") == 0) {
+        end = help.find("\n  ", end + 1);
+      }
+      std::string listed =
+          help.substr(at, end == std::string::npos ? std::string::npos : end + 1 - at);
+      absl::StatusOr<std::vector<std::string>> events = ResolveEventPreset(preset);
+      ASSERT_TRUE(events.ok());
+      for (const std::string& event : *events) {
+        EXPECT_THAT(listed, HasSubstr(" " + event + (event == events->back() ? "\n" : ",")));
+      }
+    }
+  }
 }
 
 // `napiscope` alone lists the commands (on stderr, exit 1: it did nothing); `napiscope help

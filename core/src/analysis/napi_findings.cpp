@@ -20,6 +20,8 @@ struct InstanceTotals {
   TimestampNs longest_chain_end_ns = 0;
   std::map<SoftirqSite, int64_t> polls_by_context;
   std::map<int, int64_t> polls_by_cpu;
+  int32_t kthread_pid = -1;  // the NAPI kthread with the most polls, threaded NAPI
+  int64_t kthread_polls = 0;
 };
 
 std::string ContextShares(const InstanceTotals& totals) {
@@ -37,12 +39,14 @@ std::string Tuning(const InstanceTotals& totals, bool moved_to_ksoftirqd, bool t
            "net.core.netdev_budget / netdev_budget_usecs bound a NET_RX run.";
   }
   if (threaded) {
+    std::string pin = totals.kthread_pid >= 0
+                          ? fmt::format("pid {0}: taskset -pc CPU {0}", totals.kthread_pid)
+                          : fmt::format("taskset -pc CPU PID of napi/{}-*", totals.dev);
     return fmt::format(
         "Threaded NAPI keeps polling in its kthread while polls use the whole budget; pin it "
-        "(taskset -pc CPU PID of napi/{}-*) with the device IRQ, and consider IRQ coalescing "
-        "(ethtool -C {} rx-usecs N) or napi_defer_hard_irqs / gro_flush_timeout in "
-        "/sys/class/net/{}/.",
-        totals.dev, totals.dev, totals.dev);
+        "({}) with the device IRQ, and consider IRQ coalescing (ethtool -C {} rx-usecs N) or "
+        "napi_defer_hard_irqs / gro_flush_timeout in /sys/class/net/{}/.",
+        pin, totals.dev, totals.dev);
   }
   std::string moved =
       moved_to_ksoftirqd
@@ -76,6 +80,10 @@ void NapiBudgetFindings(const std::vector<NapiRow>& rows, const Thresholds& t,
     }
     totals.polls_by_context[row.context] += row.polls;
     totals.polls_by_cpu[row.cpu] += row.polls;
+    if (row.kthread_pid >= 0 && row.polls > totals.kthread_polls) {
+      totals.kthread_pid = row.kthread_pid;
+      totals.kthread_polls = row.polls;
+    }
   }
   for (const auto& instance : instances) {
     const auto& key = instance.first;
@@ -117,6 +125,7 @@ void NapiBudgetFindings(const std::vector<NapiRow>& rows, const Thresholds& t,
                         {"max_consecutive_exhausted", totals.longest_chain},
                         {"ksoftirqd_share", ksoftirqd_share},
                         {"polls_by_context", contexts}};
+    if (threaded && totals.kthread_pid >= 0) finding.evidence["kthread_pid"] = totals.kthread_pid;
     findings->push_back(std::move(finding));
   }
 }

@@ -83,6 +83,7 @@ void NapiPolls::OnInterval(const ContextInterval& interval) {
   row.budget = std::max(row.budget, frame.budget);
   ++row.polls;
   row.work += frame.work;
+  if (key.context == SoftirqSite::kNapiKthread) row.kthread_pid = frame.pid;
   if (exhausted) ++row.exhausted;
   if (chain.length > row.max_chain) {
     row.max_chain = chain.length;
@@ -122,6 +123,7 @@ std::vector<NapiRow> NapiPolls::Rows(const TraceContext& context, bool skb_recor
     out.longest_chain_start_ns = row.max_chain_start_ns;
     out.longest_chain_end_ns = row.max_chain_end_ns;
     out.dropped_chains = row.dropped_chains;
+    out.kthread_pid = row.kthread_pid;
     out.work_per_poll = CountStatsOf(row.work_histogram);
     out.poll_time = row.poll_time.Stats();
     out.netif_receive_skb = skb_recorded ? row.skbs : -1;

@@ -51,6 +51,7 @@ class NapiPolls : public EventSink, public ContextListener {
     TimestampNs max_chain_end_ns = 0;
     int64_t dropped_chains = 0;
     int64_t skbs = 0;
+    int32_t kthread_pid = -1;  // the NAPI kthread the polls ran in (threaded NAPI)
     absl::flat_hash_map<int32_t, int64_t> work_histogram;  // work -> polls; bounded by budget
     DurationRecorder poll_time;
   };

@@ -44,15 +44,21 @@ TEST(NapiScenario, PollsPerInstanceCpuAndContextAreTheBuildersSums) {
   };
   using Key = std::tuple<std::string, std::string, int, std::string>;  // napi, dev, cpu, context
   std::map<Key, Sum> want, got;
+  std::map<Key, int32_t> kthread_pids;  // polls in a NAPI kthread: its pid
   for (const json& poll : facts["napi_polls"]) {
-    Sum& sum = want[{poll["napi"], poll["dev"], poll["cpu"], ContextName(poll["context"])}];
+    Key key{poll["napi"], poll["dev"], poll["cpu"], ContextName(poll["context"])};
+    if (poll["context"] == "napi_thread") kthread_pids[key] = poll["pid"].get<int32_t>();
+    Sum& sum = want[key];
     sum.polls += poll["polls"].get<int64_t>();
     sum.exhausted += poll["full_budget_polls"].get<int64_t>();
     sum.work += poll["work"].get<int64_t>();
   }
+  ASSERT_FALSE(kthread_pids.empty()) << "the scenario polls in a NAPI kthread";
   for (const NapiRow& row : report.napi) {
-    Sum& sum = got[{fmt::format("{:#x}", row.napi), row.dev, row.cpu,
-                    std::string(NapiContextName(row.context))}];
+    Key key{fmt::format("{:#x}", row.napi), row.dev, row.cpu,
+            std::string(NapiContextName(row.context))};
+    EXPECT_EQ(row.kthread_pid, kthread_pids.contains(key) ? kthread_pids[key] : -1);
+    Sum& sum = got[key];
     sum.polls += row.polls;
     sum.exhausted += row.exhausted;
     sum.work += row.work;

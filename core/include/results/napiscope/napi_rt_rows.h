@@ -57,6 +57,7 @@ struct NapiRow {
   int64_t netif_receive_skb = -1;  ///< net:netif_receive_skb of `dev` inside these polls;
                                    ///< -1 when the event was not recorded
   int64_t dropped_chains = 0;      ///< exhausted chains cut by lost events (length unknown)
+  int32_t kthread_pid = -1;        ///< polls in a NAPI kthread: its pid (napi/<dev>-<id>)
 
   /// True for the backlog's polls (kBacklogNapiDevice).
   bool IsBacklog() const { return dev == kBacklogNapiDevice; }

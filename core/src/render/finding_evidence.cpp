@@ -34,6 +34,11 @@ bool NamesAThing(const std::string& key) {
   return false;
 }
 
+// `text` cut to kMaxOtherText characters.
+std::string Cut(std::string text) {
+  return text.size() > kMaxOtherText ? text.substr(0, kMaxOtherText - 3) + "..." : text;
+}
+
 std::string Value(const std::string& key, const nlohmann::json& value);
 
 // Each item on a line of its own ("holder iperf3 (pid 10780), time 570 us"), cut when long.
@@ -98,10 +103,9 @@ std::string Value(const std::string& key, const nlohmann::json& value) {
     for (const auto& [field, field_value] : value.items()) {
       text += (text.empty() ? "" : ", ") + field + " " + Value(field, field_value);
     }
-    return text.size() > kMaxOtherText ? text.substr(0, kMaxOtherText - 3) + "..." : text;
+    return Cut(text);
   }
-  std::string text = JsonText(value, -1);
-  return text.size() > kMaxOtherText ? text.substr(0, kMaxOtherText - 3) + "..." : text;
+  return value.is_null() ? "none" : Cut(JsonText(value, -1));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include <iostream>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "cli_common.h"
 #include "commands.h"
 #include "napiscope/json_text.h"
@@ -45,9 +47,15 @@ int RunDiff(const DiffOptions& options) {
   int regressions = options.fail_on_regression_pct < 0
                         ? 0
                         : CountRegressions(diff, options.fail_on_regression_pct);
-  if (regressions > 0 && !options.quiet) {
-    std::cerr << "napiscope diff: " << Counted(regressions, "metric") << " regressed by more than "
-              << options.fail_on_regression_pct << "%\n";
+  if (options.fail_on_regression_pct >= 0 && !options.quiet) {
+    // A CI log says why the job passed as well as why it failed.
+    int64_t regressed = CountVerdicts(diff).regressed;
+    std::cerr << "napiscope diff: "
+              << (regressions > 0 ? Counted(regressions, "metric") : std::string("no metric"))
+              << " regressed by more than " << options.fail_on_regression_pct << "%"
+              << (regressions == 0 && regressed > 0 ? fmt::format(" ({} by less)", regressed)
+                                                    : std::string())
+              << "\n";
   }
   return regressions > 0 ? kExitFindings : kExitClean;
 }

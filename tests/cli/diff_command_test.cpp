@@ -122,6 +122,28 @@ TEST(DiffCommand, ExitTwoOnARegressionAboveThePercentage) {
   EXPECT_EQ(RunCommand(CliPath() + " diff " + Pinned() + " " + Bouncing()).exit_code, 0);
 }
 
+// With --fail-on-regression a passing diff says why it passed: no metric beyond the
+// percentage, and how many regressed by less.
+TEST(DiffCommand, APassingGateSaysNoMetricRegressedBeyondIt) {
+  std::string pair =
+      " " + TestData("real/veth-softirq-napi.dat") + " " + TestData("real/veth-threaded-napi.dat");
+  json diff = json::parse(RunCommand(CliPath() + " diff -f json" + pair).out);
+  int regressed = 0;
+  for (const json& row : diff["rows"]) regressed += row["verdict"] == "regressed" ? 1 : 0;
+  ASSERT_GT(regressed, 0);
+  auto result = RunCommand(CliPath() + " diff -q --fail-on-regression 5000" + pair);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.err, "");  // -q: nothing
+  result = RunCommand(CliPath() + " diff --fail-on-regression 5000" + pair + " 2>&1 >/dev/null");
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.out, "napiscope diff: no metric regressed by more than 5000% (" +
+                            std::to_string(regressed) + " by less)\n");
+  // Improvements alone: no "by less".
+  result = RunCommand(CliPath() + " diff --fail-on-regression 10 " + Bouncing() + " " + Pinned());
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.err, "napiscope diff: no metric regressed by more than 10%\n");
+}
+
 TEST(DiffCommand, ErrorsExitOne) {
   auto result = RunCommand(CliPath() + " diff " + Pinned() + " /nonexistent/trace.dat");
   EXPECT_EQ(result.exit_code, 1);

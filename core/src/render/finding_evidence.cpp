@@ -1,5 +1,6 @@
 #include "napiscope/finding_evidence.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include <fmt/format.h>
@@ -22,7 +23,7 @@ bool InNanoseconds(const std::string& key) { return key.size() > 3 && key.ends_w
 // "p99_threshold_ns" -> "p99 threshold", "max_at_ns" -> "max at" (the value says its unit).
 std::string Label(std::string key) {
   if (InNanoseconds(key)) key.resize(key.size() - 3);
-  for (char& c : key) c = c == '_' ? ' ' : c;
+  std::replace(key.begin(), key.end(), '_', ' ');
   return key;
 }
 
@@ -44,7 +45,8 @@ std::string Value(const std::string& key, const nlohmann::json& value);
 // Each item on a line of its own ("holder iperf3 (pid 10780), time 570 us"), cut when long.
 std::string ListValue(const std::string& key, const nlohmann::json& items) {
   std::string text;
-  for (const nlohmann::json& item : items) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    const nlohmann::json& item = items[i];
     std::string line;
     if (item.is_object()) {
       for (const auto& [field, field_value] : item.items()) {
@@ -54,7 +56,7 @@ std::string ListValue(const std::string& key, const nlohmann::json& items) {
       line = Value(key, item);
     }
     text += (text.empty() ? "" : "\n") + line;
-    if (text.size() > kMaxListText) return text + "\n...";
+    if (text.size() > kMaxListText && i + 1 < items.size()) return text + "\n...";
   }
   return text;
 }

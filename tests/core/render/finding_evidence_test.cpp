@@ -91,6 +91,10 @@ TEST(FindingEvidence, LongListsAreCutAndNonObjectsGiveNothing) {
   std::string value = ValueOf({{"missing_events", many}}, "missing events");
   EXPECT_LT(value.size(), 700u);
   EXPECT_TRUE(value.ends_with("\n...")) << value;
+  // A list that ends where the cut would come is whole: no "..." after its last item.
+  nlohmann::json two = {std::string(590, 'a'), std::string(20, 'b')};
+  EXPECT_EQ(ValueOf({{"commands", two}}, "commands"),
+            two[0].get<std::string>() + "\n" + two[1].get<std::string>());
   EXPECT_TRUE(EvidenceForPeople(nlohmann::json::array({1, 2})).empty());
   EXPECT_TRUE(EvidenceForPeople(nlohmann::json()).empty());
 }

@@ -19,6 +19,7 @@ struct DiffOptions {
   std::string format = "text";
   std::string output;
   double fail_on_regression_pct = -1;  // < 0: never fail on a regression
+  double noise_pct = kDefaultNoisePercent;
   AnalysisFlags flags;
   bool quiet = false;
   int width = -1;  // -1: the terminal's width on a terminal, else 120
@@ -38,7 +39,7 @@ int RunDiff(const DiffOptions& options) {
         AnalyzeTraceWindowed(path, options.flags, analysis, options.quiet, report);
     if (!status.ok()) return Fail("", std::string(status.message()));
   }
-  ReportDiff diff = DiffReports(before, after);
+  ReportDiff diff = DiffReports(before, after, options.noise_pct);
   std::string text = options.format == "json" ? JsonText(DiffToJson(diff), 2) + "\n"
                      : options.format == "markdown"
                          ? DiffToMarkdown(diff)
@@ -49,12 +50,12 @@ int RunDiff(const DiffOptions& options) {
                         : CountRegressions(diff, options.fail_on_regression_pct);
   if (options.fail_on_regression_pct >= 0 && !options.quiet) {
     // A CI log says why the job passed as well as why it failed.
-    int64_t regressed = CountVerdicts(diff).regressed;
+    int by_less = CountRegressions(diff, 0) - regressions;
     std::cerr << "napiscope diff: "
               << (regressions > 0 ? Counted(regressions, "metric") : std::string("no metric"))
               << " regressed by more than " << options.fail_on_regression_pct << "%"
-              << (regressions == 0 && regressed > 0 ? fmt::format(" ({} by less)", regressed)
-                                                    : std::string())
+              << (regressions == 0 && by_less > 0 ? fmt::format(" ({} by less)", by_less)
+                                                  : std::string())
               << "\n";
   }
   return regressions > 0 ? kExitFindings : kExitClean;
@@ -81,6 +82,11 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
   diff->add_option("-o,--output", options->output, "write to this file instead of stdout");
   diff->add_option("--fail-on-regression", options->fail_on_regression_pct,
                    "exit 2 when a metric that should go down went up by more than PCT percent")
+      ->check(NumberAtLeast(0));
+  diff->add_option("--noise", options->noise_pct,
+                   "count a change of at most PCT percent as unchanged, shown as 'within PCT%' "
+                   "(default 5: two recordings of one workload differ by that much; 0 judges "
+                   "every change); --fail-on-regression sees such changes too")
       ->check(NumberAtLeast(0));
   diff->add_option("--width", options->width,
                    "wrap sentences at N columns, and give each metric two lines when its row is "

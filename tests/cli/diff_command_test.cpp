@@ -128,8 +128,11 @@ TEST(DiffCommand, APassingGateSaysNoMetricRegressedBeyondIt) {
   std::string pair =
       " " + TestData("real/veth-softirq-napi.dat") + " " + TestData("real/veth-threaded-napi.dat");
   json diff = json::parse(RunCommand(CliPath() + " diff -f json" + pair).out);
-  int regressed = 0;
-  for (const json& row : diff["rows"]) regressed += row["verdict"] == "regressed" ? 1 : 0;
+  int regressed = 0;  // moved the worse way: regressed, or within the noise and higher
+  for (const json& row : diff["rows"]) {
+    regressed += row["verdict"] == "regressed" ||
+                 (row["verdict"] == "within_noise" && row["after"] > row["before"]);
+  }
   ASSERT_GT(regressed, 0);
   auto result = RunCommand(CliPath() + " diff -q --fail-on-regression 5000" + pair);
   EXPECT_EQ(result.exit_code, 0) << result.err;
@@ -142,6 +145,34 @@ TEST(DiffCommand, APassingGateSaysNoMetricRegressedBeyondIt) {
   result = RunCommand(CliPath() + " diff --fail-on-regression 10 " + Bouncing() + " " + Pinned());
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(result.err, "napiscope diff: no metric regressed by more than 10%\n");
+}
+
+// --noise sets the band within which a change counts as unchanged; 0 judges every change, so
+// the rows the default band calls within_noise are then improved or regressed.
+TEST(DiffCommand, NoiseSetsTheBandOfUnchangedAndZeroJudgesEveryChange) {
+  std::string pair =
+      " " + TestData("real/veth-softirq-napi.dat") + " " + TestData("real/veth-threaded-napi.dat");
+  json banded = json::parse(RunCommand(CliPath() + " diff -f json" + pair).out);
+  json exact = json::parse(RunCommand(CliPath() + " diff -f json --noise 0" + pair).out);
+  json wide = json::parse(RunCommand(CliPath() + " diff -f json --noise 50" + pair).out);
+  EXPECT_EQ(banded["noise_percent"], 5);
+  EXPECT_EQ(exact["noise_percent"], 0);
+  EXPECT_EQ(exact["counts"]["within_noise"], 0);
+  ASSERT_GT(banded["counts"]["within_noise"].get<int>(), 0);
+  auto judged = [](const json& diff) {
+    return diff["counts"]["regressed"].get<int>() + diff["counts"]["improved"].get<int>() +
+           diff["counts"]["within_noise"].get<int>();
+  };
+  EXPECT_EQ(judged(banded), judged(exact));
+  EXPECT_EQ(judged(wide), judged(exact));
+  EXPECT_GT(wide["counts"]["within_noise"], banded["counts"]["within_noise"]);
+  for (const json& row : wide["rows"]) {
+    if (row["verdict"] != "within_noise") continue;
+    EXPECT_LE(std::abs(row["relative_change"].get<double>()), 0.5) << row.dump();
+  }
+  auto text = RunCommand(CliPath() + " diff --noise 50" + pair);
+  EXPECT_THAT(text.out, HasSubstr(" within 50%)"));
+  EXPECT_EQ(RunCommand(CliPath() + " diff --noise -1" + pair).exit_code, 1);
 }
 
 TEST(DiffCommand, ErrorsExitOne) {

@@ -38,8 +38,11 @@ std::string Side(const DiffRow& row, const std::optional<double>& value) {
   return value ? FormatValue(row.unit, *value) : "-";
 }
 
-std::string_view Mark(ChangeVerdict verdict) {
+// The verdict column; `noise_percent` names the band of kWithinNoise.
+std::string Mark(ChangeVerdict verdict, double noise_percent) {
   switch (verdict) {
+    case ChangeVerdict::kWithinNoise:
+      return fmt::format("within {:g}%", noise_percent);
     case ChangeVerdict::kImproved: return "improved";
     case ChangeVerdict::kRegressed: return "REGRESSED";
     case ChangeVerdict::kChanged: return "changed";
@@ -68,6 +71,9 @@ std::string CountsLine(const ReportDiff& diff) {
   DiffCounts counts = CountVerdicts(diff);
   std::string line = fmt::format("{} regressed, {} improved, {} unchanged", counts.regressed,
                                  counts.improved, counts.unchanged);
+  if (counts.within_noise > 0) {
+    line += fmt::format(" ({} within {:g}%)", counts.within_noise, diff.noise_percent);
+  }
   if (counts.only_one_side > 0) line += fmt::format(", {} in one trace only", counts.only_one_side);
   if (counts.few_samples > 0) {
     line += fmt::format(", {} not judged (too few samples)", counts.few_samples);
@@ -91,7 +97,7 @@ std::string MetricsTable(const ReportDiff& diff, size_t width) {
   for (const DiffRow* row : RowsByImportance(diff)) {
     cells.push_back({row->label, row->subject, Side(*row, row->before), Side(*row, row->after),
                      row->verdict == ChangeVerdict::kSame ? "=" : FormatChange(*row), Samples(*row),
-                     std::string(Mark(row->verdict))});
+                     Mark(row->verdict, diff.noise_percent)});
   }
   std::array<size_t, kColumns> w{};
   for (const Cells& line : cells) {
@@ -140,8 +146,9 @@ std::string DiffToText(const ReportDiff& diff, size_t width) {
   text += "\n" + internal::JoinLines(internal::Wrap(
                      fmt::format("metrics, most changed first (samples: waits, wakeups, "
                                  "activations or polls behind a value, before -> after; a p50 is "
-                                 "judged from {} on both sides, a p99 from {}):",
-                                 MinSamples("p50"), MinSamples("p99")),
+                                 "judged from {} on both sides, a p99 from {}; a change of "
+                                 "at most {:g}% is within noise):",
+                                 MinSamples("p50"), MinSamples("p99"), diff.noise_percent),
                      width, ""));
   return text + MetricsTable(diff, width);
 }
@@ -180,10 +187,12 @@ nlohmann::json DiffToJson(const ReportDiff& diff) {
   return {{"schema", "napiscope.diff/1"},
           {"before", {{"path", diff.before_path}}},
           {"after", {{"path", diff.after_path}}},
+          {"noise_percent", diff.noise_percent},
           {"counts",
            {{"regressed", counts.regressed},
             {"improved", counts.improved},
             {"unchanged", counts.unchanged},
+            {"within_noise", counts.within_noise},
             {"few_samples", counts.few_samples},
             {"only_one_side", counts.only_one_side}}},
           {"warnings", diff.warnings},
@@ -195,13 +204,14 @@ std::string DiffToMarkdown(const ReportDiff& diff) {
   std::string table;
   int same = 0;
   for (const DiffRow* row : RowsByImportance(diff)) {
-    if (row->verdict == ChangeVerdict::kSame) {
+    // A pull-request comment lists what moved beyond the noise; the count says the rest.
+    if (row->verdict == ChangeVerdict::kSame || row->verdict == ChangeVerdict::kWithinNoise) {
       ++same;
       continue;
     }
-    std::string_view mark = row->verdict == ChangeVerdict::kImproved    ? "✅ improved"
-                            : row->verdict == ChangeVerdict::kRegressed ? "🔺 regressed"
-                                                                        : Mark(row->verdict);
+    std::string mark = row->verdict == ChangeVerdict::kImproved    ? "✅ improved"
+                       : row->verdict == ChangeVerdict::kRegressed ? "🔺 regressed"
+                                                                   : Mark(row->verdict, 0);
     table += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row->label, row->subject,
                          Side(*row, row->before), Side(*row, row->after), FormatChange(*row),
                          Samples(*row), mark);
@@ -221,7 +231,11 @@ std::string DiffToMarkdown(const ReportDiff& diff) {
             "|---|---|--:|--:|--:|--:|---|\n" +
             table + "\n";
   }
-  text += fmt::format("{} metric{} unchanged.\n", same, same == 1 ? "" : "s");
+  int within_noise = CountVerdicts(diff).within_noise;
+  text += fmt::format("{} metric{} unchanged{}.\n", same, same == 1 ? "" : "s",
+                      within_noise > 0
+                          ? fmt::format(" ({} within {:g}%)", within_noise, diff.noise_percent)
+                          : std::string());
   return text;
 }
 

@@ -147,7 +147,8 @@ Samples CollectMetrics(const Report& report) {
 
 // `resolution_ns`: the coarser step of the two traces' timestamps; durations closer than it
 // are the same as far as the traces can tell.
-ChangeVerdict Judge(const DiffRow& row, int64_t resolution_ns) {
+// `noise_percent`: a judged change of at most that share of the before value is noise.
+ChangeVerdict Judge(const DiffRow& row, int64_t resolution_ns, double noise_percent) {
   if (!row.before) return ChangeVerdict::kOnlyAfter;
   if (!row.after) return ChangeVerdict::kOnlyBefore;
   if (*row.before == *row.after) return ChangeVerdict::kSame;
@@ -160,6 +161,8 @@ ChangeVerdict Judge(const DiffRow& row, int64_t resolution_ns) {
     return ChangeVerdict::kFewSamples;
   }
   if (row.direction == MetricDirection::kNeutral) return ChangeVerdict::kChanged;
+  std::optional<double> relative = row.RelativeChange();
+  if (relative && std::abs(*relative) * 100 <= noise_percent) return ChangeVerdict::kWithinNoise;
   return *row.after < *row.before ? ChangeVerdict::kImproved : ChangeVerdict::kRegressed;
 }
 
@@ -301,6 +304,9 @@ DiffCounts CountVerdicts(const ReportDiff& diff) {
     switch (row.verdict) {
       case ChangeVerdict::kRegressed: ++counts.regressed; break;
       case ChangeVerdict::kImproved: ++counts.improved; break;
+      case ChangeVerdict::kWithinNoise:
+        ++counts.within_noise;
+        [[fallthrough]];
       case ChangeVerdict::kSame:
       case ChangeVerdict::kChanged: ++counts.unchanged; break;
       case ChangeVerdict::kFewSamples: ++counts.few_samples; break;
@@ -319,10 +325,14 @@ std::vector<const DiffRow*> RowsByImportance(const ReportDiff& diff) {
       case ChangeVerdict::kOnlyAfter:
       case ChangeVerdict::kOnlyBefore: return 2;
       case ChangeVerdict::kChanged: return 3;
-      case ChangeVerdict::kFewSamples: return 4;
-      case ChangeVerdict::kSame: return 5;
+      case ChangeVerdict::kWithinNoise:
+        return 4;
+      case ChangeVerdict::kFewSamples:
+        return 5;
+      case ChangeVerdict::kSame:
+        return 6;
     }
-    return 6;
+    return 7;
   };
   // |relative change| times n / (n + 30), n the fewer samples of the two sides: a doubling over
   // 35 samples weighs half as much as one over 13k.
@@ -351,6 +361,8 @@ std::string_view ChangeVerdictName(ChangeVerdict verdict) {
     case ChangeVerdict::kOnlyBefore: return "only_before";
     case ChangeVerdict::kOnlyAfter: return "only_after";
     case ChangeVerdict::kFewSamples: return "few_samples";
+    case ChangeVerdict::kWithinNoise:
+      return "within_noise";
   }
   return "";
 }
@@ -363,8 +375,14 @@ std::optional<double> DiffRow::RelativeChange() const {
   return (*after - *before) / *before;
 }
 
-ReportDiff DiffReports(const Report& before, const Report& after) {
+bool DiffRow::MovedWorse() const {
+  return verdict == ChangeVerdict::kRegressed ||
+         (verdict == ChangeVerdict::kWithinNoise && *after > *before);
+}
+
+ReportDiff DiffReports(const Report& before, const Report& after, double noise_percent) {
   ReportDiff diff;
+  diff.noise_percent = noise_percent;
   diff.before_path = before.trace.meta.path;
   diff.after_path = after.trace.meta.path;
   std::map<SortKey, DiffRow> rows;
@@ -388,7 +406,7 @@ ReportDiff DiffReports(const Report& before, const Report& after) {
   for (auto& [key, row] : rows) {
     bool zero_both = row.before == 0.0 && row.after == 0.0;
     if (zero_both && row.direction == MetricDirection::kNeutral) continue;  // no such time
-    row.verdict = Judge(row, resolution_ns);
+    row.verdict = Judge(row, resolution_ns, noise_percent);
     diff.rows.push_back(std::move(row));
   }
   diff.findings = DiffFindings(before.findings, after.findings);
@@ -399,7 +417,7 @@ ReportDiff DiffReports(const Report& before, const Report& after) {
 int CountRegressions(const ReportDiff& diff, double percent) {
   int count = 0;
   for (const DiffRow& row : diff.rows) {
-    if (row.verdict != ChangeVerdict::kRegressed) continue;
+    if (!row.MovedWorse()) continue;
     std::optional<double> relative = row.RelativeChange();
     count += !relative || *relative * 100 > percent;
   }

@@ -56,6 +56,51 @@ TEST(ReportDiff, LowerLatencyIsAnImprovementAndHigherARegression) {
                         "+100 -> 100 +REGRESSED\n"));
 }
 
+// Two recordings of one workload move percentiles by a few percent: the first line said
+// "5 regressed, 9 improved" for a +0.3% p50. Within the noise band they count as unchanged,
+// and a gate tighter than the band still sees those that moved the worse way.
+TEST(ReportDiff, ChangesWithinTheNoiseCountAsUnchangedAndATighterGateStillSeesThem) {
+  Report before = WithLatency(10'000, 400'000, 2'000'000);
+  Report after = WithLatency(10'300, 380'000, 2'200'000);  // +3%, -5% (the band's edge), +10%
+  ReportDiff diff = DiffReports(before, after);
+  EXPECT_EQ(diff.noise_percent, kDefaultNoisePercent);
+  EXPECT_EQ(Find(diff, "softirq_latency_p50_ns").verdict, ChangeVerdict::kWithinNoise);
+  EXPECT_EQ(Find(diff, "softirq_latency_p99_ns").verdict, ChangeVerdict::kWithinNoise);
+  EXPECT_EQ(Find(diff, "softirq_latency_max_ns").verdict, ChangeVerdict::kRegressed);
+  EXPECT_TRUE(Find(diff, "softirq_latency_p50_ns").MovedWorse());
+  EXPECT_FALSE(Find(diff, "softirq_latency_p99_ns").MovedWorse());
+  DiffCounts counts = CountVerdicts(diff);
+  EXPECT_EQ(counts.regressed, 1);
+  EXPECT_EQ(counts.improved, 0);
+  EXPECT_EQ(counts.unchanged, 2);
+  EXPECT_EQ(counts.within_noise, 2);
+  EXPECT_EQ(CountRegressions(diff, 0), 2);  // the p50's +3% and the max's +10%
+  EXPECT_EQ(CountRegressions(diff, 2), 2);
+  EXPECT_EQ(CountRegressions(diff, 5), 1);
+  std::string text = DiffToText(diff);
+  EXPECT_THAT(text, ::testing::StartsWith("1 regressed, 0 improved, 2 unchanged (2 within 5%); "
+                                          "findings: 0 new, 0 worse, 0 gone\n"));
+  EXPECT_THAT(text, ::testing::ContainsRegex(
+                        "softirq latency p50 +CPU1 NET_RX +10.0 us +10.3 us +\\+300 ns "
+                        "\\(\\+3.0%\\) +100 -> 100 +within 5%\n"));
+  EXPECT_THAT(text, HasSubstr("a change of at most 5% is within noise"));
+  nlohmann::json json = DiffToJson(diff);
+  EXPECT_EQ(json["noise_percent"], 5);
+  EXPECT_EQ(json["counts"]["within_noise"], 2);
+  EXPECT_EQ(json["counts"]["unchanged"], 2);
+  std::string markdown = DiffToMarkdown(diff);
+  EXPECT_THAT(markdown, ::testing::Not(HasSubstr("| softirq latency p50 |")));
+  EXPECT_THAT(markdown, HasSubstr("| softirq latency max |"));
+  EXPECT_THAT(markdown, HasSubstr("2 metrics unchanged (2 within 5%).\n"));
+
+  // --noise 0: every change judged, as before the band.
+  ReportDiff exact = DiffReports(before, after, 0);
+  EXPECT_EQ(Find(exact, "softirq_latency_p50_ns").verdict, ChangeVerdict::kRegressed);
+  EXPECT_EQ(Find(exact, "softirq_latency_p99_ns").verdict, ChangeVerdict::kImproved);
+  EXPECT_EQ(CountVerdicts(exact).within_noise, 0);
+  EXPECT_THAT(DiffToText(exact), ::testing::StartsWith("2 regressed, 1 improved, 0 unchanged;"));
+}
+
 // In an 80-column terminal each row of the metrics table (about 100 columns) broke where the
 // terminal chose: narrower than a row, each metric takes two lines, its numbers under it.
 TEST(ReportDiff, NarrowerThanARowEachMetricTakesTwoLines) {

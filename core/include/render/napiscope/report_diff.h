@@ -26,17 +26,18 @@ enum class MetricDirection : uint8_t {
 
 /// How one metric changed from before to after.
 enum class ChangeVerdict : uint8_t {
-  kSame,        ///< equal
-  kImproved,    ///< moved the better way
-  kRegressed,   ///< moved the worse way
-  kChanged,     ///< a neutral metric moved
-  kOnlyBefore,  ///< the subject is gone in the after trace
-  kOnlyAfter,   ///< the subject is new in the after trace
-  kFewSamples,  ///< a percentile over fewer samples than MinSamples: not judged
+  kSame,         ///< equal
+  kImproved,     ///< moved the better way
+  kRegressed,    ///< moved the worse way
+  kChanged,      ///< a neutral metric moved
+  kOnlyBefore,   ///< the subject is gone in the after trace
+  kOnlyAfter,    ///< the subject is new in the after trace
+  kFewSamples,   ///< a percentile over fewer samples than MinSamples: not judged
+  kWithinNoise,  ///< moved by at most the diff's noise percent either way: counted unchanged
 };
 
 /// Stable name of a verdict ("same", "improved", "regressed", "changed", "only_before",
-/// "only_after", "few_samples").
+/// "only_after", "few_samples", "within_noise").
 std::string_view ChangeVerdictName(ChangeVerdict verdict);
 
 /// One metric of one subject in both reports.
@@ -56,7 +57,13 @@ struct DiffRow {
   double Change() const;
   /// (after - before) / before; absent when a side is absent or before is 0 and after is not.
   std::optional<double> RelativeChange() const;
+  /// Judged and moved the worse way: regressed, or within the noise and higher than before.
+  bool MovedWorse() const;
 };
+
+/// The noise percent `DiffReports` uses unless told: two recordings of one workload move
+/// percentiles by a few percent.
+inline constexpr double kDefaultNoisePercent = 5;
 
 /// Samples both sides need before a metric is judged: 100 for a p99, 20 for a p50, 0 for the
 /// others (a max, a share, a count).
@@ -86,7 +93,8 @@ struct FindingDiff {
 struct DiffCounts {
   int regressed = 0;
   int improved = 0;
-  int unchanged = 0;    ///< same, or neutral metrics that changed
+  int unchanged = 0;     ///< same, within the noise, or neutral metrics that changed
+  int within_noise = 0;  ///< of `unchanged`, those that moved by at most the noise percent
   int few_samples = 0;  ///< not judged
   int only_one_side = 0;
 };
@@ -98,6 +106,7 @@ struct ReportDiff {
   std::vector<DiffRow> rows;  ///< by metric, then subject
   std::vector<FindingDiff> findings;  ///< new, then worse, then better, then gone
   std::vector<std::string> warnings;  ///< why the traces may not compare (CPUs, kernel, losses)
+  double noise_percent = kDefaultNoisePercent;  ///< changes of at most this are within noise
 };
 
 /// Counts the verdicts of `diff.rows`.
@@ -109,10 +118,13 @@ DiffCounts CountVerdicts(const ReportDiff& diff);
 std::vector<const DiffRow*> RowsByImportance(const ReportDiff& diff);
 
 /// Compares softirq latency per (cpu, vec) p50/p99/max, IRQ- and NAPI-thread cross-CPU share
-/// and migrations, and CPU time per context (share of all CPUs' traced time).
-ReportDiff DiffReports(const Report& before, const Report& after);
+/// and migrations, and CPU time per context (share of all CPUs' traced time); a judged change
+/// of at most `noise_percent` of the before value is kWithinNoise (0: every change is judged).
+ReportDiff DiffReports(const Report& before, const Report& after,
+                       double noise_percent = kDefaultNoisePercent);
 
-/// Regressed rows whose relative change exceeds `percent` (a regression from 0 always does).
+/// Rows that moved the worse way (DiffRow::MovedWorse) by more than `percent` (a rise from 0
+/// always does), whatever the diff's noise percent; with 0, every row that moved the worse way.
 int CountRegressions(const ReportDiff& diff, double percent);
 
 /// For people: a table with units, the change absolute and relative, and the verdict; sentences

@@ -209,9 +209,10 @@ std::string DiffToMarkdown(const ReportDiff& diff) {
       ++same;
       continue;
     }
-    std::string mark = row->verdict == ChangeVerdict::kImproved    ? "✅ improved"
-                       : row->verdict == ChangeVerdict::kRegressed ? "🔺 regressed"
-                                                                   : Mark(row->verdict, 0);
+    std::string mark = row->verdict == ChangeVerdict::kImproved ? "✅ improved"
+                       : row->verdict == ChangeVerdict::kRegressed
+                           ? "🔺 regressed"
+                           : Mark(row->verdict, diff.noise_percent);
     table += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", row->label, row->subject,
                          Side(*row, row->before), Side(*row, row->after), FormatChange(*row),
                          Samples(*row), mark);

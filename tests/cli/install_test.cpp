@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <regex>
+#include <set>
+#include <sstream>
 
 #include "napiscope/check_config.h"
 #include "napiscope/rule_registry.h"
@@ -72,6 +75,26 @@ TEST(BashCompletion, OffersCommandsFormatsAndThresholdKeys) {
   EXPECT_EQ(Complete("check -t ksoftirqd"),
             "ksoftirqd_blocked_warning_ns=\nksoftirqd_blocked_error_ns=\n");
   EXPECT_THAT(Complete("check --l"), HasSubstr("--list-thresholds\n"));
+}
+
+// The completion's option lists are written by hand: each subcommand's must be the long
+// options its --help defines (report lacked --output, which its HTML needs, and every trace
+// command --buffer).
+TEST(BashCompletion, OffersEveryLongOptionOfEachCommandsHelp) {
+  const std::regex option_line(R"(^  (?:-\w,)?(--[a-z0-9-]+))");
+  for (std::string command : {"info", "report", "check", "diff", "record", "export", "live"}) {
+    std::set<std::string> defined;
+    std::istringstream help(RunCommand(CliPath() + " " + command + " --help").out);
+    std::smatch match;
+    for (std::string line; std::getline(help, line);) {
+      if (std::regex_search(line, match, option_line)) defined.insert(match[1]);
+    }
+    ASSERT_GT(defined.size(), 3u) << command;
+    std::set<std::string> offered;
+    std::istringstream completed(Complete(command + " --"));
+    for (std::string word; std::getline(completed, word);) offered.insert(word);
+    EXPECT_EQ(offered, defined) << command;
+  }
 }
 
 }  // namespace

@@ -38,11 +38,20 @@ std::string Side(const DiffRow& row, const std::optional<double>& value) {
   return value ? FormatValue(row.unit, *value) : "-";
 }
 
+// "within 5%": how every output names the noise band.
+std::string WithinBand(double noise_percent) { return fmt::format("within {:g}%", noise_percent); }
+
+// " (4 within 5%)" after a count of unchanged metrics; "" when none moved within the band.
+std::string WithinBandNote(int within_noise, double noise_percent) {
+  if (within_noise == 0) return "";
+  return fmt::format(" ({} {})", within_noise, WithinBand(noise_percent));
+}
+
 // The verdict column; `noise_percent` names the band of kWithinNoise.
 std::string Mark(ChangeVerdict verdict, double noise_percent) {
   switch (verdict) {
     case ChangeVerdict::kWithinNoise:
-      return fmt::format("within {:g}%", noise_percent);
+      return WithinBand(noise_percent);
     case ChangeVerdict::kImproved: return "improved";
     case ChangeVerdict::kRegressed: return "REGRESSED";
     case ChangeVerdict::kChanged: return "changed";
@@ -69,11 +78,9 @@ std::string Samples(const DiffRow& row) {
 
 std::string CountsLine(const ReportDiff& diff) {
   DiffCounts counts = CountVerdicts(diff);
-  std::string line = fmt::format("{} regressed, {} improved, {} unchanged", counts.regressed,
-                                 counts.improved, counts.unchanged);
-  if (counts.within_noise > 0) {
-    line += fmt::format(" ({} within {:g}%)", counts.within_noise, diff.noise_percent);
-  }
+  std::string line =
+      fmt::format("{} regressed, {} improved, {} unchanged{}", counts.regressed, counts.improved,
+                  counts.unchanged, WithinBandNote(counts.within_noise, diff.noise_percent));
   if (counts.only_one_side > 0) line += fmt::format(", {} in one trace only", counts.only_one_side);
   if (counts.few_samples > 0) {
     line += fmt::format(", {} not judged (too few samples)", counts.few_samples);
@@ -202,9 +209,10 @@ nlohmann::json DiffToJson(const ReportDiff& diff) {
 
 std::string DiffToMarkdown(const ReportDiff& diff) {
   std::string table;
-  int same = 0;
+  int same = 0, within_noise = 0;
   for (const DiffRow* row : RowsByImportance(diff)) {
     // A pull-request comment lists what moved beyond the noise; the count says the rest.
+    within_noise += row->verdict == ChangeVerdict::kWithinNoise;
     if (row->verdict == ChangeVerdict::kSame || row->verdict == ChangeVerdict::kWithinNoise) {
       ++same;
       continue;
@@ -232,11 +240,8 @@ std::string DiffToMarkdown(const ReportDiff& diff) {
             "|---|---|--:|--:|--:|--:|---|\n" +
             table + "\n";
   }
-  int within_noise = CountVerdicts(diff).within_noise;
   text += fmt::format("{} metric{} unchanged{}.\n", same, same == 1 ? "" : "s",
-                      within_noise > 0
-                          ? fmt::format(" ({} within {:g}%)", within_noise, diff.noise_percent)
-                          : std::string());
+                      WithinBandNote(within_noise, diff.noise_percent));
   return text;
 }
 

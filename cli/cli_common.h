@@ -11,7 +11,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/loader.h"
 #include "napiscope/report.h"
 #include "napiscope/report_html.h"

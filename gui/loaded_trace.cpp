@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/timeline_builder.h"
 
 namespace napiscope::gui {

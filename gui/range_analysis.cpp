@@ -1,6 +1,6 @@
 #include "range_analysis.h"
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 
 namespace napiscope::gui {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/event_sink.h"
 
 namespace napiscope::python {

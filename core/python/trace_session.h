@@ -11,7 +11,7 @@
 
 #include <absl/status/status.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/report.h"
 
 namespace napiscope::python {

@@ -15,7 +15,7 @@
 #include "load/chunk_decoder.h"
 #include "load/tracedat_header_reader.h"
 #include "load/tracedat_tep.h"
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/contexts.h"
 #include "napiscope/loader.h"
 #include "napiscope/producers.h"
@@ -142,7 +142,7 @@ BENCHMARK(BM_SoftirqLatency)->Unit(benchmark::kMillisecond);
 void BM_AnalysisPipeline(benchmark::State& state) {
   Fixture& trace = Trace();
   for (auto _ : state) {
-    AnalysisPipeline pipeline(AnalysisOptions{});
+    AnalysisSession pipeline(AnalysisOptions{});
     pipeline.OnBegin(trace.context);
     for (const Event& event : trace.events) pipeline.OnEvent(event);
     pipeline.OnEnd();

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/check_config.h"
 #include "napiscope/contexts.h"
 #include "napiscope/json_text.h"
@@ -59,7 +59,7 @@ void LoadBytes(const uint8_t* data, size_t size) {
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
   TraceContext context;
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisSession pipeline(AnalysisOptions{});
   absl::Status status = LoadTrace(path, context, pipeline);
   if (status.ok()) {
     CheckReport(pipeline.Finish(context));
@@ -197,7 +197,7 @@ void FuzzEventSequence(const uint8_t* data, size_t size) {
   comms.push_back(context.strings.Intern("(no_device)"));
   comms.push_back(0);
 
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisSession pipeline(AnalysisOptions{});
   ContextTracker tracker;
   TimelineBuilder timeline;
   tracker.AddListener(&timeline);
@@ -288,7 +288,7 @@ void FuzzRecordWriter(const uint8_t* data, size_t size) {
   status = writer.Close();
   Check(status.ok(), "Close failed:", std::string(status.message()));
   TraceContext context;
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisSession pipeline(AnalysisOptions{});
   status = LoadTrace(path, context, pipeline);
   if (status.ok()) {
     CheckReport(pipeline.Finish(context));

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/report_render.h"
 #include "support/test_support.h"
 

@@ -13,7 +13,7 @@
 #include "findings_panel.h"
 #include "gui_test_support.h"
 #include "main_window.h"
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "palette.h"
 #include "range_analysis.h"
 #include "support/test_support.h"

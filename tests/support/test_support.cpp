@@ -10,7 +10,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/analysis_requirements.h"
 #include "napiscope/contexts.h"
 #include "napiscope/loader.h"
@@ -103,7 +103,7 @@ absl::Status AnalyzeTraceWithoutFlags(const std::string& path, Report* report) {
     EventSink* next;
   };
   TraceContext context;
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisSession pipeline(AnalysisOptions{});
   DropFlags drop(&pipeline);
   absl::Status status = LoadTrace(path, context, drop);
   if (status.ok()) *report = pipeline.Finish(context);

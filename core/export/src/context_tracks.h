@@ -10,7 +10,7 @@
 
 #include <absl/container/flat_hash_map.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/contexts.h"
 #include "track_writer.h"
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "block_queue.h"
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/event_sink.h"
 #include "napiscope/loader.h"
 #include "napiscope/perfetto_export.h"

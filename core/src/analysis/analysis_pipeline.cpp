@@ -28,7 +28,7 @@ namespace napiscope {
 // its kind, so analyses that read their state at an event see the state after that event. Listeners are
 // called in the order added: the producers before the analyses that read service threads.
 struct AnalysisPipeline::Parts {
-  explicit Parts(const AnalysisOptions& options)
+  explicit Parts(const PipelineOptions& options)
       : facts(&tracker),
         softirq_latency(options.window),
         runtime(options.window),
@@ -87,7 +87,7 @@ struct AnalysisPipeline::Parts {
   TimestampNs last_ts_ns = 0;  // the latest event, lost-events markers included
 };
 
-AnalysisPipeline::AnalysisPipeline(const AnalysisOptions& options)
+AnalysisPipeline::AnalysisPipeline(const PipelineOptions& options)
     : options_(options), parts_(std::make_unique<Parts>(options)) {}
 
 AnalysisPipeline::~AnalysisPipeline() = default;
@@ -210,15 +210,6 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   internal::NoteLostEvents(report.trace.missed, report.trace.first_ts_ns, &report.findings);
   internal::SortFindings(&report.findings);
   return report;
-}
-
-absl::Status AnalyzeTrace(const std::string& path, const AnalysisOptions& options, Report* report) {
-  TraceContext context;
-  AnalysisPipeline pipeline(options);
-  absl::Status status = LoadTrace(path, context, pipeline, options.load);
-  if (!status.ok()) return status;
-  *report = pipeline.Finish(context);
-  return absl::OkStatus();
 }
 
 }  // namespace napiscope

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/lost_events_findings.h"
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/format.h"
 #include "napiscope/report_render.h"
 #include "support/test_support.h"

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "support/event_builder.h"
 
 namespace napiscope {

@@ -1,7 +1,7 @@
 // AnalysisPipeline::Finish changes nothing, so live mode can take a report between events.
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/loader.h"
 #include "napiscope/report_render.h"
 #include "support/test_support.h"

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/duration_recorder.h"
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/format.h"
 #include "support/event_builder.h"
 

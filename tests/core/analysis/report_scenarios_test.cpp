@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/report_render.h"
 #include "support/test_support.h"
 #include "tracegen/ftrace_text_writer.h"

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/wake_latency.h"
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/producers.h"
 #include "support/event_builder.h"
 

@@ -3,7 +3,7 @@
 // newer kernels a sched_wakeup that follows its sched_waking is not a second wake.
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/analysis_requirements.h"
 #include "napiscope/task_table.h"
 #include "napiscope/trace_summary.h"

@@ -11,7 +11,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/contexts.h"
 #include "napiscope/json_text.h"
 #include "napiscope/report_render.h"
@@ -319,7 +319,7 @@ TEST(HostileEvents, PidReuseWithAnotherCommNamesEachRunByItsTime) {
   ContextTracker tracker;
   SegmentNames names;
   tracker.AddListener(&names);
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisSession pipeline(AnalysisOptions{});
   FanoutSink sinks;
   sinks.Add(&tracker);
   sinks.Add(&pipeline);

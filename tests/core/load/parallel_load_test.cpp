@@ -10,7 +10,7 @@
 #include <absl/strings/str_replace.h>
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/loader.h"
 #include "napiscope/report_render.h"
 #include "support/test_support.h"

@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "load/text_flags.h"
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/loader.h"
 #include "support/test_support.h"
 #include "tracegen/event_describe.h"

@@ -4,7 +4,7 @@
 // thread, never at local_bh_enable in a task.
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/task_class.h"
 #include "napiscope/task_table.h"
 #include "support/event_builder.h"
@@ -40,7 +40,7 @@ EventBuilder WokenThreads() {
 
 TEST(IrqThreadBehaviour, AThreadItsHardIrqWokeIsThatIrqsThreadWhateverItsName) {
   EventBuilder b = WokenThreads();
-  AnalysisPipeline pipeline{AnalysisOptions{}};
+  AnalysisSession pipeline{AnalysisOptions{}};
   b.Play(pipeline);
   Report report = pipeline.Finish(b.context());
   const TaskTable& tasks = b.context().tasks;
@@ -69,7 +69,7 @@ TEST(IrqThreadBehaviour, AWakingAfterAnotherEventIsNotTheThreadsWakeup) {
   b.IrqEntry(0, 1000, kApp, 40, "mydev").IrqExit(0, 1010, kApp, 40, kIrqWakeThread);
   b.Raise(0, 1011, kApp, kNetRx);
   b.Waking(0, 1012, kApp, kWorker, 0);
-  AnalysisPipeline pipeline{AnalysisOptions{}};
+  AnalysisSession pipeline{AnalysisOptions{}};
   b.Play(pipeline);
   pipeline.Finish(b.context());
   EXPECT_EQ(b.context().tasks.Find(kWorker)->woken_as_thread_of_irq, -1);

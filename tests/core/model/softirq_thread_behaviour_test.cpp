@@ -4,7 +4,7 @@
 // count as run in a softirq thread, never at local_bh_enable in a task.
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/task_class.h"
 #include "napiscope/task_table.h"
 #include "napiscope/wait_blame.h"
@@ -57,7 +57,7 @@ EventBuilder Scenario() {
 
 TEST(SoftirqThreadBehaviour, ATaskWokenByARaiseThatBeginsWithThatSoftirqIsASoftirqThread) {
   EventBuilder b = Scenario();
-  AnalysisPipeline pipeline{AnalysisOptions{}};
+  AnalysisSession pipeline{AnalysisOptions{}};
   b.Play(pipeline);
   Report report = pipeline.Finish(b.context());
   const TaskTable& tasks = b.context().tasks;
@@ -94,7 +94,7 @@ TEST(SoftirqThreadBehaviour, AWakeupAfterAnotherEventIsNoProof) {
   b.Raise(0, 1000, kApp, kNetRx).Other(0, 1001, kApp, "sys_exit").Waking(0, 1002, kApp, kWorker, 0);
   b.Switch(0, 1100, kApp, kStatePreempted, kWorker);
   b.SoftirqEntry(0, 1110, kWorker, kNetRx).SoftirqExit(0, 1200, kWorker, kNetRx);
-  AnalysisPipeline pipeline{AnalysisOptions{}};
+  AnalysisSession pipeline{AnalysisOptions{}};
   b.Play(pipeline);
   pipeline.Finish(b.context());
   EXPECT_EQ(b.context().tasks.Find(kWorker)->served_softirq_vectors, 0u);

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "napiscope/analysis_descriptor.h"
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/report_render.h"
 #include "support/test_support.h"
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/loader.h"
 #include "napiscope/timeline_builder.h"
 #include "support/event_builder.h"

@@ -7,7 +7,7 @@
 
 #include <absl/status/status.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 
 namespace napiscope {
 

@@ -5,33 +5,32 @@
 #include <string>
 #include <vector>
 
-#include <absl/status/status.h>
 
 #include "napiscope/contexts.h"
 #include "napiscope/event_sink.h"
 #include "napiscope/facts.h"
-#include "napiscope/loader.h"
 #include "napiscope/report.h"
 #include "napiscope/thresholds.h"
 
 namespace napiscope {
 
-/// What to analyse and how to judge it.
-struct AnalysisOptions {
+/// What to analyse and how to judge it (AnalysisOptions, in the session layer, adds how the
+/// trace is read).
+struct PipelineOptions {
   AnalysisWindow window;  ///< events outside still update state; only what begins inside counts
   std::vector<int> cpus;  ///< restrict rows and findings to these CPUs; empty: all
   Thresholds thresholds;
-  LoadOptions load;
   /// Episodes listed in full per kind (ksoftirqd_blocked, idle_with_pending, ordering stalls);
   /// later ones are only counted (*_not_listed). The CLI's reports keep 1000.
   size_t max_listed_rows = 1000;
 };
 
 /// An EventSink that feeds the context tracker and every analysis as events stream in;
-/// memory is bounded by CPUs, tasks, IRQs and findings, not by the number of events.
+/// memory is bounded by CPUs, tasks, IRQs and findings, not by the number of events. Product
+/// code builds it only through AnalysisSession (the session layer), which wires the rest.
 class AnalysisPipeline : public EventSink {
  public:
-  explicit AnalysisPipeline(const AnalysisOptions& options);
+  explicit AnalysisPipeline(const PipelineOptions& options);
   ~AnalysisPipeline() override;
 
   void OnBegin(const TraceContext& context) override;
@@ -52,11 +51,8 @@ class AnalysisPipeline : public EventSink {
 
  private:
   struct Parts;
-  AnalysisOptions options_;
+  PipelineOptions options_;
   std::unique_ptr<Parts> parts_;
 };
-
-/// Loads `path` and analyses it in one pass. Errors name the file and are returned, not printed.
-absl::Status AnalyzeTrace(const std::string& path, const AnalysisOptions& options, Report* report);
 
 }  // namespace napiscope

@@ -10,7 +10,7 @@
 #include <absl/status/status.h>
 #include <absl/status/statusor.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/record.h"
 #include "napiscope/report.h"
 

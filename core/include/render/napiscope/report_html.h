@@ -10,7 +10,7 @@
 
 #include <absl/status/status.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/check_render.h"
 #include "napiscope/event_sink.h"
 #include "napiscope/report.h"

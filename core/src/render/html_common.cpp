@@ -4,9 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "napiscope/analysis_pipeline.h"
-#include "napiscope/event_sink.h"
-#include "napiscope/timeline_builder.h"
+#include "napiscope/analysis_session.h"
 #include "render/html_parts.h"
 
 namespace napiscope {
@@ -14,19 +12,14 @@ namespace napiscope {
 absl::Status LoadHtmlTrace(const std::string& path, const AnalysisOptions& options,
                            HtmlTrace* trace) {
   trace->path = options.load.name.empty() ? path : options.load.name;
-  // The timeline listens to the pipeline's context tracker and fact producers: one tracker and
-  // one set of producers for the whole load, as in the GUI.
-  AnalysisPipeline analyses(options);
-  TimelineBuilder timeline(TimelineFacts::kFromCaller);
-  analyses.AddContextListener(&timeline);
-  analyses.AddFactListener(&timeline);
-  FanoutSink fanout;
-  fanout.Add(&analyses);
-  fanout.Add(&timeline);
-  absl::Status status = LoadTrace(path, trace->context, fanout, options.load);
+  // One tracker and one set of producers for the report and the timeline, as in the GUI.
+  SessionOutputs outputs;
+  outputs.timeline = true;
+  AnalysisSession session(options, outputs);
+  absl::Status status = session.Load(path, trace->context);
   if (!status.ok()) return status;
-  trace->timeline = timeline.Finish();
-  trace->report = analyses.Finish(trace->context);
+  trace->report = session.Finish(trace->context);
+  trace->timeline = session.TakeTimeline();
   return absl::OkStatus();
 }
 

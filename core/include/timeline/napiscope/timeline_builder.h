@@ -26,11 +26,9 @@ enum class TimelineFacts {
 /// Collects lanes, waits, gaps and activations. Wire it as both a sink and a listener:
 ///   tracker.AddListener(&builder); fanout.Add(&tracker); fanout.Add(&builder);
 /// then call Finish() after the load returned (the tracker closes its last frames in OnEnd).
-/// Beside an AnalysisPipeline, build it with TimelineFacts::kFromCaller and add it to the
-/// pipeline's context and fact listeners, so that one tracker and one set of producers serve
-/// the whole load:
-///   pipeline.AddContextListener(&builder); pipeline.AddFactListener(&builder);
-///   fanout.Add(&pipeline); fanout.Add(&builder);
+/// Beside the analyses, AnalysisSession (SessionOutputs::timeline) builds it with
+/// TimelineFacts::kFromCaller and subscribes it to the pipeline's tracker and producers, so
+/// that one tracker and one set of producers serve the whole load.
 class TimelineBuilder : public EventSink, public ContextListener, public FactListener {
  public:
   /// A builder whose facts come from `facts`.

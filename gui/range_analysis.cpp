@@ -8,16 +8,16 @@ Report AnalyseRange(const LoadedTrace& trace, TimestampNs from_ns, TimestampNs t
   AnalysisOptions options;
   options.window.from_ns = from_ns;
   options.window.to_ns = to_ns;
-  AnalysisPipeline pipeline(options);
-  pipeline.OnBegin(trace.context);
+  AnalysisSession session(options);
+  session.OnBegin(trace.context);
   // Events before the window build the state (who runs, what is pending) the analyses need;
   // what begins inside the window counts.
   trace.events.Scan(0, trace.events.size(), [&](uint64_t, const Event& event) {
-    pipeline.OnEvent(event);
+    session.OnEvent(event);
     return true;
   });
-  pipeline.OnEnd();
-  return pipeline.Finish(trace.context);
+  session.OnEnd();
+  return session.Finish(trace.context);
 }
 
 }  // namespace napiscope::gui

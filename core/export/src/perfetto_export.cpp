@@ -25,7 +25,7 @@ namespace {
 // start at the beginning of the events (see ExportPerfettoTrace).
 class ExportSink final : public EventSink {
  public:
-  ExportSink(const TraceContext** context, AnalysisPipeline* pipeline,
+  ExportSink(const TraceContext** context, AnalysisSession* pipeline,
              const perfetto_export::DecodedBundles* decoded,
              perfetto_export::FtraceBundler* bundler, perfetto_export::BlockWriter* packets,
              perfetto_export::BlockWriter* track_packets, perfetto_export::BlockQueue* blocks,
@@ -71,7 +71,7 @@ class ExportSink final : public EventSink {
   static constexpr int kProgressEvents = 4096;
 
   const TraceContext** context_;
-  AnalysisPipeline* pipeline_;
+  AnalysisSession* pipeline_;
   const perfetto_export::DecodedBundles* decoded_;
   perfetto_export::FtraceBundler* bundler_;
   perfetto_export::BlockWriter* packets_;
@@ -104,16 +104,17 @@ absl::Status ExportPerfettoTrace(const std::string& trace_path, const std::strin
   ContextTracks context_tracks(&layout, options);
   FactTracks fact_tracks(&layout, options);
   std::optional<TrackThread> track_thread;
-  AnalysisPipeline pipeline(options);
+  SessionOutputs outputs;
   if (threaded) {
     track_thread.emplace(&context_tracks, &fact_tracks, &layout, &context_seen, &track_packets,
                          &blocks);
-    pipeline.AddContextListener(&*track_thread);
-    pipeline.AddFactListener(&*track_thread);
+    outputs.context_listeners = {&*track_thread};
+    outputs.fact_listeners = {&*track_thread};
   } else {
-    pipeline.AddContextListener(&context_tracks);
-    pipeline.AddFactListener(&fact_tracks);
+    outputs.context_listeners = {&context_tracks};
+    outputs.fact_listeners = {&fact_tracks};
   }
+  AnalysisSession pipeline(options, outputs);
   DecodedBundles decoded(&blocks, options);
   FtraceBundler bundler(&packets, options, counts);
   // The threads start once the loader has read the header: it checks the event formats in a

@@ -11,7 +11,6 @@
 #include "napiscope/contexts.h"
 #include "napiscope/napi_rt_rows.h"
 #include "napiscope/phrasing.h"
-#include "napiscope/producers.h"
 #include "napiscope/task_class.h"
 #include "napiscope/wait_blame.h"
 #include "numpy_columns.h"
@@ -21,30 +20,21 @@ namespace py = pybind11;
 namespace napiscope::python {
 namespace {
 
-// Streams the trace through the context tracker and the fact producers, as the analyses do,
-// and hands both to one table's listeners. Rows count when they begin inside the window and on
-// the CPUs asked, as the report's do.
+// Hears the trace's context tracker and fact producers (an AnalysisSession without the report
+// runs them, as the analyses' are run) and builds one table from what they derive. Rows count
+// when they begin inside the window and on the CPUs asked, as the report's do.
 class FactTable : public TableSink, public ContextListener, public FactListener {
  public:
-  explicit FactTable(const AnalysisOptions& options) : options_(options), producers_(&tracker_) {
-    tracker_.AddListener(&producers_);
-    tracker_.AddListener(this);
-    producers_.AddListener(this);
+  explicit FactTable(const AnalysisOptions& options) : options_(options) {}
+
+  void Subscribe(SessionOutputs* outputs) override {
+    outputs->context_listeners.push_back(this);
+    outputs->fact_listeners.push_back(this);
+    outputs->sinks.push_back(this);
   }
 
-  void OnBegin(const TraceContext& context) override {
-    context_ = &context;
-    tracker_.OnBegin(context);
-    producers_.OnBegin(context);
-  }
-  void OnEvent(const Event& event) override {
-    tracker_.OnEvent(event);
-    producers_.OnEvent(event);
-  }
-  void OnEnd() override {
-    tracker_.OnEnd();
-    producers_.OnEnd();
-  }
+  void OnBegin(const TraceContext& context) override { context_ = &context; }
+  void OnEvent(const Event&) override {}
 
   py::tuple Take() override {
     std::vector<std::string> string_columns = rows_.StringColumns();
@@ -61,8 +51,6 @@ class FactTable : public TableSink, public ContextListener, public FactListener 
 
   AnalysisOptions options_;
   const TraceContext* context_ = nullptr;
-  ContextTracker tracker_;
-  FactProducers producers_;
   ColumnBuilder rows_;
 };
 
@@ -101,7 +89,6 @@ class SoftirqWaits : public FactTable {
     FactTable::OnBegin(context);
   }
   void OnEnd() override {
-    FactTable::OnEnd();
     for (CpuWaits& cpu : cpus_) {
       for (Wait& wait : cpu.entered) Write(wait);
       cpu.entered.clear();

@@ -17,9 +17,11 @@ namespace napiscope::python {
 /// Names of the derived tables, for Trace.table().
 std::vector<std::string> TableNames();
 
-/// Consumes a trace's events and builds one derived table.
+/// Consumes a trace's events and facts and builds one derived table.
 class TableSink : public EventSink {
  public:
+  /// Adds the table's listeners and sink to what a session without the report feeds.
+  virtual void Subscribe(SessionOutputs* outputs) = 0;
   /// ({column: array}, strings, string column names) of the rows collected; call once after
   /// the load. String columns hold ids into strings.
   virtual pybind11::tuple Take() = 0;

@@ -123,9 +123,9 @@ TraceSession::TraceSession(std::string path, int threads, std::vector<int> cpus,
     throw py::value_error("end is before start");
   }
   TraceContext context;
-  AnalysisPipeline pipeline(analysis_);
-  Load(context, pipeline);
-  report_ = pipeline.Finish(context);
+  AnalysisSession session(analysis_);
+  Load(context, session);
+  report_ = session.Finish(context);
   std::string error =
       CheckWindowAndCpusInTrace(analysis_.window, analysis_.cpus, "CPU ", report_.trace);
   if (!error.empty()) throw TraceError(options_.path + ": " + error);
@@ -247,7 +247,11 @@ py::tuple TraceSession::Table(const std::string& name) {
   TraceContext context;
   std::unique_ptr<TableSink> sink = MakeTableSink(name, analysis_);
   if (sink == nullptr) throw py::value_error("no derived table '" + name + "'");
-  Load(context, *sink);
+  SessionOutputs outputs;
+  outputs.report = false;
+  sink->Subscribe(&outputs);
+  AnalysisSession session(analysis_, outputs);
+  Load(context, session);
   return sink->Take();
 }
 

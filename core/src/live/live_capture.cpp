@@ -39,7 +39,7 @@ TimestampNs MonotonicNowNs() {
 }  // namespace
 
 struct LiveCapture::State {
-  explicit State(const AnalysisOptions& analysis) : pipeline(analysis) {}
+  explicit State(const AnalysisOptions& analysis) : analyses(analysis) {}
   ~State() {
     session.reset();
     if (kbuf != nullptr) kbuffer_free(kbuf);
@@ -65,7 +65,7 @@ struct LiveCapture::State {
   kbuffer* kbuf = nullptr;
   TraceContext context;
   std::unique_ptr<internal::EventDecoder> decoder;
-  AnalysisPipeline pipeline;
+  AnalysisSession analyses;  // the report's pass (AnalysisSession: the one composition root)
   std::unique_ptr<internal::EventIngest> ingest;
   std::vector<std::deque<Pending>> pending;  // decoded, not yet fed; per index of session->cpus()
   std::vector<TimestampNs> last_read_ns;     // per index: newest event decoded, for gaps
@@ -211,7 +211,7 @@ absl::StatusOr<std::unique_ptr<LiveCapture>> LiveCapture::Start(const LiveOption
   state.pending.resize(state.session->cpus().size());
   state.last_read_ns.assign(state.session->cpus().size(), -1);
   state.napi.assign(meta.cpus, {});
-  state.ingest = std::make_unique<internal::EventIngest>(state.context, state.pipeline, state.tep);
+  state.ingest = std::make_unique<internal::EventIngest>(state.context, state.analyses, state.tep);
   state.ingest->Begin();
   if (options.keep_ns > 0) {
     state.recent = std::make_unique<internal::RecentPages>(meta.cpus, options.keep_ns,
@@ -251,13 +251,13 @@ absl::Status LiveCapture::Stop() {
                      " events arrived after later events were analysed; their time was moved "
                      "forward to keep the order"));
   }
-  state.pipeline.OnEnd();
+  state.analyses.OnEnd();
   if (state.recent) state.header = state.session->BuildHeader();
   state.session.reset();
   return status;
 }
 
-Report LiveCapture::Snapshot() const { return state_->pipeline.Finish(state_->context); }
+Report LiveCapture::Snapshot() const { return state_->analyses.Finish(state_->context); }
 
 absl::Status LiveCapture::SaveRecent(const std::string& path, SavedTraceSpan* span) const {
   const State& state = *state_;

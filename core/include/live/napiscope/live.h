@@ -41,7 +41,7 @@ struct LiveNapiCounts {
 };
 
 /// A running capture: Poll() feeds the events the kernel has written so far into one
-/// AnalysisPipeline; memory is bounded by CPUs, tasks and findings plus one poll's events (and
+/// AnalysisSession; memory is bounded by CPUs, tasks and findings plus one poll's events (and
 /// the pages LiveOptions::keep_ns keeps, at most keep_max_bytes).
 class LiveCapture {
  public:

@@ -81,7 +81,9 @@ void AddDiffCommand(CLI::App& app, std::function<int()>* run) {
       ->check(OneOf({"text", "json", "markdown"}));
   diff->add_option("-o,--output", options->output, "write to this file instead of stdout");
   diff->add_option("--fail-on-regression", options->fail_on_regression_pct,
-                   "exit 2 when a metric that should go down went up by more than PCT percent")
+                   "exit 2 when a metric that should go down went up by more than PCT percent "
+                   "(points for a share), a change its samples support (not 'not significant'); "
+                   "without it diff exits 0 whatever it shows")
       ->check(NumberAtLeast(0));
   diff->add_option("--noise", options->noise_pct,
                    "count a change of at most PCT percent as unchanged, shown as 'within PCT%' "

@@ -234,4 +234,12 @@ nlohmann::json LiveSummaryJson(const LiveSummaryInput& input) {
           {"findings", ReportToJson(report)["findings"]}};
 }
 
+std::string RecordProgressLine(const RecordProgress& progress) {
+  double seconds = static_cast<double>(progress.elapsed_ns) / 1e9;
+  double rate = seconds > 0 ? static_cast<double>(progress.events) / seconds : 0.0;
+  return fmt::format("recording {:.1f} s: {} events ({:.0f}/s), {} lost, {:.1f} MiB; Ctrl-C stops",
+                     seconds, progress.events, rate, progress.lost_events,
+                     static_cast<double>(progress.bytes) / (1 << 20));
+}
+
 }  // namespace napiscope::cli

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "napiscope/live.h"
+#include "napiscope/record.h"
 #include "napiscope/report.h"
 
 namespace napiscope::cli {
@@ -36,5 +37,9 @@ std::string LiveSummaryText(const LiveSummaryInput& input);
 
 /// The same as one "napiscope.live/1" JSON object (docs/record.md).
 nlohmann::json LiveSummaryJson(const LiveSummaryInput& input);
+
+/// The running line `napiscope record` keeps on a terminal, as `live` shows its first line:
+/// "recording 12.3 s: 1234567 events (100234/s), 0 lost, 45.6 MiB; Ctrl-C stops".
+std::string RecordProgressLine(const RecordProgress& progress);
 
 }  // namespace napiscope::cli

@@ -14,6 +14,7 @@
 #include "capture_args.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "live_summary.h"
 #include "napiscope/format.h"
 #include "napiscope/record.h"
 
@@ -166,8 +167,16 @@ int RunRecord(const RecordArgs& args) {
   } else if (options.duration_ns == 0) {
     std::cerr << "napiscope record: recording until Ctrl-C\n";
   }
+  // On a terminal, a running line as `live` keeps: events, lost, size, time.
+  bool running_line = isatty(STDERR_FILENO) != 0;
+  if (running_line) {
+    options.on_progress = [](const RecordProgress& progress) {
+      std::cerr << "\r\x1b[K" << RecordProgressLine(progress) << std::flush;
+    };
+  }
   RecordResult result;
   absl::Status status = Record(options, &result);
+  if (running_line) std::cerr << "\r\x1b[K" << std::flush;
   // Stopped by an error or a signal (SIGHUP, SIGTERM, ... sent to napiscope alone): the command
   // is not left running and waited for; after --duration it runs to its end.
   if (command && (!status.ok() || StopRequested().load())) command->Terminate();

@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -26,6 +27,7 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <functional>
 
 #include "charts_panel.h"
 #include "event_list.h"
@@ -52,6 +54,39 @@ constexpr int kSilentCpusAction = -1;
 const char* const kRecentKey = "recentFiles";
 
 QString Duration(TimestampNs ns) { return QString::fromStdString(FormatDuration(ns)); }
+
+// Calls `resized` when the widget it watches changes size.
+class ResizeWatcher : public QObject {
+ public:
+  ResizeWatcher(QObject* parent, std::function<void()> resized)
+      : QObject(parent), resized_(std::move(resized)) {}
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() == QEvent::Resize) resized_();
+    return QObject::eventFilter(watched, event);
+  }
+
+ private:
+  std::function<void()> resized_;
+};
+
+// The columns of fixed-width text `view` shows without scrolling sideways (at least 40).
+size_t ColumnsOf(const QPlainTextEdit* view) {
+  int char_width = std::max(1, view->fontMetrics().horizontalAdvance(QLatin1Char('0')));
+  int usable = view->viewport()->width() - 2 * static_cast<int>(view->document()->documentMargin());
+  return static_cast<size_t>(std::max(40, usable / char_width));
+}
+
+// The report in `view`, wrapped to the columns it shows (the CLI's text at that --width); redone
+// only when the column count changed, unless `force`.
+void ShowReportText(QPlainTextEdit* view, const Report& report, bool force) {
+  size_t columns = ColumnsOf(view);
+  const char* const kShownColumns = "napiscopeReportColumns";
+  if (!force && view->property(kShownColumns).toULongLong() == columns) return;
+  view->setProperty(kShownColumns, static_cast<qulonglong>(columns));
+  TextReportOptions options;
+  options.width = columns;
+  view->setPlainText(QString::fromStdString(ReportToText(report, options)));
+}
 
 }  // namespace
 
@@ -82,6 +117,10 @@ MainWindow::MainWindow(QWidget* parent)
   summary_view_->setReadOnly(true);
   summary_view_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   summary_view_->setLineWrapMode(QPlainTextEdit::NoWrap);
+  // Wrapped to the pane's width, again when it changes (at 120 columns it was cut at ~90).
+  summary_view_->viewport()->installEventFilter(new ResizeWatcher(summary_view_, [this] {
+    if (trace_) ShowReportText(summary_view_, trace_->report, false);
+  }));
   bottom_tabs_->addTab(summary_view_, "Report");
   charts_ = new ChartsPanel(bottom);
   bottom->addWidget(bottom_tabs_);
@@ -269,7 +308,7 @@ void MainWindow::ShowTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = std::move(trace);
   QString path = QString::fromStdString(trace_->path);
   setWindowTitle(QString("napiscope - %1").arg(QFileInfo(path).fileName()));
-  summary_view_->setPlainText(QString::fromStdString(ReportToText(trace_->report)));
+  ShowReportText(summary_view_, trace_->report, true);
   WaitForRangeAnalysis();
   shown_findings_ = trace_->report.findings;
   findings_->SetFindings(shown_findings_, trace_->timeline.start_ns(), "the whole trace");

@@ -149,8 +149,8 @@ bool MainWindow::OpenSession(const QString& path, QString* error) {
 }
 
 void MainWindow::ChooseAndSaveSession() {
-  QString path = QFileDialog::getSaveFileName(this, "Save session", QString(),
-                                              "napiscope sessions (*.json);;All files (*)");
+  QString path = SessionPathWithSuffix(QFileDialog::getSaveFileName(
+      this, "Save session", QString(), "napiscope sessions (*.json);;All files (*)"));
   QString error;
   if (!path.isEmpty() && !SaveSession(path, &error)) ShowError(error);
 }

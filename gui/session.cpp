@@ -123,4 +123,9 @@ bool WriteSessionFile(const QString& path, const SessionState& session, QString*
   return true;
 }
 
+QString SessionPathWithSuffix(const QString& chosen) {
+  if (chosen.isEmpty() || !QFileInfo(chosen).suffix().isEmpty()) return chosen;
+  return chosen + ".json";
+}
+
 }  // namespace napiscope::gui

@@ -44,4 +44,8 @@ bool ReadSessionFile(const QString& path, SessionState* session, QString* error)
 /// Writes `session` to `path`; errors name the file.
 bool WriteSessionFile(const QString& path, const SessionState& session, QString* error);
 
+/// The file File > Save session writes for the name chosen: one without an extension gets
+/// ".json", so that File > Open session (which lists *.json) shows it ("sess1" -> "sess1.json").
+QString SessionPathWithSuffix(const QString& chosen);
+
 }  // namespace napiscope::gui

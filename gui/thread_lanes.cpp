@@ -9,6 +9,7 @@
 #include "napiscope/producers.h"
 #include "palette.h"
 #include "qt_text.h"
+#include "time_text.h"
 
 namespace napiscope::gui {
 namespace {
@@ -193,9 +194,10 @@ QString DescribeThreadAt(const LoadedTrace& trace, const ThreadLaneData& lane, T
     return r.end_ns < ts_ns - slack_ns;
   });
   if (run != lane.runs.end() && run->start_ns <= ts_ns + slack_ns) {
-    text += QString("<br>ran on <b>CPU %1</b> at %2 for %3")
+    text += QString("<br>ran on <b>CPU %1</b> at %2 (+%3) for %4")
                 .arg(run->cpu)
-                .arg(Duration(run->start_ns - origin), Duration(run->end_ns - run->start_ns));
+                .arg(FormatTraceSeconds(run->start_ns, 1), Duration(run->start_ns - origin),
+                     Duration(run->end_ns - run->start_ns));
     if (run != lane.runs.begin() && std::prev(run)->cpu != run->cpu) {
       text += QString("<br>migrated from CPU %1").arg(std::prev(run)->cpu);
     }
@@ -203,9 +205,9 @@ QString DescribeThreadAt(const LoadedTrace& trace, const ThreadLaneData& lane, T
   for (const ThreadWait& wake : lane.wakes) {
     if (wake.from_ns > ts_ns + slack_ns) break;
     if (wake.to_ns < ts_ns - slack_ns) continue;
-    text += QString("<br>woken on CPU %1 at %2, ran on CPU %3 after <b>%4</b>")
+    text += QString("<br>woken on CPU %1 at %2 (+%3), ran on CPU %4 after <b>%5</b>")
                 .arg(wake.from_cpu)
-                .arg(Duration(wake.from_ns - origin))
+                .arg(FormatTraceSeconds(wake.from_ns, 1), Duration(wake.from_ns - origin))
                 .arg(wake.to_cpu)
                 .arg(Duration(wake.to_ns - wake.from_ns));
   }

@@ -7,6 +7,7 @@
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
 #include "qt_text.h"
+#include "time_text.h"
 
 namespace napiscope::gui {
 namespace {
@@ -20,9 +21,11 @@ QString Html(std::string_view text) { return Str(text).toHtmlEscaped(); }
 
 QString Duration(TimestampNs ns) { return QString::fromStdString(FormatDuration(ns)); }
 
-// "at 245.13 ms" from the trace start.
+// "at 1553.278955123 (+245.13 ms)": the trace time, as the event list shows it, and
+// the offset from the trace start, as the ruler does.
 QString At(const LoadedTrace& trace, TimestampNs ts_ns) {
-  return "at " + Duration(ts_ns - trace.timeline.start_ns());
+  return QString("at %1 (+%2)")
+      .arg(FormatTraceSeconds(ts_ns, 1), Duration(ts_ns - trace.timeline.start_ns()));
 }
 
 QString TaskName(const LoadedTrace& trace, StringId comm, int32_t pid) {

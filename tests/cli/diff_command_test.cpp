@@ -14,6 +14,7 @@ using ::napiscope::testing::RunCommand;
 using ::napiscope::testing::TestData;
 using nlohmann::json;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string Bouncing() { return TestData("scenarios/irq_threads_bouncing.dat"); }
 std::string Pinned() { return TestData("scenarios/irq_threads_pinned.dat"); }
@@ -25,6 +26,9 @@ const json* Row(const json& diff, const std::string& metric, const std::string& 
   return nullptr;
 }
 
+// Pinned, the threads stop migrating (8 -> 0: significant); their cross-CPU share goes from
+// 4 of 8 activations to 0 of 8, which 8 activations cannot tell from chance (issue 66: judged
+// by what the samples support; shares in points).
 TEST(DiffCommand, PinningTheIrqThreadsTakesTheCrossCpuShareToZero) {
   auto result = RunCommand(CliPath() + " diff -f json " + Bouncing() + " " + Pinned());
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -38,20 +42,24 @@ TEST(DiffCommand, PinningTheIrqThreadsTakesTheCrossCpuShareToZero) {
     EXPECT_EQ((*share)["after"], 0.0);
     EXPECT_EQ((*share)["change"], -0.5);
     EXPECT_EQ((*share)["relative_change"], -1.0);
-    EXPECT_EQ((*share)["verdict"], "improved");
+    EXPECT_EQ((*share)["verdict"], "not_significant");
+    EXPECT_EQ((*share)["significant"], false);
+    EXPECT_EQ((*share)["change_percent"], -50.0);
     const json* migrations = Row(diff, "irq_thread_migrations", thread);
     ASSERT_NE(migrations, nullptr);
     EXPECT_EQ((*migrations)["before"], 8);
     EXPECT_EQ((*migrations)["after"], 0);
     EXPECT_EQ((*migrations)["verdict"], "improved");
+    EXPECT_EQ((*migrations)["significant"], true);
   }
   result = RunCommand(CliPath() + " diff " + Bouncing() + " " + Pinned());
   EXPECT_THAT(result.out, ::testing::ContainsRegex(
                               "\n  IRQ-thread cross-CPU share +irq/354-4848400 +50.0% +0.0% +-50.0 "
-                              "pp \\(-100.0%\\) +8 -> 8 +improved\n"));
+                              "pp +8 -> 8 +not significant\n"));
   result = RunCommand(CliPath() + " diff -f markdown " + Bouncing() + " " + Pinned());
-  EXPECT_THAT(result.out, HasSubstr("| IRQ-thread cross-CPU share | irq/354-4848400 | 50.0% | "
-                                    "0.0% | -50.0 pp (-100.0%) | 8 -> 8 | ✅ improved |\n"));
+  EXPECT_THAT(result.out, HasSubstr("| IRQ-thread migrations | irq/354-4848400 | 8 | 0 | "
+                                    "-8 (-100.0%) |  | ✅ improved |\n"));
+  EXPECT_THAT(result.out, Not(HasSubstr("| IRQ-thread cross-CPU share |")));
 }
 
 // --width as for report: narrower than a row, each metric on two lines; a file gets 120
@@ -60,8 +68,8 @@ TEST(DiffCommand, WidthFitsTheTextToTheColumnsAskedFor) {
   auto result = RunCommand(CliPath() + " diff --width 80 " + Bouncing() + " " + Pinned());
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, ::testing::ContainsRegex(
-                              "\n  IRQ-thread cross-CPU share +irq/354-4848400 +improved\n +50.0% "
-                              "+0.0% +-50.0 pp \\(-100.0%\\) +8 -> 8\n"));
+                              "\n  IRQ-thread cross-CPU share +irq/354-4848400 +not significant\n "
+                              "+50.0% +0.0% +-50.0 pp +8 -> 8\n"));
   std::vector<std::string> lines = absl::StrSplit(result.out, '\n');
   for (size_t i = 1; i < lines.size(); ++i) EXPECT_LE(lines[i].size(), 80u) << lines[i];
   result = RunCommand(CliPath() + " diff " + Bouncing() + " " + Pinned());
@@ -112,12 +120,13 @@ TEST(DiffCommand, DurationsCloserThanTheTimestampStepAreUnchanged) {
 }
 
 TEST(DiffCommand, ExitTwoOnARegressionAboveThePercentage) {
-  // Pinned -> bouncing: the share goes from 0 to 50 %, a regression from 0 fails any percentage.
+  // Pinned -> bouncing: migrations go from 0 to 8, a regression from 0 fails any percentage
+  // (the share, 0 -> 50% of 8 activations, is not significant).
   auto result =
       RunCommand(CliPath() + " diff --fail-on-regression 1000 " + Pinned() + " " + Bouncing());
   EXPECT_EQ(result.exit_code, 2);
   EXPECT_THAT(result.out, HasSubstr("REGRESSED"));
-  EXPECT_EQ(result.err, "napiscope diff: 4 metrics regressed by more than 1000%\n");
+  EXPECT_EQ(result.err, "napiscope diff: 2 metrics regressed by more than 1000%\n");
   // Without the flag a regression is shown, not failed.
   EXPECT_EQ(RunCommand(CliPath() + " diff " + Pinned() + " " + Bouncing()).exit_code, 0);
 }
@@ -158,7 +167,9 @@ TEST(DiffCommand, NoiseSetsTheBandOfUnchangedAndZeroJudgesEveryChange) {
   EXPECT_EQ(banded["noise_percent"], 5);
   EXPECT_EQ(exact["noise_percent"], 0);
   EXPECT_EQ(exact["counts"]["within_noise"], 0);
-  ASSERT_GT(banded["counts"]["within_noise"].get<int>(), 0);
+  // Between these two recordings the significant changes are beyond 5% (the small ones are
+  // not significant): only the wide band has some within it.
+  ASSERT_GT(wide["counts"]["within_noise"].get<int>(), 0);
   auto judged = [](const json& diff) {
     return diff["counts"]["regressed"].get<int>() + diff["counts"]["improved"].get<int>() +
            diff["counts"]["within_noise"].get<int>();
@@ -168,7 +179,7 @@ TEST(DiffCommand, NoiseSetsTheBandOfUnchangedAndZeroJudgesEveryChange) {
   EXPECT_GT(wide["counts"]["within_noise"], banded["counts"]["within_noise"]);
   for (const json& row : wide["rows"]) {
     if (row["verdict"] != "within_noise") continue;
-    EXPECT_LE(std::abs(row["relative_change"].get<double>()), 0.5) << row.dump();
+    EXPECT_LE(std::abs(row["change_percent"].get<double>()), 50) << row.dump();
   }
   auto text = RunCommand(CliPath() + " diff --noise 50" + pair);
   EXPECT_THAT(text.out, HasSubstr(" within 50%)"));

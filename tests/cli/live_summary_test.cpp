@@ -139,5 +139,14 @@ TEST(LiveSummary, AServerShowsItsWorstCpusAndOneLineForTheOthers) {
   EXPECT_THAT(LiveSummaryText(input), HasSubstr("irq/103-eth0"));
 }
 
+// `record`'s running line on a terminal (issue 66): time, events with their rate, lost, size.
+TEST(RecordProgressLine, SaysTimeEventsLostAndSize) {
+  RecordProgress progress{.elapsed_ns = 2'500'000'000, .events = 1'000'000, .lost_events = 12,
+                          .bytes = 48 << 20};
+  EXPECT_EQ(RecordProgressLine(progress),
+            "recording 2.5 s: 1000000 events (400000/s), 12 lost, 48.0 MiB; Ctrl-C stops");
+  EXPECT_EQ(RecordProgressLine({}), "recording 0.0 s: 0 events (0/s), 0 lost, 0.0 MiB; Ctrl-C stops");
+}
+
 }  // namespace
 }  // namespace napiscope::cli

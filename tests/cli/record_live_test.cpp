@@ -275,6 +275,25 @@ TEST_F(RecordLive, SigintStopsRecordingAndKeepsTheFile) {
   EXPECT_GT(summary.events, 0);
 }
 
+// Issue 66: on a terminal `record` printed only "recording until Ctrl-C"; it keeps a running
+// line (events, lost, size, time) as `live` does, and clears it before its last lines. Into a
+// pipe, no such line.
+TEST_F(RecordLive, OnATerminalRecordKeepsARunningLine) {
+  if (!HaveProgram("script")) GTEST_SKIP() << "script (util-linux) is not installed";
+  std::string file = dir_ + "/tty.dat";
+  auto tty = RunCommand("script -qec '" + Cli("record", "-o " + file + " --duration 2") +
+                        "' /dev/null");
+  ASSERT_EQ(tty.exit_code, 0) << tty.out;
+  EXPECT_THAT(tty.out, HasSubstr("\r\x1b[Krecording "));
+  EXPECT_THAT(tty.out, ::testing::ContainsRegex(
+                           "recording [0-9]+\\.[0-9] s: [0-9]+ events \\([0-9]+/s\\), "
+                           "[0-9]+ lost, [0-9]+\\.[0-9] MiB; Ctrl-C stops"));
+  EXPECT_THAT(tty.out, HasSubstr("\r\x1b[Knapiscope record: wrote " + file));
+  auto piped = RunCommand(Cli("record", "-o " + file + " --duration 1"));
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_THAT(piped.err, Not(HasSubstr("Ctrl-C stops")));
+}
+
 TEST_F(RecordLive, SigintInLivePrintsTheFinalReport) {
   auto live = RunCommand(Cli("live") + " > " + dir_ + "/out.txt & pid=$!; " +
                          InterruptOnceTracing("1"));

@@ -228,6 +228,8 @@ TEST_F(RenderedScenario, TooltipsDescribeWhatIsUnderTheMouse) {
                             PointAt(view_, 3, RowKind::kSoftirq, (kTimerRaise + kTimerEntry) / 2));
   EXPECT_TRUE(wait.contains("TIMER raised → entry")) << wait.toStdString();
   EXPECT_TRUE(wait.contains("waited <b>80.0 us</b>")) << wait.toStdString();
+  // Issue 66: the trace time as the event list and the report show it, beside the offset.
+  EXPECT_TRUE(wait.contains("raised at 3.000030500 (+")) << wait.toStdString();
   QString task =
       DescribeAt(*trace_, view_.state(), layout, PointAt(view_, 3, RowKind::kTask, mid_run));
   EXPECT_TRUE(task.contains("ksoftirqd/3 (pid 39)")) << task.toStdString();

@@ -236,12 +236,19 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     disk_full = true;
     return absl::OkStatus();
   };
+  RecordProgress progress;  // what on_progress is told
   // Reads every CPU once; `drained`: whether each had no more pages.
   auto read_all = [&](bool* drained) -> absl::Status {
     *drained = true;
     for (size_t i = 0; i < cpus.size() && !disk_full; ++i) {
       CpuSpool& spool = spools[i];
       absl::StatusOr<bool> read = session->ReadPages(i, [&](std::string_view page) {
+        progress.bytes += page.size();
+        if (options.on_progress && !recent) {
+          TimestampNs first_ns = 0, last_ns = 0;
+          int64_t events = 0;
+          if (scanner.Scan(page, &first_ns, &last_ns, &events).ok()) progress.events += events;
+        }
         if (recent) {
           TimestampNs first_ns = 0, last_ns = 0;
           int64_t events = 0;
@@ -249,6 +256,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
           if (!scanned.ok()) {
             return absl::DataLossError(absl::StrCat("CPU ", cpus[i], ": ", scanned.message()));
           }
+          progress.events += events;
           recent->Add(static_cast<size_t>(cpus[i]), page, first_ns, last_ns, events);
           return absl::OkStatus();
         }
@@ -272,11 +280,23 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start).count();
   };
   const auto poll = std::chrono::milliseconds(std::max(1, options.poll_interval_ms));
+  const int64_t progress_every_ns = int64_t{std::max(1, options.progress_interval_ms)} * 1'000'000;
+  int64_t next_progress_ns = progress_every_ns;
+  auto report_progress = [&] {
+    progress.elapsed_ns = elapsed_ns();
+    progress.lost_events = 0;
+    for (int cpu : cpus) progress.lost_events += session->LostEvents(cpu);
+    options.on_progress(progress);
+  };
   while (!disk_full && !(options.stop != nullptr && options.stop->load()) &&
          (options.duration_ns <= 0 || elapsed_ns() < options.duration_ns)) {
     bool drained = true;
     absl::Status status = read_all(&drained);
     if (!status.ok()) return status;
+    if (options.on_progress && elapsed_ns() >= next_progress_ns) {
+      report_progress();
+      next_progress_ns = progress.elapsed_ns + progress_every_ns;
+    }
     if (!drained) continue;
     auto sleep = poll;
     if (options.duration_ns > 0) {

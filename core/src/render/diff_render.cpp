@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "napiscope/format.h"
+#include "napiscope/phrasing.h"
 #include "napiscope/report_diff.h"
 #include "render/text_layout.h"
 
@@ -25,9 +26,9 @@ std::string FormatChange(const DiffRow& row) {
   if (!row.before || !row.after) return "";
   double change = row.Change();
   std::string sign = change > 0 ? "+" : "";
-  std::string absolute = row.unit == MetricUnit::kShare
-                             ? fmt::format("{}{:.1f} pp", sign, change * 100)
-                             : sign + FormatValue(row.unit, change);
+  // A share compares in percentage points: idle 0.0% -> 0.1% is +0.1 pp, not +85.5%.
+  if (row.unit == MetricUnit::kShare) return fmt::format("{}{:.1f} pp", sign, change * 100);
+  std::string absolute = sign + FormatValue(row.unit, change);
   std::optional<double> relative = row.RelativeChange();
   return fmt::format("{} ({})", absolute,
                      relative ? fmt::format("{}{:.1f}%", *relative > 0 ? "+" : "", *relative * 100)
@@ -58,6 +59,7 @@ std::string Mark(ChangeVerdict verdict, double noise_percent) {
     case ChangeVerdict::kOnlyBefore: return "gone";
     case ChangeVerdict::kOnlyAfter: return "new";
     case ChangeVerdict::kFewSamples: return "few samples";
+    case ChangeVerdict::kNotSignificant: return "not significant";
     case ChangeVerdict::kSame: return "";
   }
   return "";
@@ -82,6 +84,9 @@ std::string CountsLine(const ReportDiff& diff) {
       fmt::format("{} regressed, {} improved, {} unchanged{}", counts.regressed, counts.improved,
                   counts.unchanged, WithinBandNote(counts.within_noise, diff.noise_percent));
   if (counts.only_one_side > 0) line += fmt::format(", {} in one trace only", counts.only_one_side);
+  if (counts.not_significant > 0) {
+    line += fmt::format(", {} not significant", counts.not_significant);
+  }
   if (counts.few_samples > 0) {
     line += fmt::format(", {} not judged (too few samples)", counts.few_samples);
   }
@@ -153,8 +158,10 @@ std::string DiffToText(const ReportDiff& diff, size_t width) {
   text += "\n" + internal::JoinLines(internal::Wrap(
                      fmt::format("metrics, most changed first (samples: waits, wakeups, "
                                  "activations or polls behind a value, before -> after; a p50 is "
-                                 "judged from {} on both sides, a p99 from {}; a change of "
-                                 "at most {:g}% is within noise):",
+                                 "judged from {} on both sides, a p99 from {}; a change is not "
+                                 "significant when the 95% confidence intervals its samples give "
+                                 "overlap; a change of at most {:g}% (points for a share) is "
+                                 "within noise):",
                                  MinSamples("p50"), MinSamples("p99"), diff.noise_percent),
                      width, ""));
   return text + MetricsTable(diff, width);
@@ -164,6 +171,7 @@ nlohmann::json DiffToJson(const ReportDiff& diff) {
   nlohmann::json rows = nlohmann::json::array();
   for (const DiffRow& row : diff.rows) {
     std::optional<double> relative = row.RelativeChange();
+    std::optional<double> percent = row.ChangePercent();
     bool both = row.before && row.after;
     rows.push_back(
         {{"metric", row.metric},
@@ -180,7 +188,10 @@ nlohmann::json DiffToJson(const ReportDiff& diff) {
          {"before_samples", row.before_samples < 0 ? nlohmann::json(nullptr)
                                                    : nlohmann::json(row.before_samples)},
          {"after_samples", row.after_samples < 0 ? nlohmann::json(nullptr)
-                                                 : nlohmann::json(row.after_samples)}});
+                                                 : nlohmann::json(row.after_samples)},
+         {"change_percent", percent ? nlohmann::json(*percent) : nlohmann::json(nullptr)},
+         {"significant",
+          row.significant ? nlohmann::json(*row.significant) : nlohmann::json(nullptr)}});
   }
   DiffCounts counts = CountVerdicts(diff);
   nlohmann::json findings = nlohmann::json::array();
@@ -201,6 +212,7 @@ nlohmann::json DiffToJson(const ReportDiff& diff) {
             {"unchanged", counts.unchanged},
             {"within_noise", counts.within_noise},
             {"few_samples", counts.few_samples},
+            {"not_significant", counts.not_significant},
             {"only_one_side", counts.only_one_side}}},
           {"warnings", diff.warnings},
           {"findings", findings},
@@ -209,14 +221,16 @@ nlohmann::json DiffToJson(const ReportDiff& diff) {
 
 std::string DiffToMarkdown(const ReportDiff& diff) {
   std::string table;
-  int same = 0, within_noise = 0;
+  int same = 0, within_noise = 0, not_significant = 0;
   for (const DiffRow* row : RowsByImportance(diff)) {
     // A pull-request comment lists what moved beyond the noise; the count says the rest.
     within_noise += row->verdict == ChangeVerdict::kWithinNoise;
+    not_significant += row->verdict == ChangeVerdict::kNotSignificant;
     if (row->verdict == ChangeVerdict::kSame || row->verdict == ChangeVerdict::kWithinNoise) {
       ++same;
       continue;
     }
+    if (row->verdict == ChangeVerdict::kNotSignificant) continue;
     std::string mark = row->verdict == ChangeVerdict::kImproved ? "✅ improved"
                        : row->verdict == ChangeVerdict::kRegressed
                            ? "🔺 regressed"
@@ -242,6 +256,10 @@ std::string DiffToMarkdown(const ReportDiff& diff) {
   }
   text += fmt::format("{} metric{} unchanged{}.\n", same, same == 1 ? "" : "s",
                       WithinBandNote(within_noise, diff.noise_percent));
+  if (not_significant > 0) {
+    text += fmt::format("{} moved by less than their samples can tell (not significant).\n",
+                        Counted(not_significant, "metric"));
+  }
   return text;
 }
 

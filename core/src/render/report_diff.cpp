@@ -9,6 +9,7 @@
 
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
+#include "render/diff_significance.h"
 
 namespace napiscope {
 namespace {
@@ -20,7 +21,10 @@ struct MetricInfo {
   std::string_view label;
   MetricUnit unit;
   MetricDirection direction;
+  internal::Statistic statistic;  // what its confidence interval is of
 };
+
+using internal::Statistic;
 
 constexpr MetricDirection kLower = MetricDirection::kLowerIsBetter;
 constexpr MetricDirection kNeutral = MetricDirection::kNeutral;
@@ -40,34 +44,37 @@ enum MetricIndex : int {
 };
 
 constexpr MetricInfo kMetrics[] = {
-    {"softirq_latency_p50_ns", "softirq latency p50", MetricUnit::kNs, kLower},
-    {"softirq_latency_p99_ns", "softirq latency p99", MetricUnit::kNs, kLower},
-    {"softirq_latency_max_ns", "softirq latency max", MetricUnit::kNs, kLower},
-    {"irq_thread_cross_cpu_share", "IRQ-thread cross-CPU share", MetricUnit::kShare, kLower},
-    {"irq_thread_migrations", "IRQ-thread migrations", MetricUnit::kCount, kLower},
-    {"napi_thread_cross_cpu_share", "NAPI-thread cross-CPU share", MetricUnit::kShare, kLower},
-    {"napi_thread_migrations", "NAPI-thread migrations", MetricUnit::kCount, kLower},
-    {"napi_exhausted_share", "NAPI polls with budget exhausted", MetricUnit::kShare, kLower},
-    {"rt_wake_latency_p99_ns", "RT wake latency p99", MetricUnit::kNs, kLower},
-    {"rt_wake_latency_max_ns", "RT wake latency max", MetricUnit::kNs, kLower},
-    {"cpu_time_share", "CPU time share", MetricUnit::kShare, kNeutral},
+    {"softirq_latency_p50_ns", "softirq latency p50", MetricUnit::kNs, kLower, Statistic::kP50},
+    {"softirq_latency_p99_ns", "softirq latency p99", MetricUnit::kNs, kLower, Statistic::kP99},
+    {"softirq_latency_max_ns", "softirq latency max", MetricUnit::kNs, kLower, Statistic::kMax},
+    {"irq_thread_cross_cpu_share", "IRQ-thread cross-CPU share", MetricUnit::kShare, kLower,
+     Statistic::kShare},
+    {"irq_thread_migrations", "IRQ-thread migrations", MetricUnit::kCount, kLower,
+     Statistic::kCount},
+    {"napi_thread_cross_cpu_share", "NAPI-thread cross-CPU share", MetricUnit::kShare, kLower,
+     Statistic::kShare},
+    {"napi_thread_migrations", "NAPI-thread migrations", MetricUnit::kCount, kLower,
+     Statistic::kCount},
+    {"napi_exhausted_share", "NAPI polls with budget exhausted", MetricUnit::kShare, kLower,
+     Statistic::kShare},
+    {"rt_wake_latency_p99_ns", "RT wake latency p99", MetricUnit::kNs, kLower, Statistic::kP99},
+    {"rt_wake_latency_max_ns", "RT wake latency max", MetricUnit::kNs, kLower, Statistic::kMax},
+    {"cpu_time_share", "CPU time share", MetricUnit::kShare, kNeutral, Statistic::kShare},
 };
 
 // Rows sort by metric, then by this key, then by subject.
 using SortKey = std::tuple<int, int64_t, std::string>;
 
-struct Value {
-  double value = 0;
-  int64_t samples = -1;  // behind the value; -1: not a sample statistic
-};
+using Value = internal::Side;
 
 using Samples = std::map<SortKey, Value>;
 
 void AddThreads(const std::vector<ThreadActivityRow>& rows, MetricIndex share,
                 MetricIndex migrations, Samples* out) {
   for (const ThreadActivityRow& row : rows) {
-    (*out)[{share, row.irq, row.comm}] = {row.CrossCpuShare(), row.activations};
-    (*out)[{migrations, row.irq, row.comm}] = {static_cast<double>(row.migrations)};
+    (*out)[{share, row.irq, row.comm}] = {row.CrossCpuShare(), row.activations, std::nullopt};
+    (*out)[{migrations, row.irq, row.comm}] = {static_cast<double>(row.migrations), -1,
+                                               std::nullopt};
   }
 }
 
@@ -81,7 +88,8 @@ void AddNapi(const std::vector<NapiRow>& rows, Samples* out) {
   for (const auto& [dev, counts] : by_dev) {
     if (counts.second == 0) continue;
     (*out)[{kNapiExhaustedShare, 0, dev}] = {
-        static_cast<double>(counts.first) / static_cast<double>(counts.second), counts.second};
+        static_cast<double>(counts.first) / static_cast<double>(counts.second), counts.second,
+        std::nullopt};
   }
 }
 
@@ -93,7 +101,9 @@ void AddRtWakeLatency(const std::vector<WakeLatencyRow>& rows, Samples* out) {
     for (auto [metric, value] : {std::pair{kRtWakeLatencyP99, row.latency.p99_ns},
                                  std::pair{kRtWakeLatencyMax, row.latency.max_ns}}) {
       Value& kept = (*out)[{metric, row.cpu, subject}];
-      if (static_cast<double>(value) >= kept.value) kept = {static_cast<double>(value), row.latency.count};
+      if (static_cast<double>(value) >= kept.value) {
+        kept = {static_cast<double>(value), row.latency.count, row.latency};
+      }
     }
   }
 }
@@ -123,7 +133,8 @@ void AddCpuTime(const std::vector<CpuTimeRow>& rows, Samples* out) {
   if (span_ns <= 0) return;
   int64_t order = 0;
   for (const auto& [name, ns] : parts) {
-    (*out)[{kCpuTimeShare, order++, name}] = {static_cast<double>(ns) / static_cast<double>(span_ns)};
+    (*out)[{kCpuTimeShare, order++, name}] = {static_cast<double>(ns) / static_cast<double>(span_ns),
+                                              -1, std::nullopt};
   }
 }
 
@@ -133,9 +144,11 @@ Samples CollectMetrics(const Report& report) {
     if (row.delay.count == 0) continue;
     int64_t order = int64_t{row.cpu} * 64 + row.vec;
     std::string subject = fmt::format("CPU{} {}", row.cpu, VectorLabel(row.vec));
-    out[{kLatencyP50, order, subject}] = {static_cast<double>(row.delay.p50_ns), row.delay.count};
-    out[{kLatencyP99, order, subject}] = {static_cast<double>(row.delay.p99_ns), row.delay.count};
-    out[{kLatencyMax, order, subject}] = {static_cast<double>(row.delay.max_ns), row.delay.count};
+    for (auto [metric, value] : {std::pair{kLatencyP50, row.delay.p50_ns},
+                                 std::pair{kLatencyP99, row.delay.p99_ns},
+                                 std::pair{kLatencyMax, row.delay.max_ns}}) {
+      out[{metric, order, subject}] = {static_cast<double>(value), row.delay.count, row.delay};
+    }
   }
   AddThreads(report.irq_threads, kIrqThreadCrossShare, kIrqThreadMigrations, &out);
   AddThreads(report.napi_threads, kNapiThreadCrossShare, kNapiThreadMigrations, &out);
@@ -148,7 +161,10 @@ Samples CollectMetrics(const Report& report) {
 // `resolution_ns`: the coarser step of the two traces' timestamps; durations closer than it
 // are the same as far as the traces can tell.
 // `noise_percent`: a judged change of at most that share of the before value is noise.
-ChangeVerdict Judge(const DiffRow& row, int64_t resolution_ns, double noise_percent) {
+// Sets row->significant when the change is judged by its samples.
+ChangeVerdict Judge(DiffRow* row_out, Statistic statistic, const Value& before,
+                    const Value& after, int64_t resolution_ns, double noise_percent) {
+  const DiffRow& row = *row_out;
   if (!row.before) return ChangeVerdict::kOnlyAfter;
   if (!row.after) return ChangeVerdict::kOnlyBefore;
   if (*row.before == *row.after) return ChangeVerdict::kSame;
@@ -161,8 +177,10 @@ ChangeVerdict Judge(const DiffRow& row, int64_t resolution_ns, double noise_perc
     return ChangeVerdict::kFewSamples;
   }
   if (row.direction == MetricDirection::kNeutral) return ChangeVerdict::kChanged;
-  std::optional<double> relative = row.RelativeChange();
-  if (relative && std::abs(*relative) * 100 <= noise_percent) return ChangeVerdict::kWithinNoise;
+  row_out->significant = internal::Significant(statistic, before, after);
+  if (row.significant == false) return ChangeVerdict::kNotSignificant;
+  std::optional<double> percent = row.ChangePercent();
+  if (percent && std::abs(*percent) <= noise_percent) return ChangeVerdict::kWithinNoise;
   return *row.after < *row.before ? ChangeVerdict::kImproved : ChangeVerdict::kRegressed;
 }
 
@@ -310,6 +328,7 @@ DiffCounts CountVerdicts(const ReportDiff& diff) {
       case ChangeVerdict::kSame:
       case ChangeVerdict::kChanged: ++counts.unchanged; break;
       case ChangeVerdict::kFewSamples: ++counts.few_samples; break;
+      case ChangeVerdict::kNotSignificant: ++counts.not_significant; break;
       case ChangeVerdict::kOnlyBefore:
       case ChangeVerdict::kOnlyAfter: ++counts.only_one_side; break;
     }
@@ -320,28 +339,23 @@ DiffCounts CountVerdicts(const ReportDiff& diff) {
 std::vector<const DiffRow*> RowsByImportance(const ReportDiff& diff) {
   auto group = [](ChangeVerdict verdict) {
     switch (verdict) {
-      case ChangeVerdict::kRegressed: return 0;
-      case ChangeVerdict::kImproved: return 1;
+      case ChangeVerdict::kRegressed:
+      case ChangeVerdict::kImproved: return 0;
       case ChangeVerdict::kOnlyAfter:
-      case ChangeVerdict::kOnlyBefore: return 2;
-      case ChangeVerdict::kChanged: return 3;
-      case ChangeVerdict::kWithinNoise:
-        return 4;
-      case ChangeVerdict::kFewSamples:
-        return 5;
-      case ChangeVerdict::kSame:
-        return 6;
+      case ChangeVerdict::kOnlyBefore: return 1;
+      case ChangeVerdict::kChanged: return 2;
+      case ChangeVerdict::kWithinNoise: return 3;
+      case ChangeVerdict::kNotSignificant: return 4;
+      case ChangeVerdict::kFewSamples: return 5;
+      case ChangeVerdict::kSame: return 6;
     }
     return 7;
   };
-  // |relative change| times n / (n + 30), n the fewer samples of the two sides: a doubling over
-  // 35 samples weighs half as much as one over 13k.
+  // The size of the change as the row shows it (points for a share); a rise from 0 is the
+  // largest. Significance, not a weight, says which changes the samples support.
   auto weight = [](const DiffRow& row) {
-    std::optional<double> relative = row.RelativeChange();
-    double size = relative ? std::abs(*relative) : (row.before && row.after ? 1e9 : 0);
-    int64_t samples = std::min(row.before_samples, row.after_samples);
-    double confidence = samples < 0 ? 1.0 : static_cast<double>(samples) / (samples + 30.0);
-    return size * confidence;
+    std::optional<double> percent = row.ChangePercent();
+    return percent ? std::abs(*percent) : (row.before && row.after ? 1e18 : 0);
   };
   std::vector<const DiffRow*> rows;
   for (const DiffRow& row : diff.rows) rows.push_back(&row);
@@ -363,6 +377,7 @@ std::string_view ChangeVerdictName(ChangeVerdict verdict) {
     case ChangeVerdict::kFewSamples: return "few_samples";
     case ChangeVerdict::kWithinNoise:
       return "within_noise";
+    case ChangeVerdict::kNotSignificant: return "not_significant";
   }
   return "";
 }
@@ -375,6 +390,13 @@ std::optional<double> DiffRow::RelativeChange() const {
   return (*after - *before) / *before;
 }
 
+std::optional<double> DiffRow::ChangePercent() const {
+  if (unit == MetricUnit::kShare && before && after) return Change() * 100;
+  std::optional<double> relative = RelativeChange();
+  if (!relative) return std::nullopt;
+  return *relative * 100;
+}
+
 bool DiffRow::MovedWorse() const {
   return verdict == ChangeVerdict::kRegressed ||
          (verdict == ChangeVerdict::kWithinNoise && *after > *before);
@@ -385,10 +407,16 @@ ReportDiff DiffReports(const Report& before, const Report& after, double noise_p
   diff.noise_percent = noise_percent;
   diff.before_path = before.trace.meta.path;
   diff.after_path = after.trace.meta.path;
-  std::map<SortKey, DiffRow> rows;
+  struct Compared {
+    DiffRow row;
+    Value before, after;
+  };
+  std::map<SortKey, Compared> rows;
   auto merge = [&rows](const Samples& samples, bool is_before) {
     for (const auto& [key, value] : samples) {
-      DiffRow& row = rows[key];
+      Compared& compared = rows[key];
+      (is_before ? compared.before : compared.after) = value;
+      DiffRow& row = compared.row;
       const MetricInfo& info = kMetrics[std::get<0>(key)];
       row.metric = info.id;
       row.label = info.label;
@@ -403,10 +431,12 @@ ReportDiff DiffReports(const Report& before, const Report& after, double noise_p
   merge(CollectMetrics(after), false);
   int64_t resolution_ns =
       std::max(before.trace.meta.time_resolution_ns, after.trace.meta.time_resolution_ns);
-  for (auto& [key, row] : rows) {
+  for (auto& [key, compared] : rows) {
+    DiffRow& row = compared.row;
     bool zero_both = row.before == 0.0 && row.after == 0.0;
     if (zero_both && row.direction == MetricDirection::kNeutral) continue;  // no such time
-    row.verdict = Judge(row, resolution_ns, noise_percent);
+    row.verdict = Judge(&row, kMetrics[std::get<0>(key)].statistic, compared.before,
+                        compared.after, resolution_ns, noise_percent);
     diff.rows.push_back(std::move(row));
   }
   diff.findings = DiffFindings(before.findings, after.findings);
@@ -418,8 +448,8 @@ int CountRegressions(const ReportDiff& diff, double percent) {
   int count = 0;
   for (const DiffRow& row : diff.rows) {
     if (!row.MovedWorse()) continue;
-    std::optional<double> relative = row.RelativeChange();
-    count += !relative || *relative * 100 > percent;
+    std::optional<double> change = row.ChangePercent();
+    count += !change || *change > percent;
   }
   return count;
 }

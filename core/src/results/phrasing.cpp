@@ -37,11 +37,22 @@ std::string Counted(int64_t count, std::string_view noun) {
   return fmt::format("{} {}{}", count, noun, count == 1 ? "" : "s");
 }
 
+namespace {
+
+// napiscope's own threads (`record` and `live` recording the trace) are named "napiscope":
+// their time is the recording's cost, not the load's.
+bool IsRecorder(std::string_view comm) { return comm == "napiscope"; }
+
+}  // namespace
+
+// Marks napiscope's own threads: "napiscope (pid 5977, nice 10, the recorder)".
 std::string DescribeTask(int32_t pid, const std::string& comm, int kernel_prio) {
   std::string prio = FormatPriority(kernel_prio);
   std::string name = comm.empty() ? std::string("?") : comm;
-  if (prio.empty()) return fmt::format("{} (pid {})", name, pid);
-  return fmt::format("{} (pid {}, {})", name, pid, prio);
+  // napiscope recording the trace shows up in it: said, so nobody chases it.
+  std::string recorder = IsRecorder(comm) ? ", the recorder" : "";
+  if (prio.empty()) return fmt::format("{} (pid {}{})", name, pid, recorder);
+  return fmt::format("{} (pid {}, {}{})", name, pid, prio, recorder);
 }
 
 std::string VectorLabel(uint32_t vec) {

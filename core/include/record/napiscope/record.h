@@ -33,6 +33,14 @@ struct CaptureOptions {
 };
 
 /// What and how long to record.
+/// How far a recording is, for a running line.
+struct RecordProgress {
+  TimestampNs elapsed_ns = 0;  ///< since tracing started
+  int64_t events = 0;          ///< events in the pages read so far
+  int64_t lost_events = 0;     ///< events the ring buffers overwrote or dropped so far
+  uint64_t bytes = 0;          ///< ring-buffer pages read so far, in bytes
+};
+
 struct RecordOptions {
   CaptureOptions capture;
   std::string output_path;      ///< the trace.dat to write
@@ -45,6 +53,10 @@ struct RecordOptions {
   /// newest event are kept, in memory, and written when the recording stops.
   TimestampNs keep_ns = 0;
   size_t keep_max_bytes = size_t{256} << 20;  ///< with keep_ns: memory for pages; oldest go
+  /// Called about every progress_interval_ms while recording (events are counted only when
+  /// set: each page read is scanned).
+  std::function<void(const RecordProgress&)> on_progress;
+  int progress_interval_ms = 500;  ///< how often on_progress is called
 };
 
 /// Per-CPU outcome of a recording.

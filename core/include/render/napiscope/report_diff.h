@@ -34,10 +34,11 @@ enum class ChangeVerdict : uint8_t {
   kOnlyAfter,    ///< the subject is new in the after trace
   kFewSamples,   ///< a percentile over fewer samples than MinSamples: not judged
   kWithinNoise,  ///< moved by at most the diff's noise percent either way: counted unchanged
+  kNotSignificant,  ///< moved by less than the samples behind it can tell (95%): not judged
 };
 
 /// Stable name of a verdict ("same", "improved", "regressed", "changed", "only_before",
-/// "only_after", "few_samples", "within_noise").
+/// "only_after", "few_samples", "within_noise", "not_significant").
 std::string_view ChangeVerdictName(ChangeVerdict verdict);
 
 /// One metric of one subject in both reports.
@@ -52,12 +53,19 @@ struct DiffRow {
   ChangeVerdict verdict = ChangeVerdict::kSame;
   int64_t before_samples = -1;  ///< samples behind `before` (waits, polls...); -1: not a sample
   int64_t after_samples = -1;   ///< samples behind `after`; -1: not a sample statistic
+  /// Whether the change is beyond what the samples behind the values explain (95% confidence
+  /// intervals that do not overlap); absent when not judged (same, one side, few samples,
+  /// neutral).
+  std::optional<bool> significant;
 
   /// after - before (0 when one side is absent).
   double Change() const;
   /// (after - before) / before; absent when a side is absent or before is 0 and after is not.
   std::optional<double> RelativeChange() const;
-  /// Judged and moved the worse way: regressed, or within the noise and higher than before.
+  /// The change the noise band and --fail-on-regression compare: percentage points for a share
+  /// (0.1% -> 0.3% is +0.2), else percent of before; absent as RelativeChange is.
+  std::optional<double> ChangePercent() const;
+  /// Judged, significant and moved the worse way: regressed, or within the noise and higher.
   bool MovedWorse() const;
 };
 
@@ -96,6 +104,7 @@ struct DiffCounts {
   int unchanged = 0;     ///< same, within the noise, or neutral metrics that changed
   int within_noise = 0;  ///< of `unchanged`, those that moved by at most the noise percent
   int few_samples = 0;  ///< not judged
+  int not_significant = 0;  ///< moved by less than their samples can tell
   int only_one_side = 0;
 };
 
@@ -112,19 +121,21 @@ struct ReportDiff {
 /// Counts the verdicts of `diff.rows`.
 DiffCounts CountVerdicts(const ReportDiff& diff);
 
-/// Rows in the order people read them: regressed, improved, then the rest; within each, by
-/// relative change weighted by the samples behind it (a change over 13k waits before one over
-/// 35).
+/// Rows in the order people read them, most changed first: regressed and improved together by
+/// the size of ChangePercent (a rise from 0 first), then one side only, neutral changes, within
+/// the noise, not significant, few samples, same; each group by the size of its change.
 std::vector<const DiffRow*> RowsByImportance(const ReportDiff& diff);
 
 /// Compares softirq latency per (cpu, vec) p50/p99/max, IRQ- and NAPI-thread cross-CPU share
-/// and migrations, and CPU time per context (share of all CPUs' traced time); a judged change
-/// of at most `noise_percent` of the before value is kWithinNoise (0: every change is judged).
+/// and migrations, and CPU time per context (share of all CPUs' traced time); a change its
+/// samples cannot tell from chance is kNotSignificant, a judged change of at most
+/// `noise_percent` (of the before value; points for a share) kWithinNoise (0: none).
 ReportDiff DiffReports(const Report& before, const Report& after,
                        double noise_percent = kDefaultNoisePercent);
 
-/// Rows that moved the worse way (DiffRow::MovedWorse) by more than `percent` (a rise from 0
-/// always does), whatever the diff's noise percent; with 0, every row that moved the worse way.
+/// Rows that moved the worse way (DiffRow::MovedWorse) by more than `percent` of ChangePercent
+/// (a rise from 0 always does), whatever the diff's noise percent; with 0, every row that moved
+/// the worse way. Not significant changes never count.
 int CountRegressions(const ReportDiff& diff, double percent);
 
 /// For people: a table with units, the change absolute and relative, and the verdict; sentences

@@ -4,6 +4,7 @@ print the fleet table and write its files (docs/fleet.md)."""
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import shutil
 import subprocess
@@ -117,6 +118,9 @@ def _make_pages(fleet, cli: str, directory: str, count: int, parallel: int) -> N
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    # Dask 2022.12's client leaves a connect timeout unretrieved when it closes (Python 3.11):
+    # asyncio would print it as an error after a job that went well.
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
     try:
         fleet = run(args.traces, scheduler=args.scheduler, workers=args.workers,
                     group_by=args.group_by, threads=args.threads,
@@ -151,4 +155,8 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # `napiscope fleet ... | head`: the files are written
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(0)

@@ -17,9 +17,10 @@ from .groups import group_of
 
 
 def expand(patterns: Iterable[str]) -> list:
-    """The trace files `patterns` name: globs (`**` recursive) and directories (their *.dat,
-    recursively), each file once, in the order given (a glob's matches sorted). A pattern
-    that matches nothing raises ValueError naming it."""
+    """The trace files `patterns` name, as absolute paths (a worker's working directory is
+    not this one): globs (`**` recursive) and directories (their *.dat, recursively), each
+    file once, in the order given (a glob's matches sorted). A pattern that matches nothing
+    raises ValueError naming it."""
     out, seen = [], set()
     for pattern in patterns:
         if os.path.isdir(pattern):
@@ -30,7 +31,7 @@ def expand(patterns: Iterable[str]) -> list:
             matches = [pattern]  # a missing file is that trace's error row
         if not matches:
             raise ValueError(f"{pattern}: no trace matches")
-        for path in matches:
+        for path in map(os.path.abspath, matches):
             if path not in seen:
                 seen.add(path)
                 out.append(path)

@@ -10,7 +10,8 @@ from typing import Optional
 import pandas as pd
 
 _STYLE = """body{font:14px sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;
-margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}
+margin:.5em 0 1.5em}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right;white-space:nowrap}
+td.wrap{white-space:normal;font-size:12px;max-width:22em}
 td.l,th.l{text-align:left}tr.error td{background:#fde2e2}.error{color:#b00}.warning{color:#a60}
 h2{margin-top:1.5em}svg text{font:11px sans-serif}"""
 
@@ -57,7 +58,7 @@ def _trace_table(fleet, limit: int = 500) -> str:
             f"<tr><td class=l>{link}</td>{_cell(row['group'], True)}"
             f"{_cell(row['findings_error'], css='error' if row['findings_error'] else '')}"
             f"{_cell(row['findings_warning'], css='warning' if row['findings_warning'] else '')}"
-            f"{_cell(row['findings_info'])}{_cell(rules, True)}"
+            f"{_cell(row['findings_info'])}{_cell(rules, True, 'wrap')}"
             f"{_cell(_ms(row['softirq_NET_RX_p99_ns']))}{_cell(_ms(row['softirq_NET_RX_max_ns']))}"
             f"{_cell(_share(row['napi_exhausted_share']))}{_cell(_ms(row['rt_wake_p99_ns']))}"
             f"{_cell(row['ksoftirqd_blocked'])}{_cell(row['cpus'])}"
@@ -149,6 +150,8 @@ def _plots(fleet) -> str:
 def _diff_tables(metrics: Optional[pd.DataFrame], findings: Optional[pd.DataFrame]) -> str:
     if metrics is None:
         return ""
+    if metrics.empty and findings.empty:
+        return "<h2>Groups against the baseline</h2><p>Fewer than two groups were analysed.</p>"
     order = {"regressed": 0, "improved": 1, "within_noise": 2, "few_traces": 3, "same": 4}
     shown = metrics.assign(_o=metrics["verdict"].map(order)).sort_values(["group", "_o", "metric"])
     out = ["<h2>Groups against the baseline</h2><table><tr><th class=l>group</th>"

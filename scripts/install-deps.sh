@@ -20,6 +20,7 @@ test_packages=(
   xvfb xauth xdotool python3-jsonschema libxml2-utils groff-base iproute2 iputils-ping
   gzip zstd xz-utils bzip2 zip tar
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
+  python3-dask python3-distributed
   chromium-headless-shell
 )
 case "${1:-all}" in

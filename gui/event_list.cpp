@@ -27,6 +27,20 @@ namespace {
 // Previous-match searches scan backwards this many rows at a time.
 constexpr uint64_t kBackwardChunk = 65536;
 
+// The list's rows: the events, and a [LOST EVENTS] row per gap, which the status bar's event
+// count leaves out: "422796 rows: 422794 events and 2 [LOST EVENTS] rows".
+QString RowsText(const LoadedTrace& trace) {
+  int64_t gaps = 0;
+  for (const CpuMissedSummary& cpu : trace.report.trace.missed_per_cpu) gaps += cpu.gaps;
+  auto rows = static_cast<int64_t>(trace.events.size());
+  if (gaps <= 0 || gaps > rows) return QString("%1 events").arg(rows);
+  return QString("%1 rows: %2 events and %3 [LOST EVENTS] row%4")
+      .arg(rows)
+      .arg(rows - gaps)
+      .arg(gaps)
+      .arg(gaps == 1 ? "" : "s");
+}
+
 }  // namespace
 
 EventListModel::EventListModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -230,7 +244,7 @@ void EventListPanel::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = std::move(trace);
   model_->SetTrace(trace_);
   filter_->clear();
-  status_->setText(trace_ ? QString("%1 events").arg(trace_->events.size()) : QString());
+  status_->setText(trace_ ? RowsText(*trace_) : QString());
 }
 
 bool EventListPanel::SetFilterText(const QString& text) {
@@ -247,10 +261,10 @@ bool EventListPanel::SetFilterText(const QString& text) {
   }
   model_->SetFilter(query);
   if (trace_) {
-    status_->setText(model_->filtered() ? QString("%1 of %2 events")
+    status_->setText(model_->filtered() ? QString("%1 of %2")
                                               .arg(model_->rowCount())
-                                              .arg(trace_->events.size())
-                                        : QString("%1 events").arg(trace_->events.size()));
+                                              .arg(RowsText(*trace_))
+                                        : RowsText(*trace_));
   }
   return true;
 }

@@ -259,7 +259,14 @@ bool EventListPanel::SetFilterText(const QString& text) {
     filter_->setText(text);
     filter_->blockSignals(false);
   }
+  // The list stays at the selected event (marker A): after filtering, the first kept row at or
+  // after its time, not the trace's first match.
+  std::optional<TimestampNs> selected;
+  if (trace_ && current_ >= 0 && current_ < model_->rowCount()) {
+    selected = model_->EventAt(current_).ts_ns;
+  }
   model_->SetFilter(query);
+  if (selected && model_->rowCount() > 0) SelectRow(model_->RowAtTime(*selected), false, true);
   if (trace_) {
     status_->setText(model_->filtered() ? QString("%1 of %2")
                                               .arg(model_->rowCount())

@@ -27,6 +27,12 @@ namespace {
 // Previous-match searches scan backwards this many rows at a time.
 constexpr uint64_t kBackwardChunk = 65536;
 
+// The status line, whole in its tooltip where the label cuts it.
+void ShowStatus(QLabel* status, const QString& text) {
+  status->setText(text);
+  status->setToolTip(text);
+}
+
 // The list's rows: the events, and a [LOST EVENTS] row per gap, which the status bar's event
 // count leaves out: "422796 rows: 422794 events and 2 [LOST EVENTS] rows".
 QString RowsText(const LoadedTrace& trace) {
@@ -161,6 +167,9 @@ EventListPanel::EventListPanel(QWidget* parent)
   bar->addWidget(previous);
   bar->addWidget(next);
   status_ = new QLabel(this);
+  // The status takes the room left, never more: a longer text must not shrink the fields and
+  // move the buttons under the next click. Cut when it does not fit; whole in its tooltip.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   bar->addWidget(status_, 1);
   layout->addLayout(bar);
   table_->setModel(window_);
@@ -244,14 +253,14 @@ void EventListPanel::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = std::move(trace);
   model_->SetTrace(trace_);
   filter_->clear();
-  status_->setText(trace_ ? RowsText(*trace_) : QString());
+  ShowStatus(status_, trace_ ? RowsText(*trace_) : QString());
 }
 
 bool EventListPanel::SetFilterText(const QString& text) {
   EventQuery query;
   QString error;
   if (!query.Parse(text, &error)) {
-    status_->setText(error);
+    ShowStatus(status_, error);
     return false;
   }
   if (filter_->text() != text) {
@@ -268,10 +277,9 @@ bool EventListPanel::SetFilterText(const QString& text) {
   model_->SetFilter(query);
   if (selected && model_->rowCount() > 0) SelectRow(model_->RowAtTime(*selected), false, true);
   if (trace_) {
-    status_->setText(model_->filtered() ? QString("%1 of %2")
-                                              .arg(model_->rowCount())
-                                              .arg(RowsText(*trace_))
-                                        : RowsText(*trace_));
+    ShowStatus(status_, model_->filtered()
+                            ? QString("%1 of %2").arg(model_->rowCount()).arg(RowsText(*trace_))
+                            : RowsText(*trace_));
   }
   return true;
 }
@@ -287,13 +295,13 @@ bool EventListPanel::SearchQuery(EventQuery* query) {
   if (!trace_ || model_->rowCount() == 0) return false;
   QString error;
   if (query->Parse(search_->text(), &error)) return true;
-  status_->setText(error);
+  ShowStatus(status_, error);
   return false;
 }
 
 bool EventListPanel::SelectMatch(uint64_t event_row) {
   SelectRow(model_->RowOfEvent(event_row), true);
-  status_->setText("");
+  ShowStatus(status_, "");
   return true;
 }
 
@@ -314,7 +322,7 @@ bool EventListPanel::FindNext() {
     });
     if (found) return SelectMatch(*found);
   }
-  status_->setText("no match after the selected event");
+  ShowStatus(status_, "no match after the selected event");
   return false;
 }
 
@@ -323,7 +331,7 @@ bool EventListPanel::FindPrevious() {
   if (!SearchQuery(&query)) return false;
   int current = current_ >= 0 ? current_ : model_->rowCount();
   if (current <= 0) {
-    status_->setText("no match before the selected event");
+    ShowStatus(status_, "no match before the selected event");
     return false;
   }
   uint64_t end = model_->EventRow(current - 1) + 1;
@@ -338,7 +346,7 @@ bool EventListPanel::FindPrevious() {
     if (last) return SelectMatch(*last);
     end = begin;
   }
-  status_->setText("no match before the selected event");
+  ShowStatus(status_, "no match before the selected event");
   return false;
 }
 

@@ -27,6 +27,26 @@ namespace {
 // Previous-match searches scan backwards this many rows at a time.
 constexpr uint64_t kBackwardChunk = 65536;
 
+// The status line, whole in its tooltip where the label cuts it.
+void ShowStatus(QLabel* status, const QString& text) {
+  status->setText(text);
+  status->setToolTip(text);
+}
+
+// The list's rows: the events, and a [LOST EVENTS] row per gap, which the status bar's event
+// count leaves out: "422796 rows: 422794 events and 2 [LOST EVENTS] rows".
+QString RowsText(const LoadedTrace& trace) {
+  int64_t gaps = 0;
+  for (const CpuMissedSummary& cpu : trace.report.trace.missed_per_cpu) gaps += cpu.gaps;
+  auto rows = static_cast<int64_t>(trace.events.size());
+  if (gaps <= 0 || gaps > rows) return QString("%1 events").arg(rows);
+  return QString("%1 rows: %2 events and %3 [LOST EVENTS] row%4")
+      .arg(rows)
+      .arg(rows - gaps)
+      .arg(gaps)
+      .arg(gaps == 1 ? "" : "s");
+}
+
 }  // namespace
 
 EventListModel::EventListModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -147,6 +167,9 @@ EventListPanel::EventListPanel(QWidget* parent)
   bar->addWidget(previous);
   bar->addWidget(next);
   status_ = new QLabel(this);
+  // The status takes the room left, never more: a longer text must not shrink the fields and
+  // move the buttons under the next click. Cut when it does not fit; whole in its tooltip.
+  status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   bar->addWidget(status_, 1);
   layout->addLayout(bar);
   table_->setModel(window_);
@@ -230,14 +253,14 @@ void EventListPanel::SetTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = std::move(trace);
   model_->SetTrace(trace_);
   filter_->clear();
-  status_->setText(trace_ ? QString("%1 events").arg(trace_->events.size()) : QString());
+  ShowStatus(status_, trace_ ? RowsText(*trace_) : QString());
 }
 
 bool EventListPanel::SetFilterText(const QString& text) {
   EventQuery query;
   QString error;
   if (!query.Parse(text, &error)) {
-    status_->setText(error);
+    ShowStatus(status_, error);
     return false;
   }
   if (filter_->text() != text) {
@@ -245,12 +268,18 @@ bool EventListPanel::SetFilterText(const QString& text) {
     filter_->setText(text);
     filter_->blockSignals(false);
   }
+  // The list stays at the selected event (marker A): after filtering, the first kept row at or
+  // after its time, not the trace's first match.
+  std::optional<TimestampNs> selected;
+  if (trace_ && current_ >= 0 && current_ < model_->rowCount()) {
+    selected = model_->EventAt(current_).ts_ns;
+  }
   model_->SetFilter(query);
+  if (selected && model_->rowCount() > 0) SelectRow(model_->RowAtTime(*selected), false, true);
   if (trace_) {
-    status_->setText(model_->filtered() ? QString("%1 of %2 events")
-                                              .arg(model_->rowCount())
-                                              .arg(trace_->events.size())
-                                        : QString("%1 events").arg(trace_->events.size()));
+    ShowStatus(status_, model_->filtered()
+                            ? QString("%1 of %2").arg(model_->rowCount()).arg(RowsText(*trace_))
+                            : RowsText(*trace_));
   }
   return true;
 }
@@ -266,13 +295,13 @@ bool EventListPanel::SearchQuery(EventQuery* query) {
   if (!trace_ || model_->rowCount() == 0) return false;
   QString error;
   if (query->Parse(search_->text(), &error)) return true;
-  status_->setText(error);
+  ShowStatus(status_, error);
   return false;
 }
 
 bool EventListPanel::SelectMatch(uint64_t event_row) {
   SelectRow(model_->RowOfEvent(event_row), true);
-  status_->setText("");
+  ShowStatus(status_, "");
   return true;
 }
 
@@ -293,7 +322,7 @@ bool EventListPanel::FindNext() {
     });
     if (found) return SelectMatch(*found);
   }
-  status_->setText("no match after the selected event");
+  ShowStatus(status_, "no match after the selected event");
   return false;
 }
 
@@ -302,7 +331,7 @@ bool EventListPanel::FindPrevious() {
   if (!SearchQuery(&query)) return false;
   int current = current_ >= 0 ? current_ : model_->rowCount();
   if (current <= 0) {
-    status_->setText("no match before the selected event");
+    ShowStatus(status_, "no match before the selected event");
     return false;
   }
   uint64_t end = model_->EventRow(current - 1) + 1;
@@ -317,7 +346,7 @@ bool EventListPanel::FindPrevious() {
     if (last) return SelectMatch(*last);
     end = begin;
   }
-  status_->setText("no match before the selected event");
+  ShowStatus(status_, "no match before the selected event");
   return false;
 }
 

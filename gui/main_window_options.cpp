@@ -198,6 +198,10 @@ bool MainWindow::GoToTime(const QString& text, QString* error) {
   }
   const TimelineViewState& state = timeline_->state();
   TimestampNs span = state.to_ns - state.from_ns;
+  // Zoomed out over most of the trace, centring alone would not move the view: zoom in to a
+  // fiftieth of the trace (at least 10 us) around the time as well.
+  TimestampNs trace_span = trace_->timeline.end_ns() - start;
+  if (span * 2 >= trace_span) span = std::max<TimestampNs>(trace_span / 50, 10'000);
   timeline_->SetRange(ts - span / 2, ts - span / 2 + span);
   timeline_->SetMarkers(ts, state.marker_b);
   return true;

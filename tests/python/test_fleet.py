@@ -89,6 +89,12 @@ def test_fleet_command_rows_equal_the_cli_json(tmp_path):
         assert list(mine["rule"]) == [f["rule"] for f in report["findings"]]
         assert list(mine["summary"]) == [f["summary"] for f in report["findings"]]
         assert len(latency[latency["path"] == path]) == len(report["softirq_latency"])
+    # Values the scenarios were built to hold (testdata/scenarios/README.md).
+    scenario = lambda name: by_path[os.path.abspath(data_path("scenarios/" + name))]
+    assert scenario("napi_budget.dat")["napi_exhausted_share"] == pytest.approx(2 / 3)
+    assert scenario("rt_wake_latency.dat")["softirq_NET_RX_p99_ns"] == 2500800
+    assert scenario("ksoftirqd_blocked.dat")["ksoftirqd_blocked"] == 2
+    assert scenario("ksoftirqd_blocked.dat")["preempt_rt"] == "yes"
     with sqlite3.connect(out / "fleet.sqlite") as db:
         assert db.execute("select count(*) from traces").fetchone()[0] == len(traces)
         assert db.execute("select count(*) from findings").fetchone()[0] == len(findings)

@@ -35,4 +35,7 @@ void AddLiveCommand(CLI::App& app, std::function<int()>* run);
 /// Adds `napiscope export`; sets `*run` to the code that executes it once parsed.
 void AddExportCommand(CLI::App& app, std::function<int()>* run);
 
+/// Adds `napiscope fleet` (runs python3 -m napiscope.fleet); sets `*run` to run it.
+void AddFleetCommand(CLI::App& app, std::function<int()>* run);
+
 }  // namespace napiscope::cli

@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
       "  napiscope check --config napiscope.toml -f junit -o napiscope.xml *.dat\n"
       "  napiscope diff before.dat after.dat\n"
       "  napiscope export --format perfetto -o trace.pftrace trace.dat\n"
-      "  napiscope record -o trace.dat -- COMMAND\n  napiscope live --fail-on warning\n\n"
+      "  napiscope record -o trace.dat -- COMMAND\n  napiscope live --fail-on warning\n"
+      "  napiscope fleet --scheduler tcp://host:8786 'traces/**/*.dat'\n\n"
       "napiscope COMMAND --help shows a command's options; man napiscope (put in place by "
       "cmake --install; man cli/data/napiscope.1 in the source tree) has them all.\n" +
       std::string(kExitCodesHelp));
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
   AddRecordCommand(app, &run);
   AddLiveCommand(app, &run);
   AddExportCommand(app, &run);
+  AddFleetCommand(app, &run);
   // No command: what the commands are, as --help shows them (CLI11 only said that one is
   // required). `napiscope help [COMMAND]` is --help too.
   if (argc == 1) {

@@ -14,7 +14,8 @@ def _write_table(frame: pd.DataFrame, directory: str, name: str) -> list:
     """NAME.csv and NAME.jsonl of `frame`; returns their paths."""
     csv, jsonl = os.path.join(directory, name + ".csv"), os.path.join(directory, name + ".jsonl")
     frame.to_csv(csv, index=False)
-    frame.to_json(jsonl, orient="records", lines=True, force_ascii=False)
+    frame.to_json(jsonl, orient="records", lines=True, force_ascii=False,
+                  double_precision=15)  # pandas keeps 10 digits by default
     if frame.empty:  # to_json writes nothing for no rows; an empty file says the same
         open(jsonl, "w", encoding="utf-8").close()
     return [csv, jsonl]

@@ -45,18 +45,15 @@ def host_of(uname: str) -> str:
 
 
 def _worst_by_vector(latency: list) -> dict:
-    """Per vector name: (waits in all, worst CPU's p50, p99 with its samples, max): the worst
-    CPU's value, as percentiles of different CPUs do not add up."""
+    """Per vector name: (waits on all CPUs, the worst CPU's p50, p99 and max), each the
+    largest over the CPUs, as percentiles of different CPUs do not add up."""
     out = {}
     for row in latency:
         if row["count"] == 0:
             continue
-        name = row["name"]
-        waits, p50, p99, p99_samples, top = out.get(name, (0, -1, -1, 0, -1))
-        if row["p99_ns"] > p99:
-            p99, p99_samples = row["p99_ns"], row["count"]
-        out[name] = (waits + row["count"], max(p50, row["p50_ns"]), p99, p99_samples,
-                     max(top, row["max_ns"]))
+        waits, p50, p99, top = out.get(row["name"], (0, -1, -1, -1))
+        out[row["name"]] = (waits + row["count"], max(p50, row["p50_ns"]),
+                            max(p99, row["p99_ns"]), max(top, row["max_ns"]))
     return out
 
 
@@ -105,14 +102,14 @@ def trace_row(report: dict, info: dict, path: str, size: int, group: str = "") -
         row[f"findings_{severity}"] = sum(f["severity"] == severity for f in findings)
     worst = _worst_by_vector(report["softirq_latency"])
     for vec in VECTORS:
-        waits, p50, p99, _, top = worst.get(vec, (0, None, None, 0, None))
+        waits, p50, p99, top = worst.get(vec, (0, None, None, None))
         row.update({f"softirq_{vec}_waits": waits, f"softirq_{vec}_p50_ns": p50,
                     f"softirq_{vec}_p99_ns": p99, f"softirq_{vec}_max_ns": top})
     polls = sum(n["polls"] for n in report["napi"])
     exhausted = sum(n["exhausted"] for n in report["napi"])
     row.update({"napi_polls": polls, "napi_exhausted": exhausted,
                 "napi_exhausted_share": exhausted / polls if polls else None})
-    rt = [r for r in report["rt_wake_latency"] if r["policy"] != "normal" and r["count"] > 0]
+    rt = [r for r in report["rt_wake_latency"] if r["policy"] == "rt" and r["count"] > 0]
     worst_rt = max(rt, key=lambda r: r["p99_ns"], default=None)
     row.update({"rt_wake_samples": worst_rt["count"] if worst_rt else 0,
                 "rt_wake_p99_ns": worst_rt["p99_ns"] if worst_rt else None,

@@ -22,6 +22,9 @@ from napiscope import fleet
 from napiscope.fleet import rows as fleet_rows
 from conftest import CLI, TESTDATA, cli_json, data_path
 
+# Dask 2022.12 on Debian's tornado: a deprecation inside distributed, not ours.
+pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
+
 # Columns that describe the job, not the trace: left out when rows are compared with the CLI's.
 JOB_COLUMNS = {"group", "worker", "seconds", "worker_peak_rss_mib"}
 

@@ -22,6 +22,9 @@ from napiscope import fleet
 from napiscope.fleet import rows as fleet_rows
 from conftest import CLI, TESTDATA, cli_json, data_path
 
+# Dask 2022.12 on Debian's tornado: a deprecation inside distributed, not ours.
+pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
+
 # Columns that describe the job, not the trace: left out when rows are compared with the CLI's.
 JOB_COLUMNS = {"group", "worker", "seconds", "worker_peak_rss_mib"}
 
@@ -252,3 +255,43 @@ def test_bash_completion_offers_every_fleet_option():
     defined = {o for action in _parser()._actions for o in action.option_strings
                if o.startswith("--")}
     assert offered == defined
+
+
+def test_a_trace_whose_worker_always_dies_is_an_error_row(tmp_path):
+    """With allowed-failures 0 the scheduler gives up on a task at its worker's first death
+    (as on a file that crashes every worker after 3): that trace is an error row saying so,
+    and the job still returns every other row."""
+    import dask
+    from distributed import Client
+    paths = []
+    for i in range(6):
+        link = tmp_path / f"{i}.dat"
+        os.symlink(data_path("real/server16-softirq-napi.dat"), link)
+        paths.append(str(link))
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            fleet.local_cluster(workers=1) as cluster, Client(cluster) as client:
+        result = {}
+
+        def run():
+            try:
+                result["fleet"] = fleet.run(paths, client=client, progress=False)
+            except Exception as failure:  # noqa: BLE001: the assertion below shows it
+                result["fleet"] = failure
+
+        job = threading.Thread(target=run)
+        job.start()
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(client.processing().values()):
+            time.sleep(0.05)
+        time.sleep(0.3)
+        for pid in client.run(os.getpid).values():
+            os.kill(pid, signal.SIGKILL)
+        job.join(timeout=120)
+        assert not job.is_alive()
+    assert isinstance(result["fleet"], fleet.Fleet), result["fleet"]
+    traces = result["fleet"].traces
+    failed = traces[traces["status"] == "error"]
+    assert list(traces["path"]) == paths
+    assert len(failed) >= 1 and (traces["status"] == "ok").sum() >= 1
+    assert all("Dask KilledWorker" in e and e.startswith(p)
+               for p, e in zip(failed["path"], failed["error"]))

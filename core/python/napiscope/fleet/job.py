@@ -115,8 +115,9 @@ def run_tasks(client, paths: list, group_by: Optional[str], threads: int,
     results: list = [None] * len(paths)
     for future, result in as_completed(futures, with_results=True, raise_errors=False):
         i = index[future.key]
-        if isinstance(result, BaseException):
-            result = {"trace": fleet_rows.error_row(paths[i], _killed_message(paths[i], result),
+        if future.status == "error":  # Dask gives (type, exception, traceback)
+            failure = result[1] if isinstance(result, tuple) else result
+            result = {"trace": fleet_rows.error_row(paths[i], _killed_message(paths[i], failure),
                                                     group=group_of(group_by, {"path": paths[i]})),
                       "findings": [], "latency": []}
         results[i] = result

@@ -58,7 +58,7 @@ void ContextTracker::OnBegin(const TraceContext& context) {
   untraced_irq_name_ = strings.Intern(kUntracedIrqName);
   idle_names_.clear();
   for (size_t i = 0; i < cpus_.size(); ++i) {
-    idle_names_.push_back(strings.Intern("swapper/" + std::to_string(i)));
+    idle_names_.push_back(strings.Intern(IdleTaskName(static_cast<int>(i))));
   }
 }
 

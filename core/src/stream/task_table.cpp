@@ -166,4 +166,12 @@ const TaskRecord* TaskTable::Find(int32_t pid) const {
   return it == tasks_.end() ? nullptr : &it->second;
 }
 
+std::string IdleTaskName(int cpu) { return "swapper/" + std::to_string(cpu); }
+
+std::string TaskNameOnCpu(const TaskTable& tasks, const StringTable& strings, int32_t pid,
+                          int cpu, TimestampNs ts_ns) {
+  if (pid == 0 && cpu >= 0) return IdleTaskName(cpu);
+  return std::string(strings.Get(tasks.CommAt(pid, ts_ns)));
+}
+
 }  // namespace napiscope

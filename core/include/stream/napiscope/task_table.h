@@ -4,11 +4,13 @@
 
 #include <climits>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
 
 #include "napiscope/event.h"
+#include "napiscope/string_table.h"
 
 namespace napiscope {
 
@@ -128,5 +130,14 @@ class TaskTable {
   std::vector<RecentObservation> recent_ =
       std::vector<RecentObservation>(kRecentSize, RecentObservation{kNoPid, 0, -1});
 };
+
+/// The idle task's name on `cpu`: swapper/N.
+std::string IdleTaskName(int cpu);
+
+/// What every sentence, table, label and export calls `pid` running on `cpu` at `ts_ns`: the
+/// idle task (pid 0) is swapper/N of that CPU whatever the comm cache says (it holds one CPU's
+/// name for all), any other pid the comm it had then (TaskTable::CommAt); "" when unknown.
+std::string TaskNameOnCpu(const TaskTable& tasks, const StringTable& strings, int32_t pid,
+                          int cpu, TimestampNs ts_ns);
 
 }  // namespace napiscope

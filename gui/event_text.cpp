@@ -37,8 +37,7 @@ QString EventNameText(const Event& event, const StringTable& strings) {
 }
 
 QString EventTaskText(const Event& event, const TraceContext& context) {
-  if (event.pid == 0) return "<idle> (0)";
-  std::string_view comm = context.strings.Get(context.tasks.CommAt(event.pid, event.ts_ns));
+  std::string comm = TaskNameOnCpu(context.tasks, context.strings, event.pid, event.cpu, event.ts_ns);
   return QString("%1 (%2)").arg(comm.empty() ? QString("<...>") : Str(comm)).arg(event.pid);
 }
 
@@ -137,11 +136,15 @@ std::optional<std::string> EventFieldValue(std::string_view key, const Event& ev
   const StringTable& strings = context.strings;
   auto str = [&](StringId id) { return std::string(strings.Get(id)); };
   auto num = [](int64_t value) { return std::to_string(value); };
+  // The current task's name; pid 0 is swapper/N of the event's CPU.
+  auto task = [&] {
+    return TaskNameOnCpu(context.tasks, strings, event.pid, event.cpu, event.ts_ns);
+  };
   EventKind kind = event.kind;
   if (key == "cpu") return num(event.cpu);
   if (key == "event") return EventNameText(event, strings).toStdString();
   if (key == "common_pid") return num(event.pid);
-  if (key == "task") return str(context.tasks.CommAt(event.pid, event.ts_ns));
+  if (key == "task") return task();
   if (kind == EventKind::kSchedSwitch) {
     const SchedSwitchFields& f = event.sched_switch;
     if (key == "prev_comm") return str(f.prev_comm);
@@ -201,7 +204,7 @@ std::optional<std::string> EventFieldValue(std::string_view key, const Event& ev
     if (key == "rc") return num(event.net.rc);
   }
   // Keys every event answers: the current task's comm and pid.
-  if (key == "comm") return str(context.tasks.CommAt(event.pid, event.ts_ns));
+  if (key == "comm") return task();
   if (key == "pid") return num(event.pid);
   return std::nullopt;
 }

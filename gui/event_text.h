@@ -14,7 +14,7 @@ namespace napiscope::gui {
 /// The event's name ("sched_switch", "local_timer_entry", "[LOST EVENTS]").
 QString EventNameText(const Event& event, const StringTable& strings);
 
-/// The task current on the CPU: "comm (pid)", "<idle> (0)".
+/// The task current on the CPU: "comm (pid)", "swapper/N (0)" for the idle task of CPU N.
 QString EventTaskText(const Event& event, const TraceContext& context);
 
 /// The fields as trace-cmd report prints them ("a:1 [120] S ==> b:2 [120]", "irq=30 name=eth0");

@@ -33,6 +33,12 @@ QString TaskName(const LoadedTrace& trace, StringId comm, int32_t pid) {
   return QString("%1 (pid %2)").arg(name.empty() ? QString("?") : Html(name)).arg(pid);
 }
 
+// `pid` running on `cpu` at `ts_ns`: the idle task is swapper/N of that CPU.
+QString TaskName(const LoadedTrace& trace, int32_t pid, int cpu, TimestampNs ts_ns) {
+  std::string name = TaskNameOnCpu(trace.context.tasks, trace.context.strings, pid, cpu, ts_ns);
+  return QString("%1 (pid %2)").arg(name.empty() ? QString("?") : Html(name)).arg(pid);
+}
+
 QString Priority(int16_t prio) {
   if (prio < 0) return "prio ?";
   if (prio < 100) return QString("RT prio %1").arg(RtPriorityOf(prio));
@@ -159,7 +165,7 @@ QString DescribeInterval(const LoadedTrace& trace, const TimelineHit& hit) {
           .arg(item.work)
           .arg(item.budget)
           .arg(exhausted,
-               TaskName(trace, trace.context.tasks.CommAt(item.pid, interval.start_ns), item.pid),
+               TaskName(trace, item.pid, hit.cpu, interval.start_ns),
                site, when);
     }
   }

@@ -41,8 +41,8 @@ void IdlePending::OnSoftirqWait(const SoftirqWaitFact& wait) {
   row.wait_ns = waited;
   row.blocking_vec = blocker.vec;
   row.blocking_pid = blocker.pid;
-  row.blocking_comm =
-      context_ ? std::string(context_->strings.Get(context_->tasks.CommAt(blocker.pid, raised))) : "";
+  row.blocking_comm =  // the blocking softirq ran on this CPU
+      context_ ? TaskNameOnCpu(context_->tasks, context_->strings, blocker.pid, row.cpu, raised) : "";
   row.blocking_site = std::string(SoftirqSiteName(blocker.site));
   row.blocking_preempted = blocker.preempted;
   stall_rows_.push_back(std::move(row));

@@ -18,14 +18,14 @@ TimestampNs& At(std::vector<TimestampNs>& v, size_t index) {
 
 }  // namespace
 
-ChainLink KsoftirqdBlocked::Link(int32_t pid, TimestampNs ts_ns, std::string relation,
+ChainLink KsoftirqdBlocked::Link(int32_t pid, int cpu, TimestampNs ts_ns, std::string relation,
                                  TimestampNs since) const {
   ChainLink link;
   link.pid = pid;
   link.relation = std::move(relation);
   link.since_ns = since;
   if (context_ != nullptr) {
-    link.comm = std::string(context_->strings.Get(context_->tasks.CommAt(pid, ts_ns)));
+    link.comm = TaskNameOnCpu(context_->tasks, context_->strings, pid, cpu, ts_ns);
     if (const TaskRecord* task = context_->tasks.Find(pid)) link.prio = task->last_prio;
   }
   return link;
@@ -62,7 +62,7 @@ void KsoftirqdBlocked::Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_n
   for (const ContextFrame& frame : tracker_->OpenSoftirqFrames(static_cast<uint16_t>(cpu))) {
     if (frame.pid == row.pid || holders == kMaxHolders) continue;
     ++holders;
-    row.chain.push_back(Link(frame.pid, ts_ns,
+    row.chain.push_back(Link(frame.pid, cpu, ts_ns,
                              fmt::format("inside {} softirq on CPU{}", SoftirqVectorName(frame.vec),
                                          cpu),
                              frame.entered_ns));
@@ -85,7 +85,7 @@ void KsoftirqdBlocked::Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_n
     if (out != last_switch_out_.end()) {
       holder_cpu = out->second.cpu;
       if (out->second.next_pid != row.pid) {  // not merely the ksoftirqd that then blocked
-        row.chain.push_back(Link(out->second.next_pid, ts_ns,
+        row.chain.push_back(Link(out->second.next_pid, holder_cpu, ts_ns,
                                  fmt::format("preempted {} on CPU{}", held, holder_cpu),
                                  out->second.ts_ns));
       }
@@ -94,7 +94,7 @@ void KsoftirqdBlocked::Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_n
     if (occupant < 0 || occupant == frame.pid) {
       row.chain[holder_link].relation += fmt::format(", runs next on CPU{}", holder_cpu);
     } else if (occupant != row.chain.back().pid) {
-      row.chain.push_back(Link(occupant, ts_ns,
+      row.chain.push_back(Link(occupant, holder_cpu, ts_ns,
                                fmt::format("runs on CPU{} while {} waits to run", holder_cpu, held),
                                At(switch_in_ns_, holder_cpu)));
     }
@@ -109,7 +109,7 @@ void KsoftirqdBlocked::NoteHolderPreempted(const Event& event) {
     bool known = std::any_of(row.chain.begin(), row.chain.end(),
                              [&](const ChainLink& link) { return link.pid == s.next_pid; });
     if (known) continue;
-    row.chain.push_back(Link(s.next_pid, event.ts_ns,
+    row.chain.push_back(Link(s.next_pid, event.cpu, event.ts_ns,
                              fmt::format("preempted {} on CPU{}", row.chain.front().comm, event.cpu),
                              event.ts_ns));
   }
@@ -155,7 +155,7 @@ void KsoftirqdBlocked::Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool e
       time.pid = pid;
       time.time_ns = ns;
       if (context_ != nullptr) {
-        time.comm = std::string(context_->strings.Get(context_->tasks.CommAt(pid, end_ns)));
+        time.comm = TaskNameOnCpu(context_->tasks, context_->strings, pid, row.cpu, end_ns);
         if (const TaskRecord* task = context_->tasks.Find(pid)) time.prio = task->last_prio;
       }
       row.cpu_held_by.push_back(std::move(time));
@@ -212,9 +212,9 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
       KsoftirqdBlockedRow row = std::move(it->second);
       open_.erase(it);
       row.waker_pid = event.pid;
-      row.waker_comm =
-          context_ ? std::string(context_->strings.Get(context_->tasks.CommAt(event.pid, event.ts_ns)))
-                   : "";
+      row.waker_comm = context_ ? TaskNameOnCpu(context_->tasks, context_->strings, event.pid,
+                                                event.cpu, event.ts_ns)
+                                : "";
       row.waker_cpu = event.cpu;
       row.waker_context = ContextOf(event.cpu);
       row.pending_mask_end = facts_->PendingSoftirqs(static_cast<uint16_t>(row.cpu));
@@ -230,7 +230,7 @@ void KsoftirqdBlocked::OnEvent(const Event& event) {
         bool known = std::any_of(row.chain.begin(), row.chain.end(),
                                  [&](const ChainLink& link) { return link.pid == pi.pid; });
         if (known) continue;
-        row.chain.push_back(Link(pi.pid, event.ts_ns,
+        row.chain.push_back(Link(pi.pid, -1, event.ts_ns,
                                  fmt::format("boosted by priority inheritance from {} to {} (holds a "
                                              "lock {} waits for)",
                                              pi.old_prio, pi.new_prio, row.comm),

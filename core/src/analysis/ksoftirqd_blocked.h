@@ -51,7 +51,9 @@ class KsoftirqdBlocked : public EventSink, public FactListener {
   void NoteHolderPreempted(const Event& event);
   void Close(KsoftirqdBlockedRow row, TimestampNs end_ns, bool end_known);
   void Chain(KsoftirqdBlockedRow& row, int cpu, TimestampNs ts_ns);
-  ChainLink Link(int32_t pid, TimestampNs ts_ns, std::string relation, TimestampNs since) const;
+  // A link to `pid`, on `cpu` (-1 unknown) at `ts_ns`.
+  ChainLink Link(int32_t pid, int cpu, TimestampNs ts_ns, std::string relation,
+                 TimestampNs since) const;
   bool Running(int32_t pid, int* cpu) const;
   std::string ContextOf(uint16_t cpu) const;
 

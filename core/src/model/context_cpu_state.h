@@ -22,4 +22,8 @@ struct ContextTracker::CpuState {
   std::vector<CpuSegment> warmup;       // held back until warm
 };
 
+// True when a raise or wakeup recorded in a CPU's IRQ-exit tail leaves it open: it may be the
+// IRQ's own (docs/contexts.md, rule 2). `flags_seen`: the trace has common_flags.
+bool LeavesIrqTailOpen(bool flags_seen, const TraceContext* trace, const Event& event);
+
 }  // namespace napiscope

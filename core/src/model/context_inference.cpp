@@ -59,6 +59,24 @@ void ContextTracker::CloseUntracedIrq(CpuState& cpu, TimestampNs ts) {
   cpu.napi_cursor_ns = ts;
 }
 
+// Whether a raise or wakeup recorded after a hard IRQ returned to task level, and before a
+// softirq is entered, leaves that IRQ's exit tail open. With flags, the event says: one outside
+// hard-IRQ context is the task's. Without flags (text without the irq-info column) the kernel
+// says: an IRQ raises its softirqs in its handler, before its exit event, so a raise after it
+// is the task's. Between its exit event and the softirqs irq_exit runs, the IRQ wakes only its
+// own thread (IRQ_WAKE_THREAD); a wakeup of any other task is the task's (ksoftirqd is woken
+// last, when the softirqs run there are done: nothing else runs at that exit after it).
+bool LeavesIrqTailOpen(bool flags_seen, const TraceContext* trace, const Event& event) {
+  if (flags_seen) return InHardirq(event.flags) || InNmi(event.flags);
+  if (event.kind == EventKind::kSoftirqRaise) return false;
+  if (trace == nullptr) return true;
+  StringId comm = event.wake.comm != 0 ? event.wake.comm
+                                       : trace->tasks.CommAt(event.wake.pid, event.ts_ns);
+  TaskClass wakee = ClassifyTask(&trace->tasks, event.wake.pid, trace->strings.Get(comm),
+                                 event.wake.prio);
+  return wakee == TaskClass::kIrqThread;
+}
+
 // A task first seen without its switch-in was named from the task table (saved cmdlines may
 // hold a later name, after an exec); its switch-out names it as it was then.
 void ContextTracker::RenameTask(CpuState& cpu, int32_t pid, StringId comm) {

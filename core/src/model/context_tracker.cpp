@@ -58,7 +58,7 @@ void ContextTracker::OnBegin(const TraceContext& context) {
   untraced_irq_name_ = strings.Intern(kUntracedIrqName);
   idle_names_.clear();
   for (size_t i = 0; i < cpus_.size(); ++i) {
-    idle_names_.push_back(strings.Intern("swapper/" + std::to_string(i)));
+    idle_names_.push_back(strings.Intern(IdleTaskName(static_cast<int>(i))));
   }
 }
 
@@ -469,9 +469,10 @@ void ContextTracker::OnEvent(const Event& event) {
     case EventKind::kSchedWaking:
     case EventKind::kSchedWakeup:
     case EventKind::kSchedWakeupNew:
-      // Without flags they may be the IRQ's own (raise, wakeup_softirqd) and leave the tail
-      // open; with flags, one recorded outside hard-IRQ context is the task's, after the IRQ.
-      if (flags_seen_ && !InHardirq(event.flags) && !InNmi(event.flags)) cpu.in_irq_tail = false;
+      // A raise or wakeup may be the IRQ's own, or the task's after it (docs/contexts.md).
+      if (cpu.in_irq_tail && !LeavesIrqTailOpen(flags_seen_, trace_, event)) {
+        cpu.in_irq_tail = false;
+      }
       break;
     default:
       if (!IsIrqEntry(event.kind)) cpu.in_irq_tail = false;

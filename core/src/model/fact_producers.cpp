@@ -12,7 +12,9 @@ namespace internal {
 // it), then softirq waits, then wake-to-run waits.
 struct FactProducerParts {
   explicit FactProducerParts(const ContextTracker* tracker)
-      : threads(tracker, &bus), softirqs(tracker, &threads, &bus), wakes(tracker, &threads, &bus) {}
+      : threads(tracker, &bus), softirqs(tracker, &threads, &bus), wakes(tracker, &threads, &bus) {
+    threads.PairWakesWith(&wakes);  // one rule pairs every waking with its run
+  }
 
   FactBus bus;
   ThreadActivationProducer threads;

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "model/irq_source.h"
+#include "model/wake_wait_producer.h"
 
 namespace napiscope::internal {
 namespace {
@@ -86,15 +87,45 @@ void ThreadActivationProducer::Wakeup(Thread& thread, int cpu, TimestampNs ts_ns
                                       IrqSource source) {
   if (thread.running_cpu >= 0 || thread.pending) return;
   thread.pending = true;
+  thread.pending_waking = false;
   thread.pending_ns = ts_ns;
   thread.pending_cpu = cpu;
   thread.pending_source = source;
 }
 
+// A waking pairs as wake-to-run waits do (docs/definitions.md): the kernel traces sched_waking
+// only for a task that sleeps, so a second one while the first is pending means the thread ran
+// and slept in between, unseen: the first is unknown and the activation begins again here.
+void ThreadActivationProducer::Waking(Thread& thread, int cpu, TimestampNs ts_ns,
+                                      IrqSource source) {
+  if (wakes_ != nullptr && thread.running_cpu < 0 && thread.pending && thread.pending_waking) {
+    Activated(thread, thread.pending_cpu, ts_ns, false, true);
+  }
+  bool was_pending = thread.pending;
+  Wakeup(thread, cpu, ts_ns, source);
+  if (!was_pending && thread.pending) thread.pending_waking = true;
+}
+
 void ThreadActivationProducer::SwitchIn(Thread& thread, int cpu, TimestampNs ts_ns, bool exact) {
   thread.running_cpu = cpu;
   if (!thread.pending) return;
+  bool lost = false;
+  if (thread.pending_waking && wakes_ != nullptr) {
+    // Unknown when the wake-to-run wait was dropped: events lost on the CPU it was queued on,
+    // or it ran unseen (docs/definitions.md, "Wake-to-run waits").
+    lost = wakes_->QueuedWakingNs(thread.info.pid) != thread.pending_ns;
+  } else {
+    // Lost events on either CPU since the hard IRQ: the pair is unknown, not an activation.
+    lost = GrowAt(last_gap_ns_, cpu, kNoGapYet) > thread.pending_ns ||
+           GrowAt(last_gap_ns_, thread.pending_cpu, kNoGapYet) > thread.pending_ns;
+  }
+  Activated(thread, cpu, ts_ns, exact, lost);
+}
+
+void ThreadActivationProducer::Activated(Thread& thread, int cpu, TimestampNs ts_ns, bool exact,
+                                         bool lost) {
   thread.pending = false;
+  thread.pending_waking = false;
   ThreadActivationFact activation;
   activation.woken_ns = thread.pending_ns;
   activation.run_ns = ts_ns;
@@ -106,9 +137,7 @@ void ThreadActivationProducer::SwitchIn(Thread& thread, int cpu, TimestampNs ts_
   activation.to_cpu = static_cast<uint16_t>(cpu);
   activation.exact = exact;
   activation.source = thread.pending_source;
-  // Lost events on either CPU since the wakeup: the pair is unknown, not an activation.
-  activation.lost = GrowAt(last_gap_ns_, cpu, kNoGapYet) > thread.pending_ns ||
-                    GrowAt(last_gap_ns_, thread.pending_cpu, kNoGapYet) > thread.pending_ns;
+  activation.lost = lost;
   bus_->Each([&](FactListener& listener) { listener.OnThreadActivation(activation); });
 }
 
@@ -181,7 +210,7 @@ void ThreadActivationProducer::Apply(const Event& event) {
       if (context_ == nullptr || !context_->tasks.IsWake(event)) break;
       if (Thread* thread = Track(event.wake.pid, event.wake.comm, event.wake.prio);
           thread != nullptr && thread->info.task_class != TaskClass::kIrqThread) {
-        Wakeup(*thread, cpu, event.ts_ns, IrqSourceAt(tracker_, *this, event.cpu));
+        Waking(*thread, cpu, event.ts_ns, IrqSourceAt(tracker_, *this, event.cpu));
       }
       break;
     case EventKind::kSchedMigrateTask:

@@ -15,6 +15,8 @@
 
 namespace napiscope::internal {
 
+class WakeWaitProducer;
+
 /// The kinds ThreadActivationProducer reads for more than who ran them.
 inline constexpr EventKindMask kActivationKinds =
     MaskOf(EventKind::kMissedEvents) | MaskOf(EventKind::kSchedSwitch) |
@@ -28,6 +30,9 @@ class ThreadActivationProducer {
   ThreadActivationProducer(const ContextTracker* tracker, const FactBus* bus)
       : tracker_(tracker), bus_(bus) {}
 
+  /// Pairs the activations begun by a waking as `wakes` pairs wake-to-run waits (one rule,
+  /// docs/definitions.md): read at each switch-in, before `wakes` has seen the event.
+  void PairWakesWith(const WakeWaitProducer* wakes) { wakes_ = wakes; }
   /// The trace context (strings and tasks) used to name and classify threads.
   void OnBegin(const TraceContext& context) { context_ = &context; }
   /// Feed every event in stream order. Most are of a kind read only for who ran them, and from
@@ -57,6 +62,7 @@ class ThreadActivationProducer {
     ServiceThread info;
     int running_cpu = -1;  // -1: not running
     bool pending = false;  // woken (or its hard IRQ fired) and not yet switched in
+    bool pending_waking = false;  // the pending activation began with a waking
     TimestampNs pending_ns = 0;
     int pending_cpu = -1;
     IrqSource pending_source;
@@ -65,6 +71,9 @@ class ThreadActivationProducer {
   Thread* FindThread(int32_t pid);
   Thread* Track(int32_t pid, StringId comm, int16_t prio);
   void Wakeup(Thread& thread, int cpu, TimestampNs ts_ns, IrqSource source);
+  void Waking(Thread& thread, int cpu, TimestampNs ts_ns, IrqSource source);
+  // Hands out the pending activation of `thread`, ended on `cpu` at `ts_ns`.
+  void Activated(Thread& thread, int cpu, TimestampNs ts_ns, bool exact, bool lost);
   void SwitchIn(Thread& thread, int cpu, TimestampNs ts_ns, bool exact);
   void SwitchOut(int cpu);
   // `thread` (may be null: not a service thread) leaves `cpu`.
@@ -74,6 +83,7 @@ class ThreadActivationProducer {
 
   const ContextTracker* tracker_;
   const FactBus* bus_;
+  const WakeWaitProducer* wakes_ = nullptr;
   const TraceContext* context_ = nullptr;
   TaskClassifier classifier_;  // the class of each task first seen
   absl::flat_hash_map<int32_t, Thread> threads_;

@@ -21,6 +21,13 @@ class WakeWaitProducer {
                    const FactBus* bus)
       : tracker_(tracker), tasks_(tasks), bus_(bus) {}
 
+  /// The waking of `pid`'s wait still queued (neither run nor dropped), -1 when there is none.
+  /// Read at a switch before this producer has seen it.
+  TimestampNs QueuedWakingNs(int32_t pid) const {
+    auto it = queued_.find(pid);
+    return it == queued_.end() ? -1 : it->second.waking_ns;
+  }
+
   /// Remembers the trace, whose task table says which wakeup events mark wakes.
   void OnBegin(const TraceContext& context) { context_ = &context; }
 

@@ -135,7 +135,9 @@ TaskClass WithBehaviour(const TaskTable* tasks, int32_t pid, TaskClass by_name) 
   const TaskRecord* task = tasks->Find(pid);
   if (task == nullptr) return by_name;
   if (task->woken_as_thread_of_irq >= 0) return TaskClass::kIrqThread;
-  if (task->served_softirq_vectors != 0) return TaskClass::kSoftirqThread;
+  if (task->served_softirq_vectors != 0 && !tasks->softirqs_at_irq_exit()) {
+    return TaskClass::kSoftirqThread;
+  }
   return by_name;
 }
 

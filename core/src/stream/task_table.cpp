@@ -56,6 +56,9 @@ void TaskTable::SetInitialComm(int32_t pid, StringId comm) {
 }
 
 void TaskTable::ApplyNote(CpuNote note, const Event& event) {
+  if (note.irq_exited && event.kind == EventKind::kSoftirqEntry && softirqs_at_irq_exit_ < 255) {
+    ++softirqs_at_irq_exit_;
+  }
   bool wake = IsWake(event);
   if (note.wakes_thread_of_irq >= 0 && wake) {
     tasks_[event.wake.pid].woken_as_thread_of_irq = note.wakes_thread_of_irq;
@@ -73,6 +76,9 @@ void TaskTable::ApplyNote(CpuNote note, const Event& event) {
       event.softirq.vec >= 32 || (vectors >> event.softirq.vec & 1) == 0) {
     return;
   }
+  // On a kernel that runs softirqs at irq_exit the sequence is a coincidence: a task woken
+  // from the tick that runs a pending softirq at its own local_bh_enable.
+  if (softirqs_at_irq_exit()) return;
   tasks_[note.switched_in].served_softirq_vectors |= 1u << event.softirq.vec;
   any_softirq_thread_by_behaviour_ = true;
 }
@@ -88,9 +94,12 @@ void TaskTable::NoteThreadBehaviour(const Event& event) {
     }
   }
   CpuNote next;
-  if (event.kind == EventKind::kIrqHandlerExit && event.irq.ret == kIrqWakeThread &&
-      event.irq.irq >= 0) {
-    next.wakes_thread_of_irq = event.irq.irq;
+  if (event.kind == EventKind::kIrqHandlerExit || event.kind == EventKind::kIrqVectorExit) {
+    next.irq_exited = true;
+    if (event.kind == EventKind::kIrqHandlerExit && event.irq.ret == kIrqWakeThread &&
+        event.irq.irq >= 0) {
+      next.wakes_thread_of_irq = event.irq.irq;
+    }
   } else if (event.kind == EventKind::kSoftirqRaise && event.softirq.vec < 32) {
     next.raised_vec = static_cast<int32_t>(event.softirq.vec);
   } else if (event.kind == EventKind::kSchedSwitch && !woken_after_raise_.empty() &&
@@ -164,6 +173,14 @@ StringId TaskTable::CommAt(int32_t pid, TimestampNs ts_ns) const {
 const TaskRecord* TaskTable::Find(int32_t pid) const {
   auto it = tasks_.find(pid);
   return it == tasks_.end() ? nullptr : &it->second;
+}
+
+std::string IdleTaskName(int cpu) { return "swapper/" + std::to_string(cpu); }
+
+std::string TaskNameOnCpu(const TaskTable& tasks, const StringTable& strings, int32_t pid,
+                          int cpu, TimestampNs ts_ns) {
+  if (pid == 0 && cpu >= 0) return IdleTaskName(cpu);
+  return std::string(strings.Get(tasks.CommAt(pid, ts_ns)));
 }
 
 }  // namespace napiscope

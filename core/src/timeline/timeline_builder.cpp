@@ -97,6 +97,8 @@ void TimelineBuilder::OnInterval(const ContextInterval& interval) {
       item.site = frame.site;
       item.key = static_cast<uint16_t>(frame.vec);
       item.name = trace_ ? trace_->tasks.CommAt(frame.pid, frame.start_ns) : 0;
+      // The idle task is swapper/N of its CPU (TaskNameOnCpu), interned by the tracker.
+      if (frame.pid == 0 && trace_) trace_->strings.Find(IdleTaskName(frame.cpu), &item.name);
       break;
     case ContextKind::kNapiPoll:
       item.lane = Lane::kNapiPoll;

@@ -190,5 +190,47 @@ TEST(IdlePending, NoRowsWithoutThePattern) {
   EXPECT_TRUE(idle.stall_rows().empty());
 }
 
+// Issue 63, item 5: pid 0 on CPU N is swapper/N in every sentence, whatever the comm cache
+// says (here swapper/1, the name a trace recorded on CPU1 first gives pid 0). Idle on CPU0
+// wakes ksoftirqd/0 ("woken by swapper/0", not "swapper/1 (pid 0) on CPU0"), and SCHED waits
+// behind NET_RX in progress in CPU0's idle task.
+TEST(IdleTask, IsSwapperOfItsCpuInTheRowsThatNameIt) {
+  EventBuilder b(2);
+  b.Task(0, "swapper/1").Task(kKsoftirqd, "ksoftirqd/0", 120);
+  b.Other(0, 0, kKsoftirqd, "x")
+      .Raise(0, 100 * kUs, kKsoftirqd, kTimer)
+      .Switch(0, 200 * kUs, kKsoftirqd, kStateUninterruptible, 0)
+      .Waking(0, 300 * kUs, 0, kKsoftirqd, 0)
+      .SoftirqEntry(0, 1000 * kUs, 0, kNetRx)
+      .VectorEntry(0, 1100 * kUs, 0, "local_timer", 236)
+      .Raise(0, 1101 * kUs, 0, kSched)
+      .VectorExit(0, 1105 * kUs, 0, "local_timer", 236)
+      .SoftirqExit(0, 3000 * kUs, 0, kNetRx)
+      .SoftirqEntry(0, 3001 * kUs, 0, kSched)
+      .SoftirqExit(0, 3010 * kUs, 0, kSched);
+  ContextTracker tracker;
+  FactProducers facts(&tracker);
+  internal::KsoftirqdBlocked blocked(&tracker, &facts, AnalysisWindow{}, 1000);
+  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs, 1000);
+  facts.AddListener(&blocked);
+  facts.AddListener(&idle);
+  FanoutSink fanout;
+  fanout.Add(&tracker);
+  fanout.Add(&facts);
+  fanout.Add(&blocked);
+  fanout.Add(&idle);
+  b.Play(fanout);
+  ASSERT_EQ(blocked.rows().size(), 1u);
+  EXPECT_EQ(blocked.rows()[0].waker_pid, 0);
+  EXPECT_EQ(blocked.rows()[0].waker_cpu, 0);
+  EXPECT_EQ(blocked.rows()[0].waker_comm, "swapper/0");
+  ASSERT_EQ(idle.stall_rows().size(), 1u);
+  EXPECT_EQ(idle.stall_rows()[0].blocking_pid, 0);
+  EXPECT_EQ(idle.stall_rows()[0].blocking_comm, "swapper/0");
+  EXPECT_EQ(TaskNameOnCpu(b.context().tasks, b.context().strings, 0, 4, 0), "swapper/4");
+  EXPECT_EQ(TaskNameOnCpu(b.context().tasks, b.context().strings, kKsoftirqd, 4, 0),
+            "ksoftirqd/0");
+}
+
 }  // namespace
 }  // namespace napiscope

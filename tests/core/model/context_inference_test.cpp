@@ -122,6 +122,60 @@ TEST(ContextInference, TaskRaiseAfterAnIrqEndsTheIrqTail) {
   EXPECT_THAT(SitesOf(b), ::testing::ElementsAre(SoftirqSite::kTaskBhEnable));
 }
 
+// Without flags (trace-cmd report -t, -R, --cpu N, the default report): a raise after a traced
+// IRQ's exit is the task's. An IRQ raises its softirqs in its handler, before its exit event;
+// a NET_RX raised 15 us after local_timer_exit ran at local_bh_enable, not at that IRQ's exit
+// (issue 63, item 2: 2,404 of 7,926 runs of an RPS recording read as irq_exit).
+TEST(ContextInference, WithoutFlagsARaiseAfterAnIrqExitEndsTheIrqTail) {
+  EventBuilder b(1);  // the builder gives IRQ events flags: Flags(0) takes them away
+  b.Task(kIperf, "iperf3").Task(kRtTask, "cyclictest", 1);
+  b.Switch(0, 0, 0, kStateInterruptible, kIperf)
+      .VectorEntry(0, 100, kIperf, "local_timer", 236).Flags(0)
+      .VectorExit(0, 110, kIperf, "local_timer", 236).Flags(0)
+      .Raise(0, 15110, kIperf, kNetRx).Flags(0)
+      .SoftirqEntry(0, 15120, kIperf, kNetRx).Flags(0)
+      .SoftirqExit(0, 15180, kIperf, kNetRx).Flags(0)
+      .IrqEntry(0, 20000, kIperf, 30, "eth0").Flags(0)
+      .IrqExit(0, 20010, kIperf, 30).Flags(0)
+      .Raise(0, 20500, kIperf, kNetTx).Flags(0)
+      .SoftirqEntry(0, 20600, kIperf, kNetTx).Flags(0)
+      .SoftirqExit(0, 20700, kIperf, kNetTx).Flags(0)
+      // A wakeup of a task that is not the IRQ's thread is the task's too.
+      .VectorEntry(0, 30000, kIperf, "local_timer", 236).Flags(0)
+      .Raise(0, 30005, kIperf, kTimer).Flags(0)
+      .VectorExit(0, 30010, kIperf, "local_timer", 236).Flags(0)
+      .SoftirqEntry(0, 30012, kIperf, kTimer).Flags(0)
+      .SoftirqExit(0, 30050, kIperf, kTimer).Flags(0)
+      .Waking(0, 30060, kIperf, kRtTask, 0)
+      .SoftirqEntry(0, 30070, kIperf, kNetRx).Flags(0)
+      .SoftirqExit(0, 30090, kIperf, kNetRx).Flags(0);
+  EXPECT_THAT(SitesOf(b), ::testing::ElementsAre(SoftirqSite::kTaskBhEnable,
+                                                 SoftirqSite::kTaskBhEnable,
+                                                 SoftirqSite::kIrqExit,
+                                                 SoftirqSite::kTaskBhEnable));
+}
+
+// Without flags a raise inside the IRQ (before its exit event) still leads to its exit.
+TEST(ContextInference, WithoutFlagsARaiseInsideTheIrqRunsAtItsExit) {
+  EventBuilder b(1);
+  b.Task(kIperf, "iperf3");
+  b.Task(500, "irq/30-eth0", 49);  // woken by its IRQ after irq_handler_exit, in the tail
+  b.Switch(0, 0, 0, kStateInterruptible, kIperf)
+      .VectorEntry(0, 100, kIperf, "local_timer", 236).Flags(0)
+      .Raise(0, 105, kIperf, kTimer).Flags(0)
+      .VectorExit(0, 110, kIperf, "local_timer", 236).Flags(0)
+      .SoftirqEntry(0, 112, kIperf, kTimer).Flags(0)
+      .SoftirqExit(0, 180, kIperf, kTimer).Flags(0)
+      .IrqEntry(0, 200, kIperf, 30, "eth0").Flags(0)
+      .Raise(0, 205, kIperf, kNetRx).Flags(0)
+      .IrqExit(0, 210, kIperf, 30, kIrqWakeThread).Flags(0)
+      .Waking(0, 211, kIperf, 500, 0)
+      .SoftirqEntry(0, 212, kIperf, kNetRx).Flags(0)
+      .SoftirqExit(0, 280, kIperf, kNetRx).Flags(0);
+  EXPECT_THAT(SitesOf(b),
+              ::testing::ElementsAre(SoftirqSite::kIrqExit, SoftirqSite::kIrqExit));
+}
+
 // Events in an NMI can come inside anything: they open no hard IRQ.
 TEST(ContextInference, NmiEventsOpenNoFrame) {
   EventBuilder b(1);

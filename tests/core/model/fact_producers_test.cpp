@@ -97,6 +97,36 @@ TEST(ThreadActivationProducer, FollowsTheCurrentTaskAndUnannouncedRuns) {
   EXPECT_EQ(r.migrations[0].dest_cpu, 1);
 }
 
+// Issue 63, item 6: a NAPI kthread's wake-to-run pairs by the one rule of wake-to-run waits
+// (docs/definitions.md). Woken from CPU0 onto CPU1's queue, events lost on CPU1 (it may have
+// run there), then moved to CPU2 and switched in: the pair is unknown, as in rt_wake_latency,
+// not a 17 ms wait. And a second waking means it ran and slept unseen: the wait starts there.
+TEST(ThreadActivationProducer, PairsWakesByTheRuleOfWakeToRunWaits) {
+  EventBuilder b(3);
+  b.Task(kIperf, "iperf3").Task(kNapiThread, "napi/eth0-8193", 49);
+  b.Switch(0, 100, 0, kStatePreempted, kIperf).Switch(2, 100, 0, kStatePreempted, kIperf + 2);
+  b.Waking(0, 1000, kIperf, kNapiThread, 1);
+  b.Missed(1, 1200, -1);
+  b.Migrate(0, 1300, kIperf, kNapiThread, 1, 2);
+  b.Switch(2, 17350000, kIperf + 2, kStatePreempted, kNapiThread);
+  b.Switch(2, 17360000, kNapiThread, kStateInterruptible, kIperf + 2);
+  b.Waking(0, 20000000, kIperf, kNapiThread, 2);
+  b.Waking(0, 37000000, kIperf, kNapiThread, 2);  // it ran and slept in between, unseen
+  b.Switch(2, 37000500, kIperf + 2, kStatePreempted, kNapiThread);
+  FactRecorder r = ProduceFacts(b);
+  ASSERT_EQ(r.activations.size(), 3u);
+  EXPECT_TRUE(r.activations[0].lost);  // across CPU1's lost events
+  EXPECT_EQ(r.activations[1].woken_ns, 20000000);
+  EXPECT_TRUE(r.activations[1].lost);  // woken again: it ran unseen
+  EXPECT_FALSE(r.activations[2].lost);
+  EXPECT_EQ(r.activations[2].woken_ns, 37000000);
+  EXPECT_EQ(r.activations[2].run_ns - r.activations[2].woken_ns, 500);
+  // The same pairs as the wake-to-run waits.
+  ASSERT_EQ(r.ran.size(), 1u);
+  EXPECT_EQ(r.ran[0].waking_ns, r.activations[2].woken_ns);
+  EXPECT_EQ(r.wake_drops.size(), 2u);
+}
+
 TEST(WakeWaitProducer, PairsWakingWithSwitchInAcrossAMigration) {
   EventBuilder b(2);
   b.Task(kIperf, "iperf3").Task(kApp, "app", 10);

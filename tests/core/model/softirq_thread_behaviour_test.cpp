@@ -100,6 +100,47 @@ TEST(SoftirqThreadBehaviour, AWakeupAfterAnotherEventIsNoProof) {
   EXPECT_EQ(b.context().tasks.Find(kWorker)->served_softirq_vectors, 0u);
 }
 
+// Issue 63, item 1: on a kernel that runs softirqs at irq_exit (not PREEMPT_RT) the sequence
+// is a coincidence, not a softirq thread. stress-ng-timer is woken from the tick that raised
+// HRTIMER and runs the pending HRTIMER at its own local_bh_enable; a FIFO 60 iperf3 sender is
+// woken right after a NET_RX raise and runs NET_RX at local_bh_enable. Neither is a softirq
+// thread: ordinary and RT tasks, their softirqs at task_bh_enable.
+TEST(SoftirqThreadBehaviour, NoSoftirqThreadByBehaviourWhereSoftirqsRunAtIrqExit) {
+  constexpr int32_t kStress = 800, kSender = 900;
+  EventBuilder b(1);
+  b.Task(kApp, "app").Task(kStress, "stress-ng-timer", 120).Task(kSender, "iperf3", 39);
+  b.Switch(0, 100, 0, kStatePreempted, kApp);
+  for (TimestampNs tick : {1000, 5000, 9000}) {  // ticks whose TIMER runs at irq_exit
+    b.VectorEntry(0, tick, kApp, "local_timer", 236).Raise(0, tick + 2, kApp, kTimer);
+    b.VectorExit(0, tick + 5, kApp, "local_timer", 236);
+    b.SoftirqEntry(0, tick + 6, kApp, kTimer).SoftirqExit(0, tick + 20, kApp, kTimer);
+  }
+  b.VectorEntry(0, 20000, kApp, "local_timer", 236).Raise(0, 20002, kApp, kHrtimer);
+  b.Waking(0, 20003, kApp, kStress, 0).VectorExit(0, 20005, kApp, "local_timer", 236);
+  b.Other(0, 20010, kApp, "sys_enter");
+  b.Switch(0, 20100, kApp, kStatePreempted, kStress);
+  b.SoftirqEntry(0, 20110, kStress, kHrtimer).SoftirqExit(0, 20150, kStress, kHrtimer);
+  b.Switch(0, 20200, kStress, kStateInterruptible, kApp);
+  b.Raise(0, 30000, kApp, kNetRx).Waking(0, 30001, kApp, kSender, 0);
+  b.Switch(0, 30100, kApp, kStatePreempted, kSender);
+  b.SoftirqEntry(0, 30110, kSender, kNetRx).SoftirqExit(0, 30200, kSender, kNetRx);
+  b.Switch(0, 30210, kSender, kStateInterruptible, kApp);
+  AnalysisPipeline pipeline{AnalysisOptions{}};
+  b.Play(pipeline);
+  Report report = pipeline.Finish(b.context());
+  const TaskTable& tasks = b.context().tasks;
+  EXPECT_TRUE(tasks.softirqs_at_irq_exit());
+  EXPECT_EQ(ClassifyTask(&tasks, kStress, "stress-ng-timer", 120), TaskClass::kOther);
+  EXPECT_EQ(ClassifyTask(&tasks, kSender, "iperf3", 39), TaskClass::kRtTask);
+  for (const SoftirqLatencyRow& row : report.softirq_latency) {
+    EXPECT_EQ(row.ran_in.count(SoftirqSite::kSoftirqThread), 0u) << SoftirqVectorName(row.vec);
+  }
+  for (const ThreadActivityRow& row : report.ksoftirqd) {
+    EXPECT_NE(row.pid, kStress);
+    EXPECT_NE(row.pid, kSender);
+  }
+}
+
 // Wait blame keeps the class the tracker gave a task, so findings can tell softirq threads
 // (which do the waiting work) from the RT tasks that starve it.
 TEST(SoftirqThreadBehaviour, BlameKeepsTheTrackersClassOfATask) {

@@ -4,11 +4,13 @@
 
 #include <climits>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <absl/container/flat_hash_map.h>
 
 #include "napiscope/event.h"
+#include "napiscope/string_table.h"
 
 namespace napiscope {
 
@@ -68,6 +70,11 @@ class TaskTable {
            (event.kind == EventKind::kSchedWakeup && !waking_seen_);
   }
 
+  /// True once softirqs were seen entered right after a hard IRQ's exit event on their CPU, at
+  /// least kNonRtEvidence times: the kernel runs softirqs at irq_exit, so it is not PREEMPT_RT,
+  /// and no task but ksoftirqd and NAPI kthreads serves softirqs as a thread (issue 63).
+  bool softirqs_at_irq_exit() const { return softirqs_at_irq_exit_ >= kNonRtEvidence; }
+
   /// True once any task was seen serving softirqs as a thread (served_softirq_vectors != 0).
   bool any_softirq_thread_by_behaviour() const { return any_softirq_thread_by_behaviour_; }
 
@@ -102,10 +109,17 @@ class TaskTable {
     int32_t wakes_thread_of_irq = -1;  // irq_handler_exit returned IRQ_WAKE_THREAD: its IRQ
     int32_t raised_vec = -1;           // softirq_raise: its vector
     int32_t switched_in = -1;          // sched_switch to a task woken right after a raise
-    bool empty() const { return wakes_thread_of_irq < 0 && raised_vec < 0 && switched_in < 0; }
+    bool irq_exited = false;           // a hard IRQ's exit event
+    bool empty() const {
+      return wakes_thread_of_irq < 0 && raised_vec < 0 && switched_in < 0 && !irq_exited;
+    }
   };
+  // Softirqs entered at IRQ exit that make a kernel not PREEMPT_RT: more than a coincidence
+  // (a softirq thread between two vectors when an IRQ came) on an RT kernel.
+  static constexpr uint8_t kNonRtEvidence = 3;
   // The kinds whose event may leave a note.
   static constexpr EventKindMask kNotingKinds = MaskOf(EventKind::kIrqHandlerExit) |
+                                                MaskOf(EventKind::kIrqVectorExit) |
                                                 MaskOf(EventKind::kSoftirqRaise) |
                                                 MaskOf(EventKind::kSchedSwitch);
 
@@ -125,8 +139,18 @@ class TaskTable {
   // pid 0 has the name an event gave it, which it keeps (AppendComm): later names are no news.
   bool idle_named_by_event_ = false;
   bool waking_seen_ = false;  // a sched_waking was observed
+  uint8_t softirqs_at_irq_exit_ = 0;  // softirq entries right after an IRQ exit (saturates)
   std::vector<RecentObservation> recent_ =
       std::vector<RecentObservation>(kRecentSize, RecentObservation{kNoPid, 0, -1});
 };
+
+/// The idle task's name on `cpu`: swapper/N.
+std::string IdleTaskName(int cpu);
+
+/// What every sentence, table, label and export calls `pid` running on `cpu` at `ts_ns`: the
+/// idle task (pid 0) is swapper/N of that CPU whatever the comm cache says (it holds one CPU's
+/// name for all), any other pid the comm it had then (TaskTable::CommAt); "" when unknown.
+std::string TaskNameOnCpu(const TaskTable& tasks, const StringTable& strings, int32_t pid,
+                          int cpu, TimestampNs ts_ns);
 
 }  // namespace napiscope

@@ -52,7 +52,7 @@ class CheckCommand : public ::testing::Test {
 TEST_F(CheckCommand, ExitCodesZeroTwoOne) {
   auto result = RunCommand(Check(Passing()));
   EXPECT_EQ(result.exit_code, 0) << result.err;
-  EXPECT_EQ(result.out, "pass  " + Passing() + ": 0 errors, 0 warnings, 4 info\n");
+  EXPECT_EQ(result.out, "pass  " + Passing() + ": 0 errors, 0 warnings, 5 info\n");
   result = RunCommand(Check(Failing()));
   EXPECT_EQ(result.exit_code, 2) << result.err;
   EXPECT_THAT(result.out, HasSubstr("FAIL  " + Failing() + ": 0 errors, 5 warnings, 4 info\n"));

@@ -63,9 +63,12 @@ def test_findings_name_the_tasks_they_are_about():
     findings = napiscope.open(data_path("scenarios/ksoftirqd_blocked.dat")).findings()
     blocked = findings[findings["rule"] == "ksoftirqd-blocked"].iloc[0]
     assert (blocked["cpu"], blocked["pid"], blocked["other_pids"]) == (0, 15, [1500])
-    stall = findings[findings["rule"] == "softirq-ordering-stall"].iloc[0]
-    assert (stall["vec"], stall["other_pids"]) == (7, [1500])
-    assert pd.isna(stall["pid"]) and pd.isna(stall["irq"])
+    # SCHED waited behind iperf3's NET_RX, but rcuc/0 and idle held the CPU, not NET_RX: no
+    # ordering stall (issue 63); the starvation finding is about the same vector.
+    assert (findings["rule"] == "softirq-ordering-stall").sum() == 0
+    starved = findings[(findings["rule"] == "softirq-starvation") & (findings["vec"] == 7)]
+    assert len(starved) == 1 and starved.iloc[0]["cpu"] == 0
+    assert pd.isna(starved.iloc[0]["pid"]) and pd.isna(starved.iloc[0]["irq"])
 
 
 def kind_of(event_name: str) -> str:

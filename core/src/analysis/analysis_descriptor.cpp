@@ -131,6 +131,16 @@ const std::array<AnalysisDescriptor, static_cast<size_t>(AnalysisId::kCount)>& A
              "NIC IRQ threads above their NET_RX runners, both above the RT tasks that starve "
              "them"}},
            {{"net_path", [](Report* r) { r->net_path.clear(); }}}},
+          {AnalysisId::kSoftirqThreadStarved,
+           "softirq_thread_starved",
+           "ksoftirqd starved by RT tasks",
+           {"sched:sched_switch", "irq:softirq_raise"},
+           {"irq:softirq_entry"},
+           0,  // who held each CPU from the tracker's segments, the waits from the facts
+           {"softirq_starvation_warning_ns", "softirq_thread_starved_rt_share"},
+           {{"softirq-thread-starved",
+             "ksoftirqd runs while softirq work waits and RT tasks hold its CPU"}},
+           {{"softirq_thread_starved", [](Report* r) { r->softirq_thread_starved.clear(); }}}},
       }};
   return kDescriptors;
 }

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "analysis/context_runtime.h"
+#include "analysis/cpu_silence.h"
 #include "analysis/cpu_time.h"
 #include "analysis/finding_rules.h"
 #include "analysis/idle_pending.h"
@@ -15,6 +16,7 @@
 #include "analysis/net_path_priorities.h"
 #include "analysis/scheduling_findings.h"
 #include "analysis/softirq_latency.h"
+#include "analysis/softirq_thread_starved.h"
 #include "analysis/thread_activity.h"
 #include "analysis/wake_latency.h"
 #include "napiscope/analysis_descriptor.h"
@@ -36,10 +38,11 @@ struct AnalysisPipeline::Parts {
         threads(&facts, options.window),
         ksoftirqd_blocked(&tracker, &facts, options.window, options.max_listed_rows),
         idle_pending(&tracker, &facts, options.window, options.thresholds.ordering_stall_ns,
-                     options.max_listed_rows),
+                     options.max_listed_rows, &softirq_latency),
         napi(options.window),
         wake_latency(&tracker, options.window),
-        net_path(&tracker, options.window) {
+        net_path(&tracker, options.window),
+        starved(options.window) {
     tracker.AddListener(&facts);
     tracker.AddListener(&softirq_latency);
     tracker.AddListener(&runtime);
@@ -48,12 +51,14 @@ struct AnalysisPipeline::Parts {
     tracker.AddListener(&napi);
     tracker.AddListener(&wake_latency);
     tracker.AddListener(&net_path);
+    tracker.AddListener(&starved);
     facts.AddListener(&softirq_latency);
     facts.AddListener(&threads);
     facts.AddListener(&ksoftirqd_blocked);
     facts.AddListener(&idle_pending);
     facts.AddListener(&wake_latency);
     facts.AddListener(&net_path);
+    facts.AddListener(&starved);
     Route(AnalysisId::kIrqThreadPingpong, &threads);
     Route(AnalysisId::kKsoftirqdBlocked, &ksoftirqd_blocked);
     Route(AnalysisId::kIdleWithPending, &idle_pending);
@@ -82,6 +87,8 @@ struct AnalysisPipeline::Parts {
   internal::NapiPolls napi;
   internal::WakeLatency wake_latency;
   internal::NetPathPriorities net_path;
+  internal::SoftirqThreadStarved starved;
+  internal::CpuSilence silence;  // every event: stretches of a CPU without any
   std::vector<EventSink*> sinks;  // the routed analyses, for begin and end
   std::array<std::vector<EventSink*>, static_cast<size_t>(EventKind::kCount)> routes;  // by kind
   TimestampNs last_ts_ns = 0;  // the latest event, lost-events markers included
@@ -108,6 +115,7 @@ void AnalysisPipeline::OnEvent(const Event& event) {
   parts.summary.OnEvent(event);
   parts.tracker.OnEvent(event);
   parts.facts.OnEvent(event);
+  parts.silence.OnEvent(event);
   size_t kind = static_cast<size_t>(event.kind);
   if (kind >= parts.routes.size()) return;
   for (EventSink* sink : parts.routes[kind]) sink->OnEvent(event);
@@ -176,7 +184,14 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
                 "net:netif_receive_skb") == napi->missing_optional.end();
   report.napi = parts_->napi.Rows(context, skb_recorded);
   report.rt_wake_latency = parts_->wake_latency.Rows(context);
+  for (WakeLatencyRow& row : report.rt_wake_latency) {
+    for (WakeLatencySample& sample : row.worst) {
+      sample.silent_ns =
+          parts_->silence.LongestWithin(row.cpu, sample.waking_ns, sample.switch_in_ns);
+    }
+  }
   report.net_path = parts_->net_path.Rows();
+  report.softirq_thread_starved = parts_->starved.Rows(context, options_.thresholds);
   report.kernel = internal::JudgeKernelModel(report);
   KeepCpus(options_.cpus, &report.softirq_latency);
   KeepCpus(options_.cpus, &report.softirq_runtime);
@@ -187,6 +202,7 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   KeepCpus(options_.cpus, &report.softirq_ordering_stalls);
   KeepCpus(options_.cpus, &report.napi);
   KeepCpus(options_.cpus, &report.rt_wake_latency);
+  KeepCpus(options_.cpus, &report.softirq_thread_starved);
   // An analysis whose required events were not recorded reports that, not what it made of
   // the other events.
   for (const AnalysisDescriptor& analysis : AnalysisDescriptors()) {
@@ -207,6 +223,7 @@ Report AnalysisPipeline::Finish(const TraceContext& context) const {
   internal::SoftirqStarvationFindings(report.softirq_latency, report.rt_wake_latency, thresholds,
                                       &report.findings);
   internal::NetPathFindings(report.net_path, thresholds, &report.findings);
+  internal::SoftirqThreadStarvedFindings(report.softirq_thread_starved, &report.findings);
   internal::NoteLostEvents(report.trace.missed, report.trace.first_ts_ns, &report.findings);
   internal::SortFindings(&report.findings);
   return report;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/held_evidence.h"
 #include "napiscope/analysis_requirements.h"
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
@@ -75,6 +76,13 @@ void SoftirqLatencyFindings(const std::vector<SoftirqLatencyRow>& rows,
       finding.evidence["ran_in"] = std::string(SoftirqSiteName(worst.ran_in));
       finding.evidence["blame"] = BlameJson(worst.blame);
       finding.evidence["unknown_ns"] = worst.unknown_ns;
+      nlohmann::json named = nlohmann::json::array();
+      for (size_t i = 0; i < worst.blame.size() && i < 2; ++i) {  // BlameClause's
+        nlohmann::json held = HeldByBlameItem(row.cpu, worst.raise_ns, worst.entry_ns,
+                                              worst.blame[i]);
+        if (!held.is_null()) named.push_back(held);
+      }
+      finding.evidence["holders"] = named;
     }
     findings->push_back(std::move(finding));
   }

@@ -57,6 +57,25 @@ void IdlePending::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
                  frame.pid != tracker_->CurrentPid(raise.cpu)};
     }
   }
+  if (blocker.present && latency_ != nullptr && stall_rows_.size() < max_rows_) {
+    latency_->KeepBlame(raise.cpu, raise.vec, stall_threshold_ns_);
+  }
+}
+
+void IdlePending::OnEnd() {
+  if (latency_ == nullptr || context_ == nullptr) return;
+  for (SoftirqOrderingStallRow& row : stall_rows_) {
+    const WaitBlame* blame = latency_->KeptBlame(row.cpu, row.vec, row.raise_ns);
+    if (blame == nullptr) continue;
+    row.blame = blame->Items(context_->strings);
+    row.unknown_ns = blame->unknown_ns();
+    row.blocking_held_ns = 0;
+    for (const BlameItem& item : row.blame) {
+      if (item.kind == ContextKind::kSoftirq && item.vec == row.blocking_vec) {
+        row.blocking_held_ns += item.time_ns;
+      }
+    }
+  }
 }
 
 void IdlePending::OnEvent(const Event& event) {

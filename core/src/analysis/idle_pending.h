@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "analysis/softirq_latency.h"
 #include "napiscope/contexts.h"
 #include "napiscope/producers.h"
 #include "napiscope/report.h"
@@ -13,20 +14,26 @@
 namespace napiscope::internal {
 
 /// Reads the pending mask and first raises from `facts` (add it as their listener) and the
-/// softirq frames open at each raise from `tracker`; add it to a FanoutSink after both.
+/// softirq frames open at each raise from `tracker`; add it to a FanoutSink after both. A
+/// stall's blame (who held the CPU during the wait) is the one `latency` computes for that
+/// wait: add this after `latency` to the facts' listeners (nullptr: stalls without blame).
 class IdlePending : public EventSink, public FactListener {
  public:
   /// Keeps the first `max_rows` rows of each kind in full; later ones are only counted.
   IdlePending(const ContextTracker* tracker, const FactProducers* facts,
-              const AnalysisWindow& window, int64_t stall_threshold_ns, size_t max_rows)
+              const AnalysisWindow& window, int64_t stall_threshold_ns, size_t max_rows,
+              SoftirqLatency* latency = nullptr)
       : tracker_(tracker),
         facts_(facts),
+        latency_(latency),
         window_(window),
         stall_threshold_ns_(stall_threshold_ns),
         max_rows_(max_rows) {}
 
   void OnBegin(const TraceContext& context) override { context_ = &context; }
   void OnEvent(const Event& event) override;
+  /// Gives each stall row its blame, complete now that the stream has ended.
+  void OnEnd() override;
   void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
   void OnSoftirqWait(const SoftirqWaitFact& wait) override;
 
@@ -58,6 +65,7 @@ class IdlePending : public EventSink, public FactListener {
 
   const ContextTracker* tracker_;
   const FactProducers* facts_;
+  SoftirqLatency* latency_;
   AnalysisWindow window_;
   int64_t stall_threshold_ns_;
   size_t max_rows_;

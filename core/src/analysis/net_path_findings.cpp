@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/held_evidence.h"
 #include "analysis/net_path_priorities.h"
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
@@ -71,20 +72,54 @@ void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thre
     const NetPathThread& runner = row.runners.front();
     if (runner.pid < 0) continue;  // NET_RX at hard-IRQ exit: no thread to order
     bool irq_thread_apart = row.irq_thread.pid >= 0 && row.irq_thread.pid != runner.pid;
-    int64_t held_ns = 0;
+    // Per CPU: the waits there, each holder with its time on that CPU.
+    int64_t held_ns = 0, waits = 0, longest_ns = 0;
     int highest_holder = 0;
-    std::vector<std::string> holders;
-    for (const NetPathRtTask& task : row.rt_tasks) {
-      if (task.held_while_waiting_ns <= 0) continue;
-      held_ns += task.held_while_waiting_ns;
-      highest_holder = std::max(highest_holder, task.rt_priority);
-      holders.push_back(fmt::format("{} (pid {}, RT {}, {})", task.comm, task.pid,
-                                    task.rt_priority, FormatDuration(task.held_while_waiting_ns)));
+    std::vector<int32_t> held_runners;
+    std::vector<std::string> per_cpu;
+    nlohmann::json by_cpu = nlohmann::json::array(), named = nlohmann::json::array();
+    std::vector<int> cpus;
+    for (const NetPathHeldCpu& on : row.held_by_cpu) {
+      held_ns += on.held_ns;
+      waits += on.waits;
+      longest_ns = std::max(longest_ns, on.longest_ns);
+      cpus.push_back(on.cpu);
+      std::vector<std::string> holders, runner_names;
+      nlohmann::json holder_json = nlohmann::json::array();
+      for (const NetPathHolder& holder : on.holders) {
+        highest_holder = std::max(highest_holder, holder.rt_priority);
+        holders.push_back(fmt::format("{} (pid {}, RT {}) {}", holder.comm, holder.pid,
+                                      holder.rt_priority, FormatDuration(holder.held_ns)));
+        holder_json.push_back({{"pid", holder.pid}, {"held_ns", holder.held_ns}});
+        named.push_back(HeldByTask(on.cpu, on.first_from_ns, on.last_to_ns, holder.pid,
+                                   holder.held_ns));
+      }
+      for (int32_t pid : on.runners) {
+        if (std::find(held_runners.begin(), held_runners.end(), pid) == held_runners.end()) {
+          held_runners.push_back(pid);
+        }
+        auto thread = std::find_if(row.runners.begin(), row.runners.end(),
+                                   [&](const NetPathThread& t) { return t.pid == pid; });
+        runner_names.push_back(thread == row.runners.end() ? fmt::format("pid {}", pid)
+                                                           : Named(*thread));
+      }
+      per_cpu.push_back(fmt::format("on CPU{}, {} waited {} in {} (longest {}) behind {}",
+                                    on.cpu, fmt::join(runner_names, " and "),
+                                    FormatDuration(on.held_ns), Counted(on.waits, "wait"),
+                                    FormatDuration(on.longest_ns), fmt::join(holders, ", ")));
+      by_cpu.push_back({{"cpu", on.cpu},
+                        {"waits", on.waits},
+                        {"held_ns", on.held_ns},
+                        {"longest_ns", on.longest_ns},
+                        {"runners", on.runners},
+                        {"holders", holder_json}});
     }
     if (held_ns >= thresholds.softirq_starvation_warning_ns) {
       Finding finding = Base(row, runner);
       finding.severity = held_ns >= thresholds.softirq_starvation_error_ns ? Severity::kError
                                                                            : Severity::kWarning;
+      finding.cpu = cpus.size() == 1 ? cpus.front() : -1;
+      if (cpus.size() > 1) finding.other_cpus = cpus;
       int new_runner = highest_holder + 1;
       int new_irq = irq_thread_apart ? std::max(row.irq_thread.rt_priority, new_runner + 1) : 0;
       std::vector<std::string> commands;
@@ -92,7 +127,16 @@ void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thre
         if (irq_thread_apart && new_irq != row.irq_thread.rt_priority) {
           commands.push_back(Chrt(new_irq, row.irq_thread));
         }
-        commands.push_back(Chrt(new_runner, runner));
+        // Each runner thread whose wait was held (the busiest when none is known).
+        size_t before = commands.size();
+        for (const NetPathThread& thread : row.runners) {
+          bool held = std::find(held_runners.begin(), held_runners.end(), thread.pid) !=
+                      held_runners.end();
+          if (held && thread.pid >= 0 && thread.pid != row.irq_thread.pid) {
+            commands.push_back(Chrt(new_runner, thread));
+          }
+        }
+        if (commands.size() == before) commands.push_back(Chrt(new_runner, runner));
       }
       std::string order =
           commands.empty()
@@ -100,13 +144,19 @@ void NetPathFindings(const std::vector<NetPathRow>& rows, const Thresholds& thre
                 "instead (taskset, isolcpus)."
               : fmt::format("order the chain above them: {}.", fmt::join(commands, "; "));
       finding.summary = fmt::format(
-          "{} ({}): its {} work waited {} on {} behind RT tasks at or above {} — {}; {} {}",
+          "{} ({}): its {} work waited behind RT tasks at or above its runner {} in total over "
+          "{} (the longest single hold {}): {}; {} {}",
           InterruptLabel(row.irq), row.handler, runner.role, FormatDuration(held_ns),
-          CpuList(runner.cpus), Named(runner), fmt::join(holders, ", "), order,
+          Counted(waits, "wait"), FormatDuration(longest_ns),
+          fmt::join(per_cpu, "; "), order,
           commands.empty() ? "" : Cost(row, runner, runner.rt_priority, new_runner));
       finding.start_ns = row.worst_held_from_ns;  // where to look: the longest held wait
       finding.end_ns = row.worst_held_to_ns;
       finding.evidence["held_ns"] = held_ns;
+      finding.evidence["waits"] = waits;
+      finding.evidence["longest_held_ns"] = longest_ns;
+      finding.evidence["held_by_cpu"] = by_cpu;
+      finding.evidence["holders"] = named;
       finding.evidence["commands"] = commands;
       findings->push_back(std::move(finding));
     } else if (row.same_priority) {

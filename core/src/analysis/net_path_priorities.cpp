@@ -129,10 +129,11 @@ void NetPathPriorities::OnWakeMoved(uint64_t wait_id, uint16_t from_cpu, uint16_
 void NetPathPriorities::OnWakeRan(const WakeRunFact& run) {
   auto cpu = napi_wait_cpu_.find(run.wait_id);
   if (cpu == napi_wait_cpu_.end()) return;
-  CpuState& state = Cpu(cpu->second);
+  uint16_t cpu_index = cpu->second;
   napi_wait_cpu_.erase(cpu);
-  int index = FindWindow(state, run.wait_id);
-  if (index >= 0) CloseWindow(state, static_cast<size_t>(index), run.run_ns, run.pid, run.prio);
+  int index = FindWindow(Cpu(cpu_index), run.wait_id);
+  if (index < 0) return;
+  CloseWindow(cpu_index, static_cast<size_t>(index), run.run_ns, run.pid, run.prio);
 }
 
 // Unknown (lost events, or it ran unseen): nothing is paired.
@@ -172,7 +173,7 @@ void NetPathPriorities::OnSoftirqWait(const SoftirqWaitFact& wait) {
   Runner& runner = ChainOf(cpu.windows[static_cast<size_t>(index)].irq).runners[runner_pid];
   ++runner.runs;
   RanOn(runner, runner_pid, wait.cpu);
-  CloseWindow(cpu, static_cast<size_t>(index), wait.entry_ns, runner_pid,
+  CloseWindow(wait.cpu, static_cast<size_t>(index), wait.entry_ns, runner_pid,
               at_irq_exit ? -1 : wait.task_prio);
 }
 
@@ -193,9 +194,10 @@ void NetPathPriorities::Switch(const Event& event) {
 }
 
 // The work ran (by `runner_pid` at `runner_prio`): RT tasks at or above the runner's priority
-// that held the CPU meanwhile delayed it.
-void NetPathPriorities::CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_ns,
+// that held the CPU meanwhile delayed it, each counted on the CPU it held.
+void NetPathPriorities::CloseWindow(uint16_t cpu_index, size_t index, TimestampNs ts_ns,
                                     int32_t runner_pid, int16_t runner_prio) {
+  CpuState& cpu = Cpu(cpu_index);
   Window window = std::move(cpu.windows[index]);
   cpu.windows.erase(cpu.windows.begin() + static_cast<std::ptrdiff_t>(index));
   Chain& chain = ChainOf(window.irq);
@@ -203,11 +205,27 @@ void NetPathPriorities::CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_
   chain.waited_ns += ts_ns - window.from_ns;
   if (runner_pid < 0) return;  // at hard-IRQ exit no task can hold it back
   int runner_rank = IsRtPrio(runner_prio) ? runner_prio : 100;
-  int64_t held_ns = 0;
-  for (const auto& [pid, ns] : window.rt_ns) {
-    auto seen = seen_.find(pid);
+  std::map<int, int64_t> held_on;  // cpu -> RT time in this wait
+  for (const auto& [key, ns] : window.rt_ns) {
+    auto seen = seen_.find(key.second);
     if (seen == seen_.end() || seen->second.prio > runner_rank) continue;
-    chain.held_by_rt[pid] += ns;
+    chain.held_on_cpu[key.first].by_pid[key.second] += ns;
+    held_on[key.first] += ns;
+  }
+  int64_t held_ns = 0;
+  for (const auto& [on, ns] : held_on) {
+    HeldOnCpu& held = chain.held_on_cpu[on];
+    if (held.waits++ == 0) held.first_from_ns = window.from_ns;
+    held.last_to_ns = ts_ns;
+    held.held_ns += ns;
+    if (std::find(held.runners.begin(), held.runners.end(), runner_pid) == held.runners.end()) {
+      held.runners.push_back(runner_pid);
+    }
+    if (ns > held.longest_ns) {
+      held.longest_ns = ns;
+      held.longest_from_ns = window.from_ns;
+      held.longest_to_ns = ts_ns;
+    }
     held_ns += ns;
   }
   if (held_ns > chain.worst_held_ns) {
@@ -243,7 +261,7 @@ void NetPathPriorities::OnSegment(const CpuSegment& segment) {
   cpu.rt_run_ns[frame.pid] += ns;
   for (Window& window : cpu.windows) {
     TimestampNs from = std::max(segment.start_ns, window.since_ns);
-    if (segment.end_ns > from) window.rt_ns[frame.pid] += segment.end_ns - from;
+    if (segment.end_ns > from) window.rt_ns[{frame.cpu, frame.pid}] += segment.end_ns - from;
   }
 }
 
@@ -325,8 +343,10 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
       task.position = task.rt_priority > top ? "above" : task.rt_priority > bottom ? "between"
                                                                                    : "below";
       task.run_ns = ns;
-      auto held = chain.held_by_rt.find(pid);
-      task.held_while_waiting_ns = held == chain.held_by_rt.end() ? 0 : held->second;
+      for (const auto& [on, held] : chain.held_on_cpu) {
+        auto by_pid = held.by_pid.find(pid);
+        if (by_pid != held.by_pid.end()) task.held_while_waiting_ns += by_pid->second;
+      }
       row.rt_tasks.push_back(std::move(task));
     }
     std::stable_sort(row.rt_tasks.begin(), row.rt_tasks.end(),
@@ -348,6 +368,27 @@ std::vector<NetPathRow> NetPathPriorities::Rows() const {
       }
     }
     for (const NetPathRtTask& task : row.rt_tasks) row.starved |= task.held_while_waiting_ns > 0;
+    for (const auto& [on, held] : chain.held_on_cpu) {
+      NetPathHeldCpu out;
+      out.cpu = on;
+      out.waits = held.waits;
+      out.held_ns = held.held_ns;
+      out.longest_ns = held.longest_ns;
+      out.longest_from_ns = held.longest_from_ns;
+      out.longest_to_ns = held.longest_to_ns;
+      out.first_from_ns = held.first_from_ns;
+      out.last_to_ns = held.last_to_ns;
+      out.runners = held.runners;
+      for (const auto& [pid, ns] : held.by_pid) {
+        NetPathThread seen = ThreadOf(pid, "", 0);
+        out.holders.push_back({pid, seen.comm, seen.rt_priority, ns});
+      }
+      std::stable_sort(out.holders.begin(), out.holders.end(),
+                       [](const NetPathHolder& a, const NetPathHolder& b) {
+                         return a.held_ns > b.held_ns;
+                       });
+      if (out.held_ns > 0) row.held_by_cpu.push_back(std::move(out));
+    }
     rows.push_back(std::move(row));
   }
   return rows;

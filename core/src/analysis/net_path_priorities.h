@@ -47,6 +47,17 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
     int64_t busy_ns = 0;
     CpuSet cpus;
   };
+  struct HeldOnCpu {
+    int64_t waits = 0;
+    int64_t held_ns = 0;
+    std::map<int32_t, int64_t> by_pid;  // RT pid -> ns it held this CPU while work waited
+    std::vector<int32_t> runners;       // the runner threads whose runs ended those waits
+    int64_t longest_ns = 0;
+    TimestampNs longest_from_ns = 0;
+    TimestampNs longest_to_ns = 0;
+    TimestampNs first_from_ns = 0;
+    TimestampNs last_to_ns = 0;
+  };
   struct Chain {
     StringId handler = 0;  // irq_handler_entry name, or the x86 vector's (local_timer, ...)
     // An x86 vector fires for much besides the network (every timer tick): its chain's CPUs
@@ -59,8 +70,8 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
     std::map<int32_t, Runner> runners;  // pid (-1: hard-IRQ exit) -> runs
     int64_t waits = 0;
     int64_t waited_ns = 0;
-    std::map<int32_t, int64_t> held_by_rt;  // RT pid -> ns it held a CPU while work waited
-    int64_t worst_held_ns = 0;              // the wait RT tasks held longest, and when it was
+    std::map<int, HeldOnCpu> held_on_cpu;  // per CPU, the waits RT tasks held there
+    int64_t worst_held_ns = 0;             // the wait RT tasks held longest, and when it was
     TimestampNs worst_from_ns = 0;
     TimestampNs worst_to_ns = 0;
   };
@@ -70,7 +81,8 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
     TimestampNs from_ns = 0;
     TimestampNs since_ns = 0;  // waiting on this CPU since (a move of the NAPI thread's wait)
     uint64_t wait_id = 0;  // the NAPI thread's wake-to-run wait (0: a NET_RX raise)
-    std::map<int32_t, int64_t> rt_ns;  // RT task time on the CPU since from_ns
+    // (cpu, RT pid) -> its time on the CPU the work waited on (a NAPI thread's wait can move)
+    std::map<std::pair<int, int32_t>, int64_t> rt_ns;
   };
   struct CpuState {
     std::vector<Window> windows;
@@ -96,7 +108,7 @@ class NetPathPriorities : public EventSink, public ContextListener, public FactL
   // Notes that the work of IRQ `irq` began on `cpu` (an x86 vector's chain lists those CPUs).
   void WorkOf(InterruptId irq, uint16_t cpu);
   void Switch(const Event& event);
-  void CloseWindow(CpuState& cpu, size_t index, TimestampNs ts_ns, int32_t runner_pid,
+  void CloseWindow(uint16_t cpu_index, size_t index, TimestampNs ts_ns, int32_t runner_pid,
                    int16_t runner_prio);
   NetPathThread ThreadOf(int32_t pid, std::string_view role, int64_t runs) const;
 

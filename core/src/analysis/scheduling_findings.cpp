@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/held_evidence.h"
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
 
@@ -199,6 +200,11 @@ void KsoftirqdBlockedFindings(const std::vector<KsoftirqdBlockedRow>& rows, cons
         FormatDuration(row.duration_ns), FormatSoftirqMask(row.pending_mask_start), chain, held,
         waker,
         entry.second > 1 ? fmt::format(" ({} such intervals on CPU{})", entry.second, cpu) : "");
+    nlohmann::json named = nlohmann::json::array();
+    for (size_t h = 0; h < row.cpu_held_by.size() && h < 2; ++h) {
+      named.push_back(HeldByTask(cpu, row.start_ns, row.end_ns, row.cpu_held_by[h].pid,
+                                 row.cpu_held_by[h].time_ns));
+    }
     nlohmann::json links = nlohmann::json::array();
     for (const ChainLink& link : row.chain) {
       links.push_back({{"pid", link.pid}, {"comm", link.comm}, {"relation", link.relation}});
@@ -211,7 +217,8 @@ void KsoftirqdBlockedFindings(const std::vector<KsoftirqdBlockedRow>& rows, cons
                         {"pending_mask_end", row.pending_mask_end},
                         {"waker_pid", row.waker_pid},
                         {"chain", links},
-                        {"intervals", entry.second}};
+                        {"intervals", entry.second},
+                        {"holders", named}};
     findings->push_back(std::move(finding));
   }
 }
@@ -277,37 +284,51 @@ void IdlePendingFindings(const std::vector<IdleWithPendingRow>& rows,
 
 void OrderingStallFindings(const std::vector<SoftirqOrderingStallRow>& rows, const Thresholds& t,
                            std::vector<Finding>* findings) {
+  // Only waits the lower vector itself held past the threshold: in the others something else
+  // held the CPU (an RT task, idle, ksoftirqd's wait), and their findings name it.
   std::map<std::pair<int, uint32_t>, std::pair<const SoftirqOrderingStallRow*, int64_t>> worst;
   for (const SoftirqOrderingStallRow& row : rows) {
+    if (t.ordering_stall_ns <= 0 || row.blocking_held_ns < t.ordering_stall_ns) continue;
     auto& [longest, count] = worst[{row.cpu, row.vec}];
     ++count;
-    if (longest == nullptr || row.wait_ns > longest->wait_ns) longest = &row;
+    if (longest == nullptr || row.blocking_held_ns > longest->blocking_held_ns) longest = &row;
   }
   for (const auto& [key, entry] : worst) {
     const SoftirqOrderingStallRow& row = *entry.first;
     Finding finding;
     finding.rule = "softirq-ordering-stall";
-    finding.severity = t.softirq_latency_max_error_ns > 0 && row.wait_ns > t.softirq_latency_max_error_ns
+    finding.severity = t.softirq_latency_max_error_ns > 0 &&
+                               row.blocking_held_ns > t.softirq_latency_max_error_ns
                            ? Severity::kError
                            : Severity::kWarning;
     finding.cpu = row.cpu;
     finding.start_ns = row.raise_ns;
     finding.end_ns = row.entry_ns;
     finding.summary = fmt::format(
-        "{} on CPU{} waited {} behind {} in progress in {} ({}{}): softirqs run in vector order, "
-        "so a lower-numbered one that does not finish holds back the others{}.",
+        "{} on CPU{} waited {} behind {} in progress in {} ({}{}), which held the CPU {} of "
+        "that wait ({:.0f}%): softirqs run in vector order, so a lower-numbered one that does "
+        "not finish holds back the others{}.",
         VectorLabel(row.vec), row.cpu, FormatDuration(row.wait_ns), VectorLabel(row.blocking_vec),
         DescribeTask(row.blocking_pid, row.blocking_comm, -1), row.blocking_site,
         row.blocking_preempted ? ", its task switched out inside it" : "",
+        FormatDuration(row.blocking_held_ns),
+        row.wait_ns > 0 ? 100.0 * static_cast<double>(row.blocking_held_ns) /
+                              static_cast<double>(row.wait_ns)
+                        : 0.0,
         entry.second > 1 ? fmt::format(" ({} such waits)", entry.second) : "");
     finding.vec = static_cast<int32_t>(row.vec);
     finding.other_pids = {row.blocking_pid};
-    finding.evidence = {{"vec", row.vec},
-                        {"wait_ns", row.wait_ns},
-                        {"blocking_vec", row.blocking_vec},
-                        {"blocking_pid", row.blocking_pid},
-                        {"blocking_preempted", row.blocking_preempted},
-                        {"occurrences", entry.second}};
+    finding.evidence = {
+        {"vec", row.vec},
+        {"wait_ns", row.wait_ns},
+        {"blocking_vec", row.blocking_vec},
+        {"blocking_pid", row.blocking_pid},
+        {"blocking_preempted", row.blocking_preempted},
+        {"blocking_held_ns", row.blocking_held_ns},
+        {"occurrences", entry.second},
+        {"holders", nlohmann::json::array({HeldBySoftirq(row.cpu, row.raise_ns, row.entry_ns,
+                                                         row.blocking_vec,
+                                                         row.blocking_held_ns)})}};
     findings->push_back(std::move(finding));
   }
 }

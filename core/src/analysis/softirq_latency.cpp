@@ -37,6 +37,7 @@ void SoftirqLatency::OnSoftirqRaise(const SoftirqRaiseFact& raise) {
   wait.entry_ns = 0;
   wait.entered = false;
   wait.blame_complete = false;
+  wait.keep_from_ns = -1;
   wait.site = SoftirqSite::kNone;
   wait.blame.Clear();
 }
@@ -63,7 +64,28 @@ void SoftirqLatency::OnSoftirqWait(const SoftirqWaitFact& fact) {
   wait.blame_complete = cpu.segments_until_ns >= wait.entry_ns;
   state.delays.Add(wait.entry_ns - wait.raise_ns, wait.raise_ns);
   ++state.ran_in[wait.site];
+  if (wait.keep_from_ns >= 0 && wait.entry_ns - wait.raise_ns >= wait.keep_from_ns) {
+    if (!wait.blame_complete) ++cpu.incomplete_worst;
+    cpu.kept.push_back(wait);
+  }
   KeepIfWorst(cpu, state, std::move(wait));
+}
+
+void SoftirqLatency::KeepBlame(uint16_t cpu, uint32_t vec, int64_t min_wait_ns) {
+  CpuState& state = Cpu(cpu);
+  for (auto it = state.pending.rbegin(); it != state.pending.rend(); ++it) {
+    if (it->vec != vec) continue;
+    it->keep_from_ns = std::max<int64_t>(min_wait_ns, 0);
+    return;
+  }
+}
+
+const WaitBlame* SoftirqLatency::KeptBlame(int cpu, uint32_t vec, TimestampNs raise_ns) const {
+  if (cpu < 0 || static_cast<size_t>(cpu) >= cpus_.size()) return nullptr;
+  for (const Wait& wait : cpus_[static_cast<size_t>(cpu)].kept) {
+    if (wait.vec == vec && wait.raise_ns == raise_ns) return &wait.blame;
+  }
+  return nullptr;
 }
 
 void SoftirqLatency::OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) {
@@ -110,21 +132,24 @@ void SoftirqLatency::OnUnknownTime(uint16_t cpu, TimestampNs start_ns, Timestamp
 // events that ended them; a wait therefore keeps collecting until the stream passes its entry.
 void SoftirqLatency::Attribute(CpuState& cpu, TimestampNs start_ns, TimestampNs end_ns,
                                const ContextFrame* frame) {
-  auto charge = [&](Wait& wait) {
-    TimestampNs to = wait.entered ? std::min(end_ns, wait.entry_ns) : end_ns;
-    wait.blame.Charge(std::max(start_ns, wait.raise_ns), to, frame);
-  };
-  for (Wait& wait : cpu.pending) charge(wait);
+  for (Wait& wait : cpu.pending) {
+    wait.blame.Charge(std::max(start_ns, wait.raise_ns), end_ns, frame);
+  }
   cpu.segments_until_ns = std::max(cpu.segments_until_ns, end_ns);
   if (cpu.incomplete_worst == 0) return;
-  for (VecState& state : cpu.vecs) {
-    for (Wait& wait : state.worst) {
-      if (wait.blame_complete) continue;
-      charge(wait);
-      if (cpu.segments_until_ns >= wait.entry_ns) {
-        wait.blame_complete = true;
-        --cpu.incomplete_worst;
-      }
+  for (VecState& state : cpu.vecs) ChargeIncomplete(cpu, state.worst, start_ns, end_ns, frame);
+  ChargeIncomplete(cpu, cpu.kept, start_ns, end_ns, frame);
+}
+
+void SoftirqLatency::ChargeIncomplete(CpuState& cpu, std::vector<Wait>& waits,
+                                      TimestampNs start_ns, TimestampNs end_ns,
+                                      const ContextFrame* frame) {
+  for (Wait& wait : waits) {
+    if (wait.blame_complete) continue;
+    wait.blame.Charge(std::max(start_ns, wait.raise_ns), std::min(end_ns, wait.entry_ns), frame);
+    if (cpu.segments_until_ns >= wait.entry_ns) {
+      wait.blame_complete = true;
+      --cpu.incomplete_worst;
     }
   }
 }

@@ -34,6 +34,12 @@ class SoftirqLatency : public FactListener, public ContextListener {
   /// One row per (cpu, vec) that had a pair, a dropped pair or an entry, by cpu then vec.
   std::vector<SoftirqLatencyRow> Rows(const TraceContext& context) const;
 
+  /// Keeps the blame of the wait of `vec` raised last on `cpu`, if it waits at least
+  /// `min_wait_ns`, for KeptBlame (the ordering stalls' rows; call it after the raise).
+  void KeepBlame(uint16_t cpu, uint32_t vec, int64_t min_wait_ns);
+  /// The blame of a wait kept by KeepBlame, or nullptr; complete once the stream has ended.
+  const WaitBlame* KeptBlame(int cpu, uint32_t vec, TimestampNs raise_ns) const;
+
  private:
   struct Wait {
     uint32_t vec = 0;
@@ -41,6 +47,7 @@ class SoftirqLatency : public FactListener, public ContextListener {
     TimestampNs entry_ns = 0;
     bool entered = false;
     bool blame_complete = false;  // the segment stream of the CPU has passed entry_ns
+    int64_t keep_from_ns = -1;    // KeepBlame: keep it when it waits this long (-1: no)
     SoftirqSite site = SoftirqSite::kNone;
     WaitBlame blame;
   };
@@ -55,8 +62,9 @@ class SoftirqLatency : public FactListener, public ContextListener {
     std::vector<Wait> pending;  // raised, not entered; at most one per vec
     std::vector<Wait> spare;    // waits dropped, kept for their blame's memory
     std::vector<VecState> vecs;
+    std::vector<Wait> kept;     // entered waits KeepBlame asked for, in entry order
     TimestampNs segments_until_ns = INT64_MIN;  // the CPU's segment stream reached here
-    int incomplete_worst = 0;                   // worst waits still collecting blame
+    int incomplete_worst = 0;                   // worst and kept waits still collecting blame
   };
 
   // Inline: asked at nearly every call; the CPU is nearly always there already.
@@ -69,6 +77,9 @@ class SoftirqLatency : public FactListener, public ContextListener {
   static void Recycle(CpuState& cpu, Wait wait);
   void Attribute(CpuState& cpu, TimestampNs start_ns, TimestampNs end_ns,
                  const ContextFrame* frame);
+  // Charges the worst and kept waits of `cpu` still collecting blame.
+  void ChargeIncomplete(CpuState& cpu, std::vector<Wait>& waits, TimestampNs start_ns,
+                        TimestampNs end_ns, const ContextFrame* frame);
 
   AnalysisWindow window_;
   std::vector<CpuState> cpus_;

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/held_evidence.h"
 #include "analysis/napi_rt_findings.h"
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
@@ -64,8 +65,9 @@ std::string SoftirqAdvice(const BlameItem& top, bool napi_poll, int cpu) {
       VectorLabel(top.vec), cpu);
 }
 
-// What to look at, from what held the CPU longest in the worst wakeup.
-std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
+// What to look at, from what held the CPU longest in the worst wakeup (`silent_ns`: the
+// longest stretch of it in which the CPU recorded no event at all).
+std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu, int64_t silent_ns) {
   std::string_view role = WakeBlameRole(top, woken_prio);
   if (role == "softirq" || role == "napi_poll") return SoftirqAdvice(top, role == "napi_poll", cpu);
   if (role == "hardirq" && top.irq.x86_vector) return VectorAdvice(top, cpu);
@@ -80,6 +82,15 @@ std::string Advice(const BlameItem& top, int16_t woken_prio, int cpu) {
         "{} runs at the same or a higher priority on CPU{}: lower it or move it "
         "(chrt, taskset).",
         DescribeBlameHolder(top), cpu);
+  }
+  if ((role == "lower_prio" || role == "task") && silent_ns > 0 && silent_ns * 2 >= top.time_ns) {
+    // Nothing recorded, not even an interrupt: the task may not have run at all.
+    return fmt::format(
+        "CPU{} recorded no event at all for {} of it: either {} ran with interrupts or "
+        "preemption disabled (the irqsoff/preemptoff tracers show where), or, on a VM, the vCPU "
+        "did not run (steal time, the 'st' of vmstat or /proc/stat, or the host's trace tells "
+        "them apart).",
+        cpu, FormatDuration(silent_ns), DescribeBlameHolder(top));
   }
   if (role == "lower_prio" || role == "task") {
     return fmt::format(
@@ -127,6 +138,16 @@ MostRt<Wait> MostRtTime(const std::vector<Wait>& waits, int32_t except_pid, int1
     most = {&wait, rt_ns, std::move(tasks)};
   }
   return most;
+}
+
+// evidence.holders of the tasks a sentence names (TaskList's), on `cpu` within the wait.
+nlohmann::json NamedTasks(const std::vector<const BlameItem*>& tasks, int cpu, TimestampNs from_ns,
+                          TimestampNs to_ns) {
+  nlohmann::json named = nlohmann::json::array();
+  for (size_t i = 0; i < tasks.size() && i < kHoldersInSentence; ++i) {
+    named.push_back(HeldByBlameItem(cpu, from_ns, to_ns, *tasks[i]));
+  }
+  return named;
 }
 
 std::string TaskList(const std::vector<const BlameItem*>& tasks) {
@@ -180,19 +201,23 @@ void RtWakeLatencyFindings(const std::vector<WakeLatencyRow>& rows, const Thresh
         DescribeTask(row.pid, row.comm, row.prio), row.cpu, FormatDuration(row.latency.max_ns),
         FormatDuration(row.latency.p99_ns), Counted(row.latency.count, "wakeup"), worst.waker_cpu,
         row.cpu, Holders(worst.blame, worst.latency_ns, row.prio), unknown,
-        worst.blame.empty() ? "" : Advice(worst.blame.front(), row.prio, row.cpu));
-    nlohmann::json blame = nlohmann::json::array();
+        worst.blame.empty() ? "" : Advice(worst.blame.front(), row.prio, row.cpu,
+                                          worst.silent_ns));
+    nlohmann::json blame = nlohmann::json::array(), named = nlohmann::json::array();
     for (const BlameItem& item : worst.blame) {
       blame.push_back({{"holder", DescribeBlameHolder(item)},
                        {"role", std::string(WakeBlameRole(item, row.prio))},
                        {"time_ns", item.time_ns}});
+      nlohmann::json held = HeldByBlameItem(row.cpu, worst.waking_ns, worst.switch_in_ns, item);
+      if (named.size() < kHoldersInSentence && !held.is_null()) named.push_back(held);
     }
     finding.pid = row.pid;
     finding.evidence = {{"pid", row.pid},         {"comm", row.comm},
                         {"prio", row.prio},       {"count", row.latency.count},
                         {"p99_ns", row.latency.p99_ns}, {"max_ns", row.latency.max_ns},
                         {"max_at_ns", worst.waking_ns}, {"unknown_ns", worst.unknown_ns},
-                        {"blame", blame}};
+                        {"silent_ns", worst.silent_ns},
+                        {"blame", blame},         {"holders", named}};
     findings->push_back(std::move(finding));
   }
 }
@@ -221,7 +246,9 @@ void SoftirqStarvationFindings(const std::vector<SoftirqLatencyRow>& softirq_row
                         {"raise_ns", worst->raise_ns},
                         {"delay_ns", worst->delay_ns},
                         {"rt_tasks_ns", worst_rt_ns},
-                        {"ran_in", std::string(SoftirqSiteName(worst->ran_in))}};
+                        {"ran_in", std::string(SoftirqSiteName(worst->ran_in))},
+                        {"holders",
+                         NamedTasks(worst_tasks, row.cpu, worst->raise_ns, worst->entry_ns)}};
     findings->push_back(std::move(finding));
   }
   for (const WakeLatencyRow& row : wake_rows) {
@@ -249,7 +276,9 @@ void SoftirqStarvationFindings(const std::vector<SoftirqLatencyRow>& softirq_row
                         {"prio", row.prio},
                         {"waking_ns", worst->waking_ns},
                         {"latency_ns", worst->latency_ns},
-                        {"rt_tasks_ns", worst_rt_ns}};
+                        {"rt_tasks_ns", worst_rt_ns},
+                        {"holders", NamedTasks(worst_tasks, row.cpu, worst->waking_ns,
+                                               worst->switch_in_ns)}};
     findings->push_back(std::move(finding));
   }
 }

@@ -51,7 +51,8 @@ const std::vector<ThresholdKey>& ThresholdKeys() {
       {"idle_pending_warning_ns",
        "softirq-pending-at-idle: warning when a vector pending at idle waited this long after it",
        &T::idle_pending_warning_ns},
-      {"ordering_stall_ns", "softirq-ordering-stall: a wait behind a lower vector this long counts",
+      {"ordering_stall_ns",
+       "softirq-ordering-stall: a lower vector holding a wait's CPU this long is a stall",
        &T::ordering_stall_ns},
       {"napi_min_polls", "napi-budget-exhausted: fewest polls of a NAPI instance that count",
        &T::napi_min_polls},
@@ -69,6 +70,9 @@ const std::vector<ThresholdKey>& ThresholdKeys() {
        &T::softirq_starvation_warning_ns},
       {"softirq_starvation_error_ns", "softirq-starvation: error from this long",
        &T::softirq_starvation_error_ns},
+      {"softirq_thread_starved_rt_share",
+       "softirq-thread-starved: share of the CPU RT tasks held while ksoftirqd never ran",
+       &T::softirq_thread_starved_rt_share},
   };
   return kKeys;
 }

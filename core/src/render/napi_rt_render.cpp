@@ -69,6 +69,7 @@ json WakeJson(const WakeLatencyRow& row) {
                      {"latency_ns", sample.latency_ns},
                      {"waker_cpu", sample.waker_cpu},
                      {"unknown_ns", sample.unknown_ns},
+                     {"silent_ns", sample.silent_ns},
                      {"blame", blame}});
   }
   out["worst"] = worst;

@@ -60,6 +60,24 @@ void AddNetPathJson(const Report& report, json& out) {
                           {"run_ns", task.run_ns},
                           {"held_while_waiting_ns", task.held_while_waiting_ns}});
     }
+    json held_by_cpu = json::array();
+    for (const NetPathHeldCpu& on : row.held_by_cpu) {
+      json holders = json::array();
+      for (const NetPathHolder& holder : on.holders) {
+        holders.push_back({{"pid", holder.pid},
+                           {"comm", holder.comm},
+                           {"rt_priority", holder.rt_priority},
+                           {"held_ns", holder.held_ns}});
+      }
+      held_by_cpu.push_back({{"cpu", on.cpu},
+                             {"waits", on.waits},
+                             {"held_ns", on.held_ns},
+                             {"longest_ns", on.longest_ns},
+                             {"longest_from_ns", on.longest_from_ns},
+                             {"longest_to_ns", on.longest_to_ns},
+                             {"runners", on.runners},
+                             {"holders", holders}});
+    }
     rows.push_back({{"irq", row.irq.number},
                     {"x86_vector", row.irq.x86_vector},
                     {"handler", row.handler},
@@ -71,7 +89,8 @@ void AddNetPathJson(const Report& report, json& out) {
                     {"waits", row.waits},
                     {"waited_ns", row.waited_ns},
                     {"same_priority", row.same_priority},
-                    {"starved", row.starved}});
+                    {"starved", row.starved},
+                    {"held_by_cpu", held_by_cpu}});
   }
   out["net_path"] = rows;
 }

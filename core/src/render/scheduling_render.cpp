@@ -113,6 +113,8 @@ json IdleJson(const IdleWithPendingRow& row) {
 }
 
 json StallJson(const SoftirqOrderingStallRow& row) {
+  json blame = json::array();
+  for (const BlameItem& item : row.blame) blame.push_back(BlameItemJson(item));
   return {{"cpu", row.cpu},
           {"vec", row.vec},
           {"name", VectorLabel(row.vec)},
@@ -124,7 +126,32 @@ json StallJson(const SoftirqOrderingStallRow& row) {
           {"blocking_pid", row.blocking_pid},
           {"blocking_comm", row.blocking_comm},
           {"blocking_site", row.blocking_site},
-          {"blocking_preempted", row.blocking_preempted}};
+          {"blocking_preempted", row.blocking_preempted},
+          {"blocking_held_ns", row.blocking_held_ns},
+          {"unknown_ns", row.unknown_ns},
+          {"blame", blame}};
+}
+
+json StarvedJson(const StarvedSoftirqThreadRow& row) {
+  json holders = json::array();
+  for (const TaskTime& time : row.rt_holders) {
+    holders.push_back({{"pid", time.pid}, {"comm", time.comm}, {"prio", time.prio},
+                       {"time_ns", time.time_ns}});
+  }
+  return {{"cpu", row.cpu},
+          {"pid", row.pid},
+          {"comm", row.comm},
+          {"from_ns", row.from_ns},
+          {"to_ns", row.to_ns},
+          {"rt_ns", row.rt_ns},
+          {"rt_share", row.rt_share},
+          {"rt_holders", holders},
+          {"longest_vec", row.longest_vec},
+          {"longest_name", VectorLabel(row.longest_vec)},
+          {"longest_raise_ns", row.longest_raise_ns},
+          {"longest_wait_ns", row.longest_wait_ns},
+          {"longest_never_ran", row.longest_never_ran},
+          {"pending_at_end", MaskNames(row.pending_at_end)}};
 }
 
 template <typename Row, typename ToJson>
@@ -253,6 +280,7 @@ void AddSchedulingJson(const Report& report, json& out) {
   out["idle_with_pending_not_listed"] = report.idle_with_pending_not_listed;
   out["softirq_ordering_stalls"] = RowsJson(report.softirq_ordering_stalls, StallJson);
   out["softirq_ordering_stalls_not_listed"] = report.softirq_ordering_stalls_not_listed;
+  out["softirq_thread_starved"] = RowsJson(report.softirq_thread_starved, StarvedJson);
 }
 
 std::vector<std::string> SchedulingText(const Report& report, const TextReportOptions& options) {
@@ -343,11 +371,34 @@ std::vector<std::string> SchedulingText(const Report& report, const TextReportOp
                                       report.softirq_ordering_stalls_not_listed, "in time order")));
     for (size_t i = 0; i < report.softirq_ordering_stalls.size() && i < kShown; ++i) {
       const SoftirqOrderingStallRow& row = report.softirq_ordering_stalls[i];
-      add(fmt::format("cpu{} {} waited {} from {} behind {} in {} (pid {}){}", row.cpu,
+      std::string held =
+          row.blocking_held_ns < 0
+              ? std::string()
+              : fmt::format("; {} held the CPU {} of it", VectorLabel(row.blocking_vec),
+                            FormatDuration(row.blocking_held_ns));
+      if (row.blocking_held_ns >= 0 && !row.blame.empty() &&
+          !(row.blame.front().kind == ContextKind::kSoftirq &&
+            row.blame.front().vec == row.blocking_vec)) {
+        held += fmt::format(" (longest: {} {})", DescribeBlameHolder(row.blame.front()),
+                            FormatDuration(row.blame.front().time_ns));
+      }
+      add(fmt::format("cpu{} {} waited {} from {} behind {} in {} (pid {}){}{}", row.cpu,
                       VectorLabel(row.vec), FormatDuration(row.wait_ns),
                       FormatTimestamp(row.raise_ns), VectorLabel(row.blocking_vec),
                       row.blocking_comm, row.blocking_pid,
-                      row.blocking_preempted ? ", preempted inside it" : ""),
+                      row.blocking_preempted ? ", preempted inside it" : "", held),
+          "  ");
+    }
+  }
+
+  if (!report.softirq_thread_starved.empty()) {
+    lines.push_back("");
+    lines.push_back("ksoftirqd that never ran while RT tasks held its CPU:");
+    for (const StarvedSoftirqThreadRow& row : report.softirq_thread_starved) {
+      add(fmt::format("cpu{} {}: RT tasks {:.0f}% of {}; {} waited {}{}", row.cpu, row.comm,
+                      row.rt_share * 100, FormatDuration(row.to_ns - row.from_ns),
+                      VectorLabel(row.longest_vec), FormatDuration(row.longest_wait_ns),
+                      row.longest_never_ran ? " (never ran)" : ""),
           "  ");
     }
   }

@@ -8,6 +8,7 @@
 #include "analysis/idle_pending.h"
 #include "analysis/ksoftirqd_blocked.h"
 #include "analysis/scheduling_findings.h"
+#include "analysis/softirq_latency.h"
 #include "napiscope/producers.h"
 #include "support/event_builder.h"
 
@@ -130,7 +131,11 @@ TEST(IdlePending, RecordsIdleWithSchedPendingAndTheOrderingStall) {
   EventBuilder b = SoftirqLockScenario();
   ContextTracker tracker;
   FactProducers facts(&tracker);
-  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs, 1000);
+  internal::SoftirqLatency latency(AnalysisWindow{});
+  internal::IdlePending idle(&tracker, &facts, AnalysisWindow{}, 1000 * kUs, 1000, &latency);
+  tracker.AddListener(&facts);
+  tracker.AddListener(&latency);
+  facts.AddListener(&latency);
   facts.AddListener(&idle);
   FanoutSink fanout;
   fanout.Add(&tracker);
@@ -157,12 +162,24 @@ TEST(IdlePending, RecordsIdleWithSchedPendingAndTheOrderingStall) {
   EXPECT_EQ(stall.blocking_comm, "iperf3");
   EXPECT_EQ(stall.blocking_site, "task_bh_enable");
   EXPECT_TRUE(stall.blocking_preempted);
+  // Of the 4.01 ms, NET_RX held the CPU only while iperf3 ran inside it (1750..2000); the CPU
+  // was idle 3.5 ms of it with SCHED pending.
+  EXPECT_EQ(stall.blocking_held_ns, 250 * kUs);
+  ASSERT_FALSE(stall.blame.empty());
+  EXPECT_EQ(stall.blame.front().pid, 0);
+  EXPECT_EQ(stall.blame.front().time_ns, 3505 * kUs);
 
-  // The finding names the vector held back and the task whose NET_RX held it.
+  // So it is no ordering stall at the default threshold (the idle finding names the wait) ...
   std::vector<Finding> findings;
   internal::OrderingStallFindings({stall}, Thresholds{}, &findings);
+  EXPECT_TRUE(findings.empty());
+  // ... but one at 200 us, naming the vector held back and the task whose NET_RX held it.
+  Thresholds low;
+  low.ordering_stall_ns = 200 * kUs;
+  internal::OrderingStallFindings({stall}, low, &findings);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].vec, kSched);
+  EXPECT_EQ(findings[0].evidence["blocking_held_ns"], 250 * kUs);
   EXPECT_EQ(TasksNamed(findings[0]), std::vector<int32_t>{kIperf});
 }
 

@@ -25,6 +25,7 @@ enum class AnalysisId : uint8_t {
   kNapi,                ///< NAPI polling and budget
   kRtWakeLatency,       ///< wake latency of RT and softirq-serving threads
   kNetPath,             ///< the network path's priorities per NIC IRQ
+  kSoftirqThreadStarved,  ///< ksoftirqd that never ran while RT tasks held its CPU
   kCount,               ///< number of analyses
 };
 

@@ -67,6 +67,11 @@ struct Thresholds {
   /// softirq-starvation: error from this long.
   int64_t softirq_starvation_error_ns = 10'000'000;
 
+  /// softirq-thread-starved: warning when ksoftirqd/N did not run once in the recording while
+  /// softirq work waited on CPU N at least softirq_starvation_warning_ns and RT tasks held at
+  /// least this share of the CPU (0..1).
+  double softirq_thread_starved_rt_share = 0.5;
+
   /// The p99 warning limit of vector `vec`: its override, else softirq_latency_p99_warning_ns.
   int64_t SoftirqLatencyP99WarningNs(uint32_t vec) const;
   /// The max error limit of vector `vec`: its override, else softirq_latency_max_error_ns.

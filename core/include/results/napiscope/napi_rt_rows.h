@@ -84,6 +84,7 @@ struct WakeLatencySample {
   int waker_cpu = 0;             ///< CPU of the sched_waking
   std::vector<BlameItem> blame;  ///< largest first; sums to latency_ns - unknown_ns
   int64_t unknown_ns = 0;
+  int64_t silent_ns = 0;  ///< longest stretch of it (1 ms or more) its CPU recorded no event in
 };
 
 /// Wake latency of one thread on the CPU it was switched in on.

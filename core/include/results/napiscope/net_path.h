@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "napiscope/event.h"
 #include "napiscope/interrupt_id.h"
 
 namespace napiscope {
@@ -33,6 +34,28 @@ struct NetPathRtTask {
   int64_t held_while_waiting_ns = 0;  ///< ... of it while the chain's work was pending there
 };
 
+/// An RT task's time on one CPU while the chain's work waited there.
+struct NetPathHolder {
+  int32_t pid = 0;
+  std::string comm;
+  int rt_priority = 0;   ///< chrt priority
+  int64_t held_ns = 0;   ///< summed over the waits on this CPU
+};
+
+/// The waits of a chain's work on one CPU that RT tasks held.
+struct NetPathHeldCpu {
+  int cpu = 0;
+  int64_t waits = 0;              ///< waits on this CPU in which RT tasks held it
+  int64_t held_ns = 0;            ///< their RT time, summed
+  int64_t longest_ns = 0;         ///< the longest RT time in one wait
+  TimestampNs longest_from_ns = 0;  ///< that wait, raise (or wakeup) to run
+  TimestampNs longest_to_ns = 0;
+  TimestampNs first_from_ns = 0;  ///< the first such wait began here ...
+  TimestampNs last_to_ns = 0;     ///< ... and the last one ended here
+  std::vector<int32_t> runners;   ///< the threads whose runs ended those waits (-1: IRQ exit)
+  std::vector<NetPathHolder> holders;  ///< longest first
+};
+
 /// The chain of one NIC IRQ (or of an x86 vector that made network work).
 struct NetPathRow {
   InterruptId irq;              ///< the device IRQ, or an x86 vector (e.g. RPS's IPI)
@@ -46,6 +69,7 @@ struct NetPathRow {
   int64_t waited_ns = 0;        ///< their total raise/wakeup -> run time
   bool same_priority = false;   ///< the IRQ thread and a runner thread share a priority and a CPU
   bool starved = false;         ///< an RT task at or above a runner held its CPU while work waited
+  std::vector<NetPathHeldCpu> held_by_cpu;  ///< per CPU, the waits RT tasks held, by CPU
   /// The wait RT tasks held longest, raise (or wakeup) to run; both 0 when none held one.
   int64_t worst_held_from_ns = 0;
   int64_t worst_held_to_ns = 0;  ///< (the findings' interval; not in the report's rows)

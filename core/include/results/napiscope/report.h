@@ -120,6 +120,7 @@ struct Report {
   int64_t idle_with_pending_not_listed = 0;
   std::vector<SoftirqOrderingStallRow> softirq_ordering_stalls;  ///< by time
   int64_t softirq_ordering_stalls_not_listed = 0;
+  std::vector<StarvedSoftirqThreadRow> softirq_thread_starved;  ///< by CPU
   std::vector<NapiRow> napi;                       ///< by dev, napi, cpu, context
   std::vector<WakeLatencyRow> rt_wake_latency;     ///< RT and softirq-serving threads, by pid, cpu
   std::vector<NetPathRow> net_path;                ///< per NIC IRQ: its chain's priorities

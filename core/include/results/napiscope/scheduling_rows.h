@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "napiscope/blame.h"
 #include "napiscope/duration_stats.h"
 #include "napiscope/task_class.h"
 
@@ -100,6 +101,28 @@ struct SoftirqOrderingStallRow {
   std::string blocking_comm;
   std::string blocking_site;        ///< SoftirqSiteName of the blocking softirq
   bool blocking_preempted = false;  ///< the blocking task was switched out inside it (RT)
+  /// Time the blocking vector held the CPU during the wait (its blame); -1 when not known.
+  int64_t blocking_held_ns = -1;
+  std::vector<BlameItem> blame;     ///< who held the CPU during the wait, longest first
+  int64_t unknown_ns = 0;           ///< time of the wait nothing is known about
+};
+
+/// A CPU whose ksoftirqd did not run once in the recording while softirq work waited there
+/// and RT tasks held the CPU (docs/definitions.md, "Starved softirq thread").
+struct StarvedSoftirqThreadRow {
+  int cpu = 0;
+  int32_t pid = -1;              ///< ksoftirqd/N's pid, -1 when the trace never names it
+  std::string comm;              ///< "ksoftirqd/N"
+  TimestampNs from_ns = 0;       ///< the CPU's recorded time (its first segment) ...
+  TimestampNs to_ns = 0;         ///< ... to its last
+  int64_t rt_ns = 0;             ///< RT tasks' time on the CPU meanwhile (not softirq threads)
+  double rt_share = 0;           ///< rt_ns over to_ns - from_ns
+  std::vector<TaskTime> rt_holders;  ///< those tasks, longest first
+  uint32_t longest_vec = 0;      ///< the softirq that waited longest on the CPU ...
+  TimestampNs longest_raise_ns = 0;  ///< ... raised here ...
+  int64_t longest_wait_ns = 0;   ///< ... and waited this long (to its entry, or to to_ns)
+  bool longest_never_ran = false;  ///< it was still pending when the recording ended
+  uint32_t pending_at_end = 0;   ///< vectors raised and not entered when the recording ended
 };
 
 }  // namespace napiscope

@@ -140,6 +140,9 @@ absl::Status ReadTraceDatHeader(const std::string& path, const std::string& buff
   }
   if (header->cpus > kMaxTraceCpus)
     return CorruptHeaderError(absl::StrCat("absurd CPU count ", header->cpus));
+  if (header->cpus == 0) {
+    return CorruptHeaderError("the file has 0 CPUs (its CPU count is 0 and its CPU table lists none)");
+  }
   for (const CpuDataExtent& extent : header->top_buffer) {
     if (extent.cpu < 0 || extent.cpu >= header->cpus) {
       return CorruptHeaderError(
@@ -149,6 +152,7 @@ absl::Status ReadTraceDatHeader(const std::string& path, const std::string& buff
   status = CheckClockCountsTime(*header);
   if (status.ok()) status = CheckHeaderPage(header);  // it settles the long size pages use
   if (status.ok()) status = CheckExtentsBackClaims(file.fd(), header);
+  if (status.ok()) status = CheckPageSizeAgrees(*header);
   if (status.ok()) status = CheckFirstPages(file, *header);
   if (status.ok()) AddTimeShiftWarnings(header);
   return status;

@@ -67,6 +67,9 @@ absl::Status SelectBuffer(const std::string& wanted, TraceDatHeader* header) {
   }
   if (chosen == nullptr) return absl::OkStatus();
   note_other(header->top_buffer);
+  if (header->version < 7) {  // its label and table are no CPU's data either
+    header->other_buffers.emplace_back(chosen->section, chosen->section + table_bytes);
+  }
   header->top_buffer = chosen->extents;
   header->loaded_buffer = chosen->name;
   header->cpu_data_start = chosen->section + (header->version < 7 ? table_bytes : 0);

@@ -11,7 +11,8 @@ namespace napiscope::internal {
 
 /// Looks, where CPU data may lie (v6: after the top buffer's CPU table; v7: the buffers'
 /// flyrecord sections), for pages (or zstd chunks) that no extent of any buffer covers. Each
-/// run of such data is a warning; when the buffer read has no data at all, an error.
+/// run of such data is a warning; when the buffer read has no data at all, an error. Not
+/// looked for beside a buffer that cannot be read (its own warning says so).
 absl::Status CheckDataClaimed(int fd, TraceDatHeader* header);
 
 }  // namespace napiscope::internal

@@ -17,6 +17,8 @@
 #include "napiscope/report_render.h"
 #include "napiscope/timeline_builder.h"
 #include "napiscope/tracedat_writer.h"
+#include "load/ring_buffer_page.h"
+#include "load/tracedat_header.h"
 #include "tracegen/format_catalog.h"
 
 namespace napiscope::fuzz {
@@ -48,8 +50,91 @@ void CheckError(const std::string& path, const absl::Status& status) {
   Check(message.find('\n') == std::string::npos, "error is not one line:", message);
 }
 
-// The bytes as a file LoadTrace can open by path (an anonymous memory file).
-void LoadBytes(const uint8_t* data, size_t size) {
+// The file's little-endian `width`-byte number at `offset` (in the file).
+uint64_t FileNumber(const std::string& bytes, size_t offset, int width) {
+  return internal::ReadFileInt(reinterpret_cast<const uint8_t*>(bytes.data()) + offset, width,
+                               false);
+}
+
+// The number after `key` in the kernel's header_page text ("char data;\toffset:" -> 16).
+int64_t HeaderPageNumber(const std::string& file, const std::string& field, const char* key) {
+  size_t at = file.find(field);
+  if (at == std::string::npos || at > 1 << 20) return -1;
+  at = file.find(key, at);
+  if (at == std::string::npos) return -1;
+  int64_t value = 0;
+  for (size_t i = at + std::strlen(key); i < file.size() && i < at + 20 && file[i] >= '0' &&
+                                         file[i] <= '9';
+       ++i) {
+    value = value * 10 + (file[i] - '0');
+  }
+  return value;
+}
+
+// The file's own account of its events, whatever its CPU table says: the data records of
+// every ring-buffer page where CPU data lies (a v6 file after its "flyrecord" label, a v7 one
+// in its top buffer's flyrecord section), pages of the size the kernel's header_page gives.
+// -1 when it cannot tell (compressed or little-endian-only facts missing, a page that does
+// not walk).
+int64_t RecordsTheFileHolds(const std::string& file) {
+  static const std::string kTraceDatMagic("\x17\x08\x44tracing", 10);
+  if (file.size() < 24 || file.compare(0, kTraceDatMagic.size(), kTraceDatMagic) != 0 || file[12] != 0) return -1;
+  const bool v6 = file[10] == '6';
+  if (!v6 && file.compare(18, 5, std::string("none\0", 5)) != 0) return -1;
+  const int64_t data_offset = HeaderPageNumber(file, "char data;", "offset:");
+  const int64_t data_size = HeaderPageNumber(file, "char data;", "size:");
+  const int64_t long_size = HeaderPageNumber(file, "local_t commit;", "size:");
+  const int64_t page_size = data_offset + data_size;
+  if (data_offset <= 0 || data_size <= 0 || (long_size != 4 && long_size != 8) ||
+      page_size < 256 || page_size > (1 << 20) || (page_size & (page_size - 1)) != 0) {
+    return -1;
+  }
+  uint64_t start = 0, end = file.size();
+  if (v6) {
+    const size_t fly = file.find(std::string("flyrecord\0", 10));
+    if (fly == std::string::npos) return -1;
+    start = fly + 10;
+  } else {
+    const size_t at = file.rfind(std::string("\0local\0", 7));
+    if (at == std::string::npos || at < 8) return -1;
+    const uint64_t section = FileNumber(file, at - 8, 8);
+    if (section > file.size() - 16 || FileNumber(file, section, 2) != 3) return -1;
+    start = section + 16;
+    end = start + std::min<uint64_t>(FileNumber(file, section + 8, 8), file.size() - start);
+  }
+  const uint64_t page = static_cast<uint64_t>(page_size);
+  int64_t records = 0;
+  std::vector<internal::PageRecord> walked;
+  internal::BadRecord bad;
+  for (uint64_t at = (start + page - 1) / page * page; at + page <= end; at += page) {
+    const auto* bytes = reinterpret_cast<const uint8_t*>(file.data()) + at;
+    const uint64_t commit = internal::PageDataBytes(bytes, static_cast<int>(long_size), false);
+    if (commit == 0 || commit > page - 8 - static_cast<uint64_t>(long_size)) continue;
+    if (!internal::WalkRingBufferPage(bytes, static_cast<int>(page), static_cast<int>(long_size),
+                                      false, &walked, &bad)) {
+      return -1;
+    }
+    records += static_cast<int64_t>(walked.size());
+  }
+  return records;
+}
+
+// Counts the events a loader hands on (not its lost-events marks).
+class CountingSink : public EventSink {
+ public:
+  void OnBegin(const TraceContext&) override {}
+  void OnEvent(const Event& event) override { events_ += event.kind != EventKind::kMissedEvents; }
+  void OnEnd() override {}
+  int64_t events() const { return events_; }
+
+ private:
+  int64_t events_ = 0;
+};
+
+// The bytes as a file LoadTrace can open by path (an anonymous memory file). With
+// `account_for_events`, a trace.dat read without a warning must hand on at least the events
+// its pages hold (RecordsTheFileHolds): fewer events without a word is a finding.
+void LoadBytes(const uint8_t* data, size_t size, bool account_for_events = false) {
   int fd = memfd_create("napiscope-fuzz", MFD_CLOEXEC);
   Check(fd >= 0, "memfd_create failed");
   for (size_t done = 0; done < size;) {
@@ -59,10 +144,21 @@ void LoadBytes(const uint8_t* data, size_t size) {
   }
   std::string path = "/proc/self/fd/" + std::to_string(fd);
   TraceContext context;
-  AnalysisSession pipeline(AnalysisOptions{});
+  CountingSink counter;
+  SessionOutputs outputs;
+  outputs.sinks.push_back(&counter);
+  AnalysisSession pipeline(AnalysisOptions{}, outputs);
   absl::Status status = LoadTrace(path, context, pipeline);
   if (status.ok()) {
     CheckReport(pipeline.Finish(context));
+    if (account_for_events && context.meta.warnings.empty() && context.meta.buffer.empty() &&
+        context.meta.buffer_instances.empty()) {
+      const std::string file(reinterpret_cast<const char*>(data), size);
+      const int64_t held = RecordsTheFileHolds(file);
+      Check(held < 0 || counter.events() >= held,
+            "fewer events than the file's pages hold, and no warning:",
+            std::to_string(counter.events()) + " of " + std::to_string(held));
+    }
   } else {
     CheckError(path, status);
   }
@@ -177,7 +273,7 @@ Event NextEvent(ByteSource& in, int cpus, TimestampNs* ts_ns, const std::vector<
 
 void FuzzTraceText(const uint8_t* data, size_t size) { LoadBytes(data, size); }
 
-void FuzzTraceDat(const uint8_t* data, size_t size) { LoadBytes(data, size); }
+void FuzzTraceDat(const uint8_t* data, size_t size) { LoadBytes(data, size, true); }
 
 void FuzzEventSequence(const uint8_t* data, size_t size) {
   ByteSource in(data, size);

@@ -226,9 +226,9 @@ std::string TimeShiftPayload(std::mt19937_64& random, uint64_t cpus_in_trace) {
   return out;
 }
 
-}  // namespace
-
-bool InsertTimeShiftOption(std::string* file, uint64_t seed) {
+// Inserts option `id` with `payload` first in the options of the v6 trace.dat `file`: the
+// zeros that pad the header to a page give the room, else the data moves with its table.
+bool InsertV6Option(std::string* file, uint16_t id, const std::string& payload) {
   static const std::string kOptions("options  \0", 10);
   static const std::string kLabel("flyrecord\0", 10);
   if (file->size() < 18 || file->compare(0, kMagic.size(), kMagic) != 0 || (*file)[10] != '6') {
@@ -241,13 +241,10 @@ bool InsertTimeShiftOption(std::string* file, uint64_t seed) {
   }
   const uint64_t cpus = GetLe(*file, options - 4, 4);
   if (cpus == 0 || cpus > 4096 || fly + 10 + 16 * cpus > file->size()) return false;
-  std::mt19937_64 random(seed);
   std::string option;
-  const std::string payload = TimeShiftPayload(random, cpus);
-  Append(&option, 12, 2);
+  Append(&option, id, 2);
   Append(&option, payload.size(), 4);
   option += payload;
-  // Room from the zeros that pad the header to a page, else the data moves with its table.
   const size_t table = fly + 10, table_end = table + 16 * cpus;
   uint64_t first_data = file->size();
   for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
@@ -271,12 +268,127 @@ bool InsertTimeShiftOption(std::string* file, uint64_t seed) {
   return true;
 }
 
+// Where the v7 top buffer's BUFFER option lists its CPUs: the offset of its CPU count (after
+// the section offset, the empty name, the clock "local" and the page size), or npos.
+size_t V7TopBufferCount(const std::string& file) {
+  static const std::string kTopLocal("\0local\0", 7);
+  const size_t at = file.rfind(kTopLocal);
+  if (at == std::string::npos || at < 8 || at + 7 + 8 > file.size()) return std::string::npos;
+  return at + 7 + 4;
+}
+
+// Appends to the v7 `file` an options section holding a second BUFFER option of the top
+// buffer (its section at `section`, the first `cpus` entries of the one at `count_at`), linked
+// from the DONE option that ended the chain.
+bool AppendSecondTopBuffer(std::string* file, size_t count_at, uint64_t cpus) {
+  static const std::string kLastDone("\0\0\x08\0\0\0\0\0\0\0\0\0\0\0", 14);
+  const size_t done = file->rfind(kLastDone);
+  const size_t entries = count_at + 4;
+  if (done == std::string::npos || entries + 20 * cpus > file->size()) return false;
+  std::string payload = file->substr(count_at - 4 - 7 - 8, 8 + 7 + 4);  // section, "", clock, page
+  Append(&payload, cpus, 4);
+  payload += file->substr(entries, 20 * cpus);
+  std::string body;
+  Append(&body, 3, 2);  // BUFFER
+  Append(&body, payload.size(), 4);
+  body += payload + kLastDone;
+  std::string section;
+  Append(&section, 0, 8);  // options section, flags 0, string id 0
+  Append(&section, body.size(), 8);
+  PutLe(file, done + 6, file->size(), 8);
+  *file += section + body;
+  return true;
+}
+
+}  // namespace
+
+bool InsertTimeShiftOption(std::string* file, uint64_t seed) {
+  if (file->size() < 18 || file->compare(0, kMagic.size(), kMagic) != 0 || (*file)[10] != '6') {
+    return false;
+  }
+  const size_t options = file->find(std::string("options  \0", 10));
+  if (options == std::string::npos || options < 4) return false;
+  const uint64_t cpus = GetLe(*file, options - 4, 4);
+  if (cpus == 0 || cpus > 4096) return false;
+  std::mt19937_64 random(seed);
+  return InsertV6Option(file, 12, TimeShiftPayload(random, cpus));
+}
+
+bool MutateCpuTableOptions(std::string* file, uint64_t seed) {
+  if (file->size() < 18 || file->compare(0, kMagic.size(), kMagic) != 0) return false;
+  std::mt19937_64 random(seed);
+  const bool v6 = (*file)[10] == '6';
+  static const std::string kCpuCount("\x08\0\x04\0\0\0", 6);
+  std::vector<size_t> counts;  // u32 CPU counts: the v6 header's, CPUCOUNT options', v7 BUFFER's
+  if (v6) {
+    size_t at = std::min(file->find(std::string("options  \0", 10)),
+                         file->find(std::string("flyrecord\0", 10)));
+    if (at != std::string::npos && at >= 4) counts.push_back(at - 4);
+  }
+  for (size_t at = file->find(kCpuCount); at != std::string::npos && at + 10 <= file->size();
+       at = file->find(kCpuCount, at + 1)) {
+    counts.push_back(at + 6);
+  }
+  const size_t buffer_count = v6 ? std::string::npos : V7TopBufferCount(*file);
+  if (buffer_count != std::string::npos) counts.push_back(buffer_count);
+  switch (random() % 6) {
+    case 0:
+    case 1: {  // a CPU count made 0, one less, one more or twice
+      if (counts.empty()) return false;
+      const size_t at = counts[random() % counts.size()];
+      const uint64_t old = GetLe(*file, at, 4);
+      const uint64_t values[] = {0, old - 1, old + 1, old * 2};
+      PutLe(file, at, values[random() % 4] & 0xffffffffu, 4);
+      return true;
+    }
+    case 2: {  // v7: one CPU listed twice, or a second BUFFER option for the top buffer
+      if (buffer_count == std::string::npos) return false;
+      const uint64_t cpus = std::min<uint64_t>(GetLe(*file, buffer_count, 4), 64);
+      if (cpus == 0 || buffer_count + 4 + 20 * cpus > file->size()) return false;
+      if (cpus >= 2 && random() % 2 == 0) {
+        const uint64_t from = random() % cpus, to = random() % cpus;
+        PutLe(file, buffer_count + 4 + 20 * to, GetLe(*file, buffer_count + 4 + 20 * from, 4), 4);
+        return true;
+      }
+      return AppendSecondTopBuffer(file, buffer_count, random() % (cpus + 1));
+    }
+    case 3: {  // v7: the table's entries zeroed, or v6's (a writer killed before writing it)
+      const size_t fly = file->find(std::string("flyrecord\0", 10));
+      if (v6 && fly != std::string::npos && !counts.empty()) {
+        const uint64_t cpus = std::min<uint64_t>(GetLe(*file, counts[0], 4), 64);
+        for (size_t i = fly + 10; i < fly + 10 + 16 * cpus && i < file->size(); ++i) (*file)[i] = 0;
+        return true;
+      }
+      if (buffer_count == std::string::npos) return false;
+      const uint64_t cpus = std::min<uint64_t>(GetLe(*file, buffer_count, 4), 64);
+      for (size_t i = buffer_count + 4; i < buffer_count + 4 + 20 * cpus && i < file->size(); ++i) {
+        (*file)[i] = 0;
+      }
+      return true;
+    }
+    case 4: {  // the header's page size doubled or halved (its header_page says otherwise)
+      const uint64_t page = GetLe(*file, 14, 4);
+      PutLe(file, 14, (random() % 2 ? page * 2 : page / 2) & 0xffffffffu, 4);
+      return true;
+    }
+    default: {  // v6: a TSC2NSEC option, a clock's scaling or one no clock has
+      static const uint32_t kMults[] = {0x55555555u, 1000, 1, 0xffffffffu, 0};
+      std::string payload;
+      Append(&payload, kMults[random() % 5], 4);
+      Append(&payload, random() % 3 == 0 ? random() % 64 : 32, 4);
+      Append(&payload, 0, 8);
+      return InsertV6Option(file, 14, payload);
+    }
+  }
+}
+
 std::vector<TraceDatField> FindTraceDatFields(const std::string& file) {
   return FieldFinder(file).Find();
 }
 
 bool MutateTraceDatField(std::string* file, uint64_t seed) {
   if (seed % 8 == 7 && InsertTimeShiftOption(file, seed)) return true;
+  if (seed % 8 == 6 && MutateCpuTableOptions(file, seed / 8)) return true;
   std::vector<TraceDatField> fields = FindTraceDatFields(*file);
   if (fields.empty()) return false;
   std::mt19937_64 random(seed);

@@ -142,6 +142,41 @@ size_t V7LinkToBufferOptions(const std::string& bytes) {
   return std::string::npos;
 }
 
+// The offset of the header of the compressed v7 section of id `id` (u16 id, u16 flags 1, u32
+// string id, u64 size, then u32 compressed and u32 uncompressed sizes), or npos.
+size_t V7CompressedSection(const std::string& bytes, uint16_t id) {
+  for (size_t at = 0; at + 24 <= bytes.size(); ++at) {
+    if (GetLe(bytes, at, 2) == id && GetLe(bytes, at + 2, 2) == 1 &&
+        GetLe(bytes, at + 8, 8) == GetLe(bytes, at + 16, 4) + 8 &&
+        GetLe(bytes, at + 8, 8) + at + 16 <= bytes.size()) {
+      return at;
+    }
+  }
+  return std::string::npos;
+}
+
+// The v7 file `v7` with one more options section at its end, holding `options` (each u16 id,
+// u32 size, payload) and a DONE option, linked from the DONE option that ended the chain.
+std::string WithV7OptionsSection(const std::string& v7, const std::string& options) {
+  static const std::string kLastDone("\0\0\x08\0\0\0\0\0\0\0\0\0\0\0", 14);
+  size_t done = v7.rfind(kLastDone);
+  if (done == std::string::npos) return v7;
+  std::string out = v7;
+  PutLe(&out, done + 6, out.size(), 8);
+  std::string body = options + kLastDone;
+  std::string section(16, '\0');  // id 0 (options), flags 0, string id 0, size
+  PutLe(&section, 8, body.size(), 8);
+  return out + section + body;
+}
+
+// A v7 BUFFER option of the top buffer (empty name, clock "local") whose flyrecord section is
+// at `section`, listing `cpus` as (cpu, offset, size).
+std::string TopBufferOption(uint64_t section, const std::vector<std::array<uint64_t, 3>>& cpus) {
+  std::string payload = Le(section, 8) + std::string("\0local\0", 7) + Le(4096, 4) + Le(cpus.size(), 4);
+  for (const auto& [cpu, offset, size] : cpus) payload += Le(cpu, 4) + Le(offset, 8) + Le(size, 8);
+  return Le(3, 2) + Le(payload.size(), 4) + payload;
+}
+
 }  // namespace
 
 std::string SmallTraceDat() { return ReadFile(TestData("scenarios/missed_events_gap.dat")); }
@@ -229,6 +264,52 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   add("65,536 CPUs claimed, 2 with data", "cpus-65536-empty.dat", WithEmptyCpus(trace, 65536),
       true, "the file claims 65536 CPUs but only CPUs below 2 have data; read as 2 CPUs");
 
+  // A CPU table that disagrees with itself (issue 64): read as trace-cmd reads it with a
+  // warning, or refused; never fewer events than the file holds without a word.
+  static const std::string kV6CpuCount("\x08\0\x04\0\0\0", 6);
+  const size_t cpucount_option = trace.find(kV6CpuCount) + kV6CpuCount.size();
+  std::string counts = trace;
+  PutLe(&counts, CpuCountOffset(counts), 0, 4);
+  add("v6 CPU count 0 in the file header, CPUCOUNT 2", "v6-header-cpus-0.dat", counts, true,
+      "the file header says 0 CPUs but its CPUCOUNT option 2: the CPU table is read as 2 entries");
+  PutLe(&counts, cpucount_option, 0, 4);
+  add("v6 CPU count 0 and CPUCOUNT 0 (a trace of 0 CPUs)", "v6-cpus-0.dat", counts, false,
+      "the file has 0 CPUs");
+  counts = trace;
+  PutLe(&counts, cpucount_option, 0, 4);
+  add("v6 CPU count 2 in the file header, CPUCOUNT 0", "v6-cpucount-0.dat", counts, true,
+      "the file header says 2 CPUs but its CPUCOUNT option 0: the CPU table is read as 2 entries");
+  std::string zero_table = trace;
+  const size_t fly_table = trace.find(std::string("flyrecord\0", 10)) + 10;
+  for (int i = 0; i < 32; ++i) zero_table[fly_table + i] = '\0';
+  add("v6 CPU table of zeros (a killed writer)", "v6-zero-cpu-table.dat", zero_table, false,
+      "no CPU has data by the file's CPU table, but 16384 bytes of ring-buffer data at byte "
+      "16384 belong to none");
+  std::string page_8192 = trace;
+  PutLe(&page_8192, 14, 8192, 4);
+  add("header page size 8192, header_page 4096", "page-size-8192.dat", page_8192, false,
+      "the file header says 8192-byte pages but the kernel's header_page describes 4096-byte "
+      "pages");
+  const size_t v7_table = V7CpuTableOffset(v7);  // CPU 0 (16384, 8192), CPU 1 (24576, 8192)
+  if (v7_table != std::string::npos) {
+    std::string listed = v7;
+    PutLe(&listed, v7_table - 4, 0, 4);
+    add("v7 BUFFER option with CPU count 0", "v7-buffer-cpus-0.dat", listed, false,
+        "no CPU has data by the file's CPU table, but 16384 bytes of ring-buffer data at byte "
+        "16384 belong to none");
+    PutLe(&listed, v7_table - 4, 1, 4);
+    add("v7 BUFFER option counting 1 of its 2 CPUs", "v7-buffer-cpus-1-of-2.dat", listed, true,
+        "8192 bytes of ring-buffer data at byte 24576 belong to no CPU of the file's CPU table");
+    listed = v7;
+    PutLe(&listed, v7_table + 20, 0, 4);
+    add("v7 CPU table listing CPU 0 twice", "v7-cpu-0-twice.dat", listed, false,
+        "the CPU table of the top buffer lists CPU 0 twice");
+    add("a second BUFFER option for the top buffer", "v7-top-buffer-twice.dat",
+        WithV7OptionsSection(v7, TopBufferOption(GetLe(v7, v7_table - 23, 8),
+                                                 {{0, 16384, 8192}})),
+        false, "two BUFFER options list the CPU data of the top buffer");
+  }
+
   std::vector<CpuPages> table = FlyrecordTable(trace);
   std::string huge_page = trace;
   PutLe(&huge_page, 14, 16u << 20, 4);  // the page size, after magic, version and flags
@@ -272,6 +353,10 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
     PutLe(&no_chunks, GetLe(zstd, cpu_table + 4, 8), 0, 4);
     add("zstd chunk count 0", "zstd-chunk-count-0.dat", no_chunks, false,
         "CPU 0: its chunk count (0 read) leaves bytes");
+    std::string one_of_two = zstd;  // 595 of its 780 events read, without a word
+    PutLe(&one_of_two, cpu_table - 4, 1, 4);
+    add("v7 zstd BUFFER option counting 1 of its 2 CPUs", "zstd-buffer-cpus-1-of-2.dat",
+        one_of_two, true, "1138 bytes of ring-buffer data at byte 1146880 belong to no CPU");
   }
   size_t link = V7LinkToBufferOptions(zstd);
   if (link != std::string::npos) {
@@ -279,6 +364,18 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
     PutLe(&unlinked, link, 0, 8);
     add("zeroed options link (v7)", "options-link-0.dat", unlinked, false,
         "is linked from no other (damaged options link)");
+  }
+
+  // A compressed section (the event formats, 13 KB) claiming 256 MiB uncompressed: that much
+  // was allocated before the data failed to decompress (263 MB for a 134 KB file).
+  const std::string small_zstd = ReadFile(std::string(NAPISCOPE_FUZZ_DIR) +
+                                          "/corpus/trace_dat/ksoftirqd_blocked-v7-zstd.dat");
+  size_t formats = V7CompressedSection(small_zstd, 18);
+  if (formats != std::string::npos) {
+    std::string claim = small_zstd;
+    PutLe(&claim, formats + 20, 256u << 20, 4);
+    add("a compressed section claiming 256 MiB", "zstd-section-256mib.dat", claim, false,
+        "claims 268435456 uncompressed bytes, but its zstd frame holds 13550 bytes");
   }
 
   // ftrace text: an RT thread woken before a jump in time and switched in after it.
@@ -338,6 +435,17 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
   add("TIME_SHIFT for 40 CPUs of a 2-CPU trace", "timeshift-40-of-2-cpus.dat",
       WithV6Option(trace, kTimeShift, TimeShiftPayload(0, forty_cpus)), true,
       "the TIME_SHIFT option has samples for 40 CPUs but the trace has 2");
+
+  add("TIME_SHIFT scaling no clock has (2^40)", "timeshift-scaling-2p40.dat",
+      WithV6Option(trace, kTimeShift,
+                   TimeShiftPayload(1, Le(1, 4) + TimeShiftCpu({{0, 1, int64_t{1} << 40},
+                                                                {9, 2, int64_t{1} << 40}}))),
+      false, "CPU 0 sample 0 scales the guest's clock by 1099511627776 >> 0");
+  // mult 2^32 - 1, shift 0: one tick 4.29 s, a 109 us trace 5.3 days.
+  constexpr uint16_t kTsc2Nsec = 14;
+  add("TSC2NSEC scaling no clock has", "tsc2nsec-implausible.dat",
+      WithV6Option(trace, kTsc2Nsec, Le(0xffffffffu, 4) + Le(0, 4) + Le(0, 8)), false,
+      "TSC2NSEC option (mult 4294967295, shift 0) makes one clock tick 4.29e+09 ns");
 
   add("truncated in the CPU data", "truncated.dat",
       trace.substr(0, table.empty() ? trace.size() / 2 : table.back().offset + 100), false,

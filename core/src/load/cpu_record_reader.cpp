@@ -9,6 +9,7 @@
 #include <absl/strings/str_cat.h>
 #include <zstd.h>
 #include "load/tracecmd_cxx.h"
+#include "load/zstd_claim.h"
 
 namespace napiscope::internal {
 
@@ -135,6 +136,11 @@ bool PageCpuReader::ReadChunk(uint64_t offset) {
   }
   compressed_.resize(compressed_bytes);
   if (!ReadFile(next_chunk_ + 8, compressed_bytes, compressed_.data(), &got)) return false;
+  std::string problem = ZstdClaimProblem(compressed_.data(), got, bytes);
+  if (!problem.empty()) {
+    return Fail(absl::StrCat("compressed chunk at byte ", next_chunk_, " claims ", bytes,
+                             " uncompressed bytes, but ", problem, " (corrupt chunk)"));
+  }
   block_.resize(bytes);
   size_t out = ZSTD_decompressDCtx(zstd_, block_.data(), bytes, compressed_.data(), got);
   if (ZSTD_isError(out) || out != bytes) {

@@ -16,6 +16,17 @@ std::string JumpSize(int64_t ns) {
 
 }  // namespace
 
+bool PlausibleClockScaling(uint64_t mult, int shift) {
+  __extension__ typedef unsigned __int128 Uint128;
+  if (shift < 0 || shift > 63) return false;
+  const Uint128 one = Uint128{1} << shift;  // a scaling of 1
+  return (Uint128{mult} << -kMinTickShift) >= one && Uint128{mult} <= (one << kMaxTickShift);
+}
+
+std::string ClockScalingText(uint64_t mult, int shift) {
+  return absl::StrFormat("%.3g", static_cast<double>(mult) / static_cast<double>(uint64_t{1} << shift));
+}
+
 void TimePlausibilityGuard::OnEvent(const Event& event) {
   if (event.kind != EventKind::kMissedEvents && event.ts_ns >= 0 &&
       static_cast<uint64_t>(event.ts_ns) <= kMaxTimestampNs &&

@@ -18,6 +18,19 @@ constexpr uint64_t kMaxTimestampNs = uint64_t{1} << 62;
 /// merged) is implausible: some CPU records a tick or a switch far more often.
 constexpr int64_t kImplausibleJumpNs = int64_t{24} * 3600 * 1'000'000'000;
 
+/// Fewest and most nanoseconds one tick of a clock may be worth, as a power of two: 1/64 ns
+/// (a 64 GHz counter) to 1024 ns (about 1 MHz). A TSC2NSEC option or a TIME_SHIFT scaling
+/// outside it is corrupt: it would make a 100 us trace last days.
+constexpr int kMinTickShift = -6;
+constexpr int kMaxTickShift = 10;
+
+/// True when `mult / 2^shift` (shift 0..63) lies within 2^kMinTickShift..2^kMaxTickShift: a
+/// rate some clock has.
+bool PlausibleClockScaling(uint64_t mult, int shift);
+
+/// `mult / 2^shift` in words for an error ("4.29e+09"), three significant digits.
+std::string ClockScalingText(uint64_t mult, int shift);
+
 /// Sits between a loader and the sinks. Events with an impossible timestamp are dropped and
 /// counted; at an implausible jump every CPU up to the highest seen gets a lost-events gap of
 /// unknown size (a MissedEventsMark in the context and a kMissedEvents event), so no analysis pairs

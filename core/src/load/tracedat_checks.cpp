@@ -96,6 +96,7 @@ absl::Status CheckHeaderPage(TraceDatHeader* header) {
     return CorruptHeaderError(absl::StrCat("header_page gives the page commit field ", commit_size,
                                            " bytes (4 or 8 expected)"));
   }
+  header->header_page_bytes = tep_get_sub_buffer_size(tep.get());
   if (commit_size != header->long_size) {
     header->warnings.push_back(absl::StrCat("the file header says long size ", header->long_size,
                                             " but the kernel's page header has ", commit_size,
@@ -103,6 +104,14 @@ absl::Status CheckHeaderPage(TraceDatHeader* header) {
     header->long_size = commit_size;
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckPageSizeAgrees(const TraceDatHeader& header) {
+  if (header.header_page_bytes == header.page_size) return absl::OkStatus();
+  return CorruptHeaderError(absl::StrCat(
+      "the file header says ", header.page_size, "-byte pages but the kernel's header_page "
+      "describes ", header.header_page_bytes,
+      "-byte pages: read at the wrong size, pages would be lost"));
 }
 
 absl::Status CheckEventFormatsParse(const TraceDatHeader& header,

@@ -21,6 +21,10 @@ absl::Status CheckClockCountsTime(const TraceDatHeader& header);
 /// the file header's (a warning when they differ).
 absl::Status CheckHeaderPage(TraceDatHeader* header);
 
+/// An error when the file header's page size is not the one the kernel's header_page
+/// describes (its data field's offset plus size): pages read at the wrong size lose events.
+absl::Status CheckPageSizeAgrees(const TraceDatHeader& header);
+
 /// An error when an uncompressed CPU's first page claims more data than a page holds
 /// (libtracecmd loads that page when it opens the file, and crashes).
 absl::Status CheckFirstPages(const FileView& file, const TraceDatHeader& header);

@@ -6,6 +6,8 @@
 
 #include <absl/strings/str_cat.h>
 
+#include "load/tracedat_unclaimed.h"
+
 namespace napiscope::internal {
 namespace {
 
@@ -46,52 +48,6 @@ absl::Status CheckExtentsApart(const TraceDatHeader& header) {
   return absl::OkStatus();
 }
 
-// An extent of size 0 (a CPU without data) followed by ring-buffer data that no CPU claims
-// is a damaged size: that CPU's events would be silently missing, so say so.
-void WarnOfUnclaimedData(int fd, TraceDatHeader* header) {
-  const bool compressed = header->compression != "none";
-  const uint64_t page_size = static_cast<uint64_t>(header->page_size);
-  // Where each known thing starts (CPU data, sections, the end of the file), and the data
-  // of the CPUs that have some (apart, so sorted by offset they are sorted by end too).
-  std::vector<uint64_t> starts(header->section_offsets);
-  std::vector<std::pair<uint64_t, uint64_t>> data;  // [offset, end)
-  for (const CpuDataExtent& extent : header->top_buffer) {
-    starts.push_back(extent.offset);
-    if (extent.size > 0) data.emplace_back(extent.offset, ExtentEnd(extent, compressed));
-  }
-  for (const auto& [start, end] : header->other_buffers) {  // the buffers not read claim theirs
-    starts.push_back(start);
-    data.emplace_back(start, end);
-  }
-  starts.push_back(header->file_size);
-  std::sort(starts.begin(), starts.end());
-  std::sort(data.begin(), data.end());
-  for (const CpuDataExtent& extent : header->top_buffer) {
-    // Only offsets in the CPU data count: an empty CPU's offset may be anything (0, ...).
-    if (extent.size != 0 || extent.offset < header->cpu_data_start) continue;
-    auto after =
-        std::upper_bound(data.begin(), data.end(), std::make_pair(extent.offset, UINT64_MAX));
-    if (after != data.begin() && std::prev(after)->second > extent.offset) continue;  // inside
-    uint64_t next = *std::upper_bound(starts.begin(), starts.end() - 1, extent.offset);
-    if (next <= extent.offset) continue;
-    uint64_t unclaimed = next - extent.offset;
-    if (unclaimed < (compressed ? 12 : page_size)) continue;  // alignment padding at most
-    uint8_t bytes[16];
-    size_t wanted = compressed ? 4 : 16;
-    if (pread(fd, bytes, wanted, static_cast<off_t>(extent.offset)) !=
-        static_cast<ssize_t>(wanted)) {
-      continue;
-    }
-    uint64_t content = compressed ? ReadFileInt(bytes, 4, header->big_endian)
-                                  : PageDataBytes(bytes, header->long_size, header->big_endian);
-    if (content == 0) continue;
-    header->warnings.push_back(absl::StrCat(
-        "CPU ", extent.cpu, " has no data by the file's CPU table, but ", unclaimed,
-        " bytes of ring-buffer data at byte ", extent.offset,
-        " belong to no CPU (a damaged size?): CPU ", extent.cpu, "'s events are missing"));
-  }
-}
-
 }  // namespace
 
 absl::Status CheckExtentsBackClaims(int fd, TraceDatHeader* header) {
@@ -126,7 +82,8 @@ absl::Status CheckExtentsBackClaims(int fd, TraceDatHeader* header) {
                                          kMaxChunkBufferBytes >> 20, " MiB of chunk buffers"));
     }
   }
-  WarnOfUnclaimedData(fd, header);
+  status = CheckDataClaimed(fd, header);
+  if (!status.ok()) return status;
   // A version 7 table lists only the CPUs with data: the others of CPUCOUNT are CPUs without
   // events, as trace-cmd report counts them, unless the claim is beyond any machine's.
   if (header->cpus > last_cpu_with_data + 1 + kMaxCpusWithoutData) {

@@ -67,9 +67,14 @@ struct TraceDatHeader {
   std::vector<TraceDatBuffer> instances;  ///< the buffers beside the top buffer
   std::vector<CpuDataExtent> top_buffer;  ///< the top buffer's CPU data; the loaded one's once read
   std::string loaded_buffer;  ///< the instance top_buffer holds once read, "" for the top buffer
-  /// The bytes of the buffers not loaded, [start, end): their labels, tables and data.
+  /// The bytes of the buffers not loaded, [start, end): their labels, tables and data (and a
+  /// loaded v6 instance's label and table): bytes that are no CPU data of the buffer read.
   std::vector<std::pair<uint64_t, uint64_t>> other_buffers;
   std::vector<uint64_t> section_offsets;  ///< v7 sections the options point at
+  std::vector<uint64_t> buffer_sections;  ///< v7: the flyrecord section of every BUFFER option
+  /// v6: where CPU data may lie, [start, end): from the top buffer's CPU table to the end.
+  std::vector<std::pair<uint64_t, uint64_t>> data_regions;
+  int header_page_bytes = 0;  ///< the page size the kernel's header_page describes
   bool has_top_buffer = false;            ///< v7: a BUFFER option names the top buffer
   uint64_t cpu_data_start = 0;            ///< CPU data lies after this (header, table)
   uint64_t file_size = 0;

@@ -67,6 +67,9 @@ absl::Status SelectBuffer(const std::string& wanted, TraceDatHeader* header) {
   }
   if (chosen == nullptr) return absl::OkStatus();
   note_other(header->top_buffer);
+  if (header->version < 7) {  // its label and table are no CPU's data either
+    header->other_buffers.emplace_back(chosen->section, chosen->section + table_bytes);
+  }
   header->top_buffer = chosen->extents;
   header->loaded_buffer = chosen->name;
   header->cpu_data_start = chosen->section + (header->version < 7 ? table_bytes : 0);
@@ -140,6 +143,9 @@ absl::Status ReadTraceDatHeader(const std::string& path, const std::string& buff
   }
   if (header->cpus > kMaxTraceCpus)
     return CorruptHeaderError(absl::StrCat("absurd CPU count ", header->cpus));
+  if (header->cpus == 0) {
+    return CorruptHeaderError("the file has 0 CPUs (its CPU count is 0 and its CPU table lists none)");
+  }
   for (const CpuDataExtent& extent : header->top_buffer) {
     if (extent.cpu < 0 || extent.cpu >= header->cpus) {
       return CorruptHeaderError(
@@ -149,6 +155,7 @@ absl::Status ReadTraceDatHeader(const std::string& path, const std::string& buff
   status = CheckClockCountsTime(*header);
   if (status.ok()) status = CheckHeaderPage(header);  // it settles the long size pages use
   if (status.ok()) status = CheckExtentsBackClaims(file.fd(), header);
+  if (status.ok()) status = CheckPageSizeAgrees(*header);
   if (status.ok()) status = CheckFirstPages(file, *header);
   if (status.ok()) AddTimeShiftWarnings(header);
   return status;

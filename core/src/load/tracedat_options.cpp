@@ -11,6 +11,7 @@
 #include <absl/strings/str_cat.h>
 #include <absl/strings/str_split.h>
 
+#include "load/time_plausibility.h"
 #include "napiscope/tracedat_writer.h"
 
 namespace napiscope::internal {
@@ -71,6 +72,18 @@ std::vector<std::string> EnabledEventsOf(std::string_view payload) {
   return names;
 }
 
+// A CPU listed twice in a buffer's CPU table: one of its two extents would be lost.
+absl::Status CheckEachCpuListedOnce(const std::vector<CpuDataExtent>& extents,
+                                    const std::string& which) {
+  std::vector<int> cpus;
+  for (const CpuDataExtent& extent : extents) cpus.push_back(extent.cpu);
+  std::sort(cpus.begin(), cpus.end());
+  auto twice = std::adjacent_find(cpus.begin(), cpus.end());
+  if (twice == cpus.end()) return absl::OkStatus();
+  return CorruptHeaderError(
+      absl::StrCat("the CPU table of ", which, " lists CPU ", *twice, " twice"));
+}
+
 }  // namespace
 
 absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* header,
@@ -108,6 +121,13 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
         option.ReadU32(&mult);
         option.ReadU32(&shift);
         if (shift >= 64) return CorruptHeaderError(absl::StrCat("TSC2NSEC option shift ", shift));
+        // mult 0 is no conversion (libtracecmd skips it too); any other must be a clock's rate.
+        if (mult != 0 && !PlausibleClockScaling(mult, static_cast<int>(shift))) {
+          return CorruptHeaderError(absl::StrCat(
+              "TSC2NSEC option (mult ", mult, ", shift ", shift, ") makes one clock tick ",
+              ClockScalingText(mult, static_cast<int>(shift)),
+              " ns; no clock ticks at that rate (1/64 to 1024 ns a tick): a corrupt option"));
+        }
         header->time.mult = mult;
         header->time.shift = shift;
         break;
@@ -146,6 +166,7 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           return CorruptHeaderError("BUFFER option too short");
         }
         header->section_offsets.push_back(offset);
+        header->buffer_sections.push_back(offset);
         if (cpu_count > static_cast<uint32_t>(kMaxTraceCpus)) {
           return CorruptHeaderError(absl::StrCat("absurd CPU count ", cpu_count));
         }
@@ -164,6 +185,18 @@ absl::Status ParseOptions(ByteReader& reader, int version, TraceDatHeader* heade
           }
           extent.cpu = static_cast<int>(cpu);
           extents.push_back(extent);
+        }
+        const std::string which =
+            name.empty() ? std::string("the top buffer") : absl::StrCat("buffer '", name, "'");
+        absl::Status listed = CheckEachCpuListedOnce(extents, which);
+        if (!listed.ok()) return listed;
+        // A second list of the same buffer would replace the first, and its CPUs' data be lost.
+        bool named_before = name.empty() && header->has_top_buffer;
+        for (const TraceDatBuffer& before : header->instances) {
+          named_before = named_before || (!name.empty() && before.name == name);
+        }
+        if (named_before) {
+          return CorruptHeaderError(absl::StrCat("two BUFFER options list the CPU data of ", which));
         }
         if (!name.empty()) {
           if (!readable.ok()) extents.clear();

@@ -4,6 +4,7 @@
 
 #include <absl/strings/str_cat.h>
 
+#include "load/time_plausibility.h"
 #include "load/tracedat_header.h"
 
 namespace napiscope::internal {
@@ -53,6 +54,13 @@ absl::Status FinishCpuSamples(int cpu, TimeShiftSamples* samples) {
     }
     if (sample.fraction < 0 || sample.fraction > kMaxTimeShiftFraction) {
       return CorruptTimeShift(absl::StrCat(where, " has fraction ", sample.fraction, " (0..63)"));
+    }
+    const int fraction = static_cast<int>(sample.fraction);
+    if (!PlausibleClockScaling(static_cast<uint64_t>(sample.scaling), fraction)) {
+      return CorruptTimeShift(absl::StrCat(
+          where, " scales the guest's clock by ", sample.scaling, " >> ", fraction, " = ",
+          ClockScalingText(static_cast<uint64_t>(sample.scaling), fraction),
+          "; no two clocks differ that much (1/64 to 1024)"));
     }
   }
   std::stable_sort(

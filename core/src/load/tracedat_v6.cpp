@@ -97,6 +97,15 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
       return absl::UnimplementedError("latency-format trace.dat (no flyrecord data)");
     }
     if (label == "flyrecord") {
+      // libtracecmd reads as many table entries as a CPUCOUNT option says: of two counts that
+      // disagree, the larger is read (the other would drop CPUs), and the disagreement said.
+      if (static_cast<uint64_t>(header->cpus) != cpus) {
+        header->warnings.push_back(absl::StrCat(
+            "the file header says ", cpus, " CPUs but its CPUCOUNT option ", header->cpus,
+            ": the CPU table is read as ", std::max<uint64_t>(cpus, header->cpus), " entries"));
+        cpus = std::max<uint64_t>(cpus, header->cpus);
+        header->cpus = static_cast<int>(cpus);
+      }
       for (uint64_t cpu = 0; cpu < cpus; ++cpu) {
         CpuDataExtent extent;
         extent.cpu = static_cast<int>(cpu);
@@ -106,6 +115,7 @@ absl::Status ParseV6(const FileView& file, uint64_t start, TraceDatHeader* heade
         header->top_buffer.push_back(extent);
       }
       header->cpu_data_start = pos;
+      header->data_regions.emplace_back(pos, file.size());
       return absl::OkStatus();
     }
     if (label.rfind("options", 0) != 0)

@@ -8,6 +8,7 @@
 
 #include "load/tracedat_blocks.h"
 #include "load/tracedat_options.h"
+#include "load/zstd_claim.h"
 
 namespace napiscope::internal {
 namespace {
@@ -56,6 +57,13 @@ absl::Status ReadSection(const FileView& file, uint64_t offset, const TraceDatHe
   if (!CompressedWithZstd(header)) {
     return absl::UnimplementedError(
         absl::StrCat("compression '", header.compression, "' is not supported (zstd is)"));
+  }
+  // The claim is believed only as far as the compressed bytes back it: 256 MiB claimed by a
+  // few KB took that memory before the data failed to decompress.
+  std::string problem = ZstdClaimProblem(sizes.here(), compressed, uncompressed);
+  if (!problem.empty()) {
+    return CorruptHeaderError(absl::StrCat("section at offset ", offset, " claims ", uncompressed,
+                                           " uncompressed bytes, but ", problem));
   }
   content->resize(uncompressed);
   size_t got = ZSTD_decompress(content->data(), uncompressed, sizes.here(), compressed);

@@ -79,6 +79,68 @@ TEST_F(HostileInputTest, EveryNamedCaseKeepsItsPromise) {
   }
 }
 
+// Records the file holds as napiscope reads them, and the loader's warnings.
+struct Counted {
+  absl::Status status;
+  size_t events = 0;
+  std::vector<std::string> warnings;
+};
+
+Counted CountEvents(const std::string& path) {
+  Counted counted;
+  TraceContext context;
+  tracegen::CollectingSink sink;
+  counted.status = LoadTrace(path, context, sink, LoadOptions{});
+  for (const Event& event : sink.events) counted.events += event.kind != EventKind::kMissedEvents;
+  counted.warnings = context.meta.warnings;
+  return counted;
+}
+
+// Issue 64: a CPU table that disagrees with itself (counts that differ, a CPU count too small,
+// a table of zeros, a CPU listed twice, a second table, a page size the kernel's page layout
+// contradicts) is an error, or reads every event the file holds with a warning, or says with
+// a warning that events are missing: never fewer events without a word. Before, each of
+// these read 0, 2 or 11 of the 13 events, exit 0, no warning.
+TEST_F(HostileInputTest, ACpuTableThatDisagreesWithItselfLosesNoEventSilently) {
+  const size_t whole = CountEvents(TestData("scenarios/missed_events_gap.dat")).events;
+  ASSERT_EQ(whole, 13u);
+  const size_t whole_zstd = CountEvents(TestData("real/idle.dat")).events;
+  ASSERT_EQ(whole_zstd, 780u);  // as trace-cmd report reads it
+  struct Expected {
+    std::string name;
+    size_t events;  // 0: an error
+  } cases[] = {
+      {"v6 CPU count 0 in the file header, CPUCOUNT 2", whole},
+      {"v6 CPU count 2 in the file header, CPUCOUNT 0", whole},
+      {"v6 CPU count 0 and CPUCOUNT 0 (a trace of 0 CPUs)", 0},
+      {"v6 CPU table of zeros (a killed writer)", 0},
+      {"header page size 8192, header_page 4096", 0},
+      {"v7 BUFFER option with CPU count 0", 0},
+      {"v7 BUFFER option counting 1 of its 2 CPUs", 11},  // CPU 1's 2 said to be missing
+      {"v7 CPU table listing CPU 0 twice", 0},
+      {"a second BUFFER option for the top buffer", 0},
+      {"v7 zstd BUFFER option counting 1 of its 2 CPUs", 595},  // CPU 1's 185 said missing
+  };
+  std::vector<HostileFile> files = testing::MakeHostileFiles(dir_);
+  for (const Expected& expected : cases) {
+    SCOPED_TRACE(expected.name);
+    auto file = std::find_if(files.begin(), files.end(),
+                             [&](const HostileFile& f) { return f.name == expected.name; });
+    ASSERT_NE(file, files.end()) << "the case is missing";
+    Counted counted = CountEvents(file->path);
+    if (expected.events == 0) {
+      EXPECT_FALSE(counted.status.ok()) << "read " << counted.events << " events";
+      continue;
+    }
+    ASSERT_TRUE(counted.status.ok()) << counted.status;
+    EXPECT_EQ(counted.events, expected.events);
+    // Fewer events than the file holds, or a table read otherwise than it says, is said.
+    EXPECT_THAT(counted.warnings,
+                ::testing::Contains(::testing::AnyOf(HasSubstr("their events are missing"),
+                                                     HasSubstr("the CPU table is read as"))));
+  }
+}
+
 // Implausible jumps in time are lost time, never the length of a wait: no finding of a usable
 // hostile case spans more than the jump threshold (a day).
 TEST_F(HostileInputTest, NoFindingIsBuiltOnAnImplausibleJumpInTime) {

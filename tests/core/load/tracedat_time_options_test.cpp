@@ -135,6 +135,40 @@ TEST_F(TraceDatTimeOptions, AnOffsetPastTheRangeOfTimeIsAnError) {
       << status;
 }
 
+// A TSC2NSEC scaling no clock has (2^32 - 1 ns a tick made a 109 us trace last 5.3 days,
+// exit 0) is refused, naming the option; a 1 MHz and a 64 GHz counter are read.
+TEST(TraceDatTsc2Nsec, AScalingNoClockHasIsRefused) {
+  const std::string original =
+      testing::ReadFile(testing::TestData("scenarios/irq_threads_bouncing.dat"));
+  const std::string dir = testing::MakeTempDir();
+  struct Case {
+    uint32_t mult, shift;
+    std::string error;  // "" when it loads
+  } cases[] = {
+      {0xffffffffu, 0, "TSC2NSEC option (mult 4294967295, shift 0) makes one clock tick 4.29e+09 ns"},
+      {1, 40, "TSC2NSEC option (mult 1, shift 40) makes one clock tick 9.09e-13 ns"},
+      {1025, 0, "makes one clock tick 1.02e+03 ns; no clock ticks at that rate"},
+      {1000, 0, ""},     // a 1 MHz counter
+      {1, 6, ""},        // 64 GHz
+      {0x55555555u, 32, ""},  // 3 GHz
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.mult);
+    std::string path = dir + "/tsc.dat";
+    testing::WriteFile(path, WithOption(original, kOptionTsc2Nsec,
+                                        Le(c.mult, 4) + Le(c.shift, 4) + Le(0, 8)));
+    TraceContext context;
+    tracegen::CollectingSink sink;
+    absl::Status status = LoadTrace(path, context, sink, LoadOptions{});
+    if (c.error.empty()) {
+      EXPECT_TRUE(status.ok()) << status;
+    } else {
+      EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+      EXPECT_NE(std::string(status.message()).find(c.error), std::string::npos) << status;
+    }
+  }
+}
+
 // Loads the bundled scenario with its UNAME option turned into `options`; the trace's clock
 // in `clock`.
 absl::Status LoadWithOptions(const std::vector<std::pair<uint16_t, std::string>>& options,

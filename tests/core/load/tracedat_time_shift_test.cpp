@@ -282,6 +282,16 @@ TEST_F(TraceDatTimeShiftTest, TruncatedArraysAndImpossibleSamplesAreErrors) {
   bad.cpus[1][0].fraction = 64;
   EXPECT_THAT(std::string(LoadWithPayload(dir_, EncodeTimeShiftOption(bad)).status.message()),
               HasSubstr("CPU 1 sample 0 has fraction 64 (0..63)"));
+  // A guest clock 2^40 times the host's (or 2^-40): no two clocks differ that much.
+  bad = shift;
+  bad.cpus[0][1].scaling = int64_t{1} << 40;
+  EXPECT_THAT(std::string(LoadWithPayload(dir_, EncodeTimeShiftOption(bad)).status.message()),
+              HasSubstr("CPU 0 sample 1 scales the guest's clock by 1099511627776 >> 0 = 1.1e+12; "
+                        "no two clocks differ that much"));
+  bad = shift;
+  bad.cpus[0][0].fraction = 40;
+  EXPECT_THAT(std::string(LoadWithPayload(dir_, EncodeTimeShiftOption(bad)).status.message()),
+              HasSubstr("CPU 0 sample 0 scales the guest's clock by 1 >> 40 = 9.09e-13"));
   bad = shift;
   bad.cpus[0][0].time = -1;
   EXPECT_THAT(std::string(LoadWithPayload(dir_, EncodeTimeShiftOption(bad)).status.message()),

@@ -210,6 +210,9 @@ absl::Status ApplyConfig(const json& root, CheckConfig* config) {
         return BadValue("fail_on", "\"warning\" or \"error\"", JsonText(value));
       }
       config->fail_on = severity;
+    } else if (name == "allow_data_loss") {
+      if (!value.is_boolean()) return BadValue("allow_data_loss", "true or false", JsonText(value));
+      config->allow_data_loss = value.get<bool>();
     } else if (name == "thresholds") {
       if (!value.is_object()) return BadValue("thresholds", "a table", JsonText(value));
       for (const auto& [key, setting] : value.items()) {
@@ -234,7 +237,7 @@ absl::Status ApplyConfig(const json& root, CheckConfig* config) {
       return absl::InvalidArgumentError(
           fmt::format("unknown key {}{}", Quoted(name),
                       is_threshold ? "; thresholds go in a [thresholds] table"
-                                   : DidYouMean(name, {"fail_on", "thresholds"})));
+                                   : DidYouMean(name, {"fail_on", "allow_data_loss", "thresholds"})));
     }
   }
   return absl::OkStatus();

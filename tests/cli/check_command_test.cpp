@@ -243,7 +243,7 @@ TEST_F(CheckCommand, TheLoadersWarningsAreInEveryFormatAndFailTheTrace) {
                         " -f html -o " + html + " ";
   auto result = RunCommand(Check(outputs + lossy));
   EXPECT_EQ(result.exit_code, 2) << result.err;
-  EXPECT_EQ(result.out, "FAIL  " + lossy + ": 0 errors, 0 warnings, 1 info, 1 loader warning\n" +
+  EXPECT_EQ(result.out, "FAIL  " + lossy + ": 0 errors, 0 warnings, 5 info, 1 loader warning\n" +
                             "      loader   " + warning + "\n");
   json junit = ParseJUnit(xml);
   EXPECT_EQ(junit["failures"], "1");
@@ -268,7 +268,7 @@ TEST_F(CheckCommand, TheLoadersWarningsAreInEveryFormatAndFailTheTrace) {
   result = RunCommand(Check("--allow-data-loss " + outputs + lossy));
   EXPECT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out, "pass  " + lossy +
-                            ": 0 errors, 0 warnings, 1 info, 1 loader warning (allowed)\n" +
+                            ": 0 errors, 0 warnings, 5 info, 1 loader warning (allowed)\n" +
                             "      loader   " + warning + "\n");
   junit = ParseJUnit(xml);
   EXPECT_EQ(junit["failures"], "0");

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "cli_common.h"
+#include "output_file.h"
 #include "napiscope/format.h"
 #include "napiscope/text_wrap.h"
 
@@ -130,10 +131,9 @@ void InstallStopSignals(const std::string& instance_name) {
   action.sa_handler = OnStopSignal;
   sigemptyset(&action.sa_mask);
   // Every way out ends the capture normally, so the tracefs instance is removed: Ctrl-C,
-  // kill, a closed terminal, Ctrl-\ and a closed pipe (`napiscope live | head -3`).
-  for (int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) {
-    sigaction(signal_number, &action, nullptr);
-  }
+  // kill, a closed terminal, Ctrl-\, a closed pipe (`napiscope live | head -3`), and every
+  // other signal that would end the process (SIGUSR1, SIGALRM, a real-time signal, ...).
+  for (int signal_number : TerminatingSignals()) sigaction(signal_number, &action, nullptr);
   const char* roots[2] = {"/sys/kernel/tracing/instances/", "/sys/kernel/debug/tracing/instances/"};
   for (int i = 0; i < 2; ++i) {
     std::snprintf(crash_instance_paths[i], sizeof(crash_instance_paths[i]), "%s%s", roots[i],
@@ -143,7 +143,7 @@ void InstallStopSignals(const std::string& instance_name) {
   crash.sa_handler = OnCrashSignal;
   sigemptyset(&crash.sa_mask);
   crash.sa_flags = SA_RESETHAND;
-  for (int signal_number : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
+  for (int signal_number : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) {
     sigaction(signal_number, &crash, nullptr);
   }
 }

@@ -41,12 +41,13 @@ CLI::Option* AddSecondsOption(CLI::App* command, const std::string& name, int64_
 /// Turns the flags into CaptureOptions; false (with `*error` set) when they are malformed.
 bool ResolveCaptureArgs(const CaptureArgs& args, CaptureOptions* options, std::string* error);
 
-/// Set by SIGINT and SIGTERM once InstallStopSignals ran.
+/// Set by SIGINT, SIGTERM and every other TerminatingSignals() signal once InstallStopSignals
+/// ran.
 std::atomic<bool>& StopRequested();
 
-/// Makes SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE set StopRequested() instead of killing
-/// the process, so the tracefs instance is removed; an abort or a crash removes the instance
-/// `instance_name` before the process dies.
+/// Makes every TerminatingSignals() signal (SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGALRM, ...) set
+/// StopRequested() instead of killing the process, so the tracefs instance is removed; an abort
+/// or a crash removes the instance `instance_name` before the process dies.
 void InstallStopSignals(const std::string& instance_name);
 
 }  // namespace napiscope::cli

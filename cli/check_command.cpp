@@ -25,6 +25,7 @@ struct CheckOptions {
   std::vector<std::string> outputs;
   AnalysisFlags flags;
   bool quiet = false;
+  bool allow_data_loss = false;
   bool list_thresholds = false;
   int width = -1;  // -1: the terminal's width on a terminal, else one line per finding
 };
@@ -77,6 +78,7 @@ int RunCheck(const CheckOptions& options) {
     if (!status.ok()) return Fail("check", std::string(status.message()));
   }
   if (!options.fail_on.empty()) ParseSeverity(options.fail_on, &config.fail_on);
+  if (options.allow_data_loss) config.allow_data_loss = true;
   absl::Status applied = ApplyThresholdSettings(options.thresholds, &config.thresholds);
   if (!applied.ok()) return Fail("check", std::string(applied.message()));
   AnalysisOptions analysis;
@@ -105,6 +107,7 @@ int RunCheck(const CheckOptions& options) {
   bool unreadable = false, failed = false;
   for (std::string path : options.paths) {
     TraceCheck& check = checks.emplace_back();
+    check.data_loss_fails = !config.allow_data_loss;
     bool readable = ResolveTraceArgument(&path, &error);
     check.path = ShownPath(path);
     auto view = std::make_unique<HtmlTrace>();
@@ -154,8 +157,9 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
   CLI::App* check = app.add_subcommand(
       "check",
       "Judge traces for CI: run the analyses and exit 0 when no finding reaches --fail-on, 2 "
-      "when one does, 1 on an error (unreadable trace, bad config). Each trace is reported "
-      "separately; JUnit has one testcase per rule per trace");
+      "when one does or the loader warned that data was lost (see --allow-data-loss), 1 on an "
+      "error (unreadable trace, bad config). Each trace is reported separately; JUnit has a "
+      "testcase 'load' and one per rule per trace");
   check->add_option("FILE", options->paths, "trace.dat or ftrace text files (- for stdin)");
   check->add_option("-c,--config", options->config,
                     "napiscope.toml (or .json): fail_on and a [thresholds] table");
@@ -186,6 +190,10 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
                    "N columns (default: the terminal's width on a terminal, else COLUMNS; "
                    "without either, and 0, one line per finding)")
       ->check(ColumnCount());
+  check->add_flag("--allow-data-loss", options->allow_data_loss,
+                  "pass a trace the loader warned about (records skipped, data lost or suspect) "
+                  "on its findings alone; by default such a trace fails. The warnings are shown "
+                  "either way (allow_data_loss = true in the config)");
   check->add_flag("-q,--quiet", options->quiet,
                   "no progress bar, and no text summary when every format goes to a file");
   check->add_flag("--list-thresholds", options->list_thresholds,
@@ -198,6 +206,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>* run) {
       "      -f markdown -o napiscope.md -f html -o napiscope.html trace.dat\n\n"
       "napiscope.toml:\n"
       "  fail_on = \"warning\"\n"
+      "  allow_data_loss = false\n"
       "  [thresholds]\n"
       "  softirq_latency_p99_warning_ns = \"500us\"\n"
       "  pingpong_cross_share_warning = 0.2\n"

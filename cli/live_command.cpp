@@ -19,6 +19,7 @@
 #include "napiscope/live.h"
 #include "napiscope/report_render.h"
 #include "napiscope/tracedat_writer.h"
+#include "output_file.h"
 
 namespace napiscope::cli {
 namespace {
@@ -164,9 +165,13 @@ int RunLive(const LiveArgs& args) {
     std::cout << "\n" << ReportToText(report, text);
   }
   if (failed && !args.save_on_fail.empty()) {
+    // Whole or not at all, as every command's output (output_file.h).
     SavedTraceSpan span;
-    status = capture->SaveRecent(args.save_on_fail, &span);
-    if (!status.ok()) return Fail("live", std::string(status.message()));
+    OutputFile out;
+    status = out.Open(args.save_on_fail);
+    if (status.ok()) status = capture->SaveRecent(out.write_path(), &span);
+    if (status.ok()) status = out.Commit();
+    if (!status.ok()) return Fail("live", out.Named(std::string(status.message())));
     std::cerr << SavedSpanLine(args.save_on_fail, span) << std::flush;
   }
   return failed ? kExitFindings : kExitClean;

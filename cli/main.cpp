@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <csignal>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -53,6 +54,9 @@ std::string ParseErrorLine(CLI::App& app, int argc, char** argv, const CLI::Pars
 
 int main(int argc, char** argv) {
   using namespace napiscope::cli;
+  // Past `ulimit -f` a write fails with EFBIG, an error each command reports as it does a full
+  // disk (one line, exit 1, its temporary files removed), instead of SIGXFSZ killing it.
+  signal(SIGXFSZ, SIG_IGN);
   CLI::App app{"napiscope: what interrupts, softirqs and NAPI polling did to your CPUs",
                "napiscope"};
   app.require_subcommand(1);

@@ -18,8 +18,14 @@
 namespace napiscope::cli {
 namespace {
 
-// The signals that end a command from outside.
-constexpr int kEndingSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// The signals that end a command: from outside, and crashes.
+std::vector<int> EndingSignals() {
+  std::vector<int> signals = TerminatingSignals();
+  for (int crash : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) {
+    signals.push_back(crash);
+  }
+  return signals;
+}
 
 // The temporary file a signal removes: set before it is armed, read by the handler only while
 // armed (async-signal-safe: no allocation, no locks).
@@ -38,7 +44,7 @@ void InstallSignalCleanup() {
   static bool installed = false;
   if (installed) return;
   installed = true;
-  for (int signal_number : kEndingSignals) {
+  for (int signal_number : EndingSignals()) {
     struct sigaction current {};
     if (sigaction(signal_number, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) {
       continue;
@@ -73,6 +79,44 @@ mode_t NewFileMode() {
 
 }  // namespace
 
+std::vector<int> TerminatingSignals() {
+  std::vector<int> signals = {SIGHUP,    SIGINT,  SIGQUIT,   SIGPIPE, SIGALRM,
+                              SIGTERM,   SIGUSR1, SIGUSR2,   SIGVTALRM, SIGPROF,
+                              SIGXCPU,   SIGSTKFLT, SIGIO,   SIGPWR};
+  for (int signal_number = SIGRTMIN; signal_number <= SIGRTMAX; ++signal_number) {
+    signals.push_back(signal_number);
+  }
+  return signals;
+}
+
+OutputTarget ResolveOutputTarget(const std::string& path) {
+  OutputTarget target{path, NewFileMode(), true};
+  if (path.empty() || path == "-") return target;
+  struct stat link {};
+  if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+    // Replace the file the link names, not the link.
+    std::unique_ptr<char, decltype(&std::free)> real(realpath(path.c_str(), nullptr), std::free);
+    char named[PATH_MAX];
+    ssize_t size = real != nullptr ? -1 : readlink(path.c_str(), named, sizeof named);
+    if (real != nullptr) {
+      target.destination = real.get();
+    } else if (size > 0) {
+      // A dangling link: the file it names is made.
+      std::string name(named, static_cast<size_t>(size));
+      size_t slash = path.rfind('/');
+      target.destination = name.starts_with('/') || slash == std::string::npos
+                               ? name
+                               : path.substr(0, slash + 1) + name;
+    }
+  }
+  struct stat existing {};
+  if (stat(target.destination.c_str(), &existing) == 0) {
+    target.regular = S_ISREG(existing.st_mode);
+    if (target.regular) target.mode = existing.st_mode & 07777;
+  }
+  return target;
+}
+
 OutputFile::~OutputFile() { Discard(); }
 
 absl::Status OutputFile::Open(const std::string& path) {
@@ -80,19 +124,10 @@ absl::Status OutputFile::Open(const std::string& path) {
   path_ = path;
   destination_ = path;
   if (path.empty() || path == "-") return absl::OkStatus();
-  struct stat link {};
-  if (lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
-    // Replace the file the link names, not the link.
-    std::unique_ptr<char, decltype(&std::free)> target(realpath(path.c_str(), nullptr), std::free);
-    if (target == nullptr) return absl::OkStatus();  // a dangling link: written in place
-    destination_ = target.get();
-  }
-  struct stat existing {};
-  mode_t mode = NewFileMode();
-  if (stat(destination_.c_str(), &existing) == 0) {
-    if (!S_ISREG(existing.st_mode)) return absl::OkStatus();  // a device, pipe or directory
-    mode = existing.st_mode & 07777;
-  }
+  OutputTarget target = ResolveOutputTarget(path);
+  destination_ = target.destination;
+  if (!target.regular) return absl::OkStatus();  // a device, pipe or directory
+  mode_t mode = target.mode;
   size_t slash = destination_.rfind('/');
   std::string dir = slash == std::string::npos ? "" : destination_.substr(0, slash + 1);
   std::string base = slash == std::string::npos ? destination_ : destination_.substr(slash + 1);
@@ -101,7 +136,7 @@ absl::Status OutputFile::Open(const std::string& path) {
   InstallSignalCleanup();
   sigset_t ending, previous;
   sigemptyset(&ending);
-  for (int signal_number : kEndingSignals) sigaddset(&ending, signal_number);
+  for (int signal_number : EndingSignals()) sigaddset(&ending, signal_number);
   pthread_sigmask(SIG_BLOCK, &ending, &previous);
   int fd = mkstemp(pattern.data());
   if (fd >= 0) {

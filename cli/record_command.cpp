@@ -15,6 +15,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "live_summary.h"
+#include "output_file.h"
 #include "napiscope/format.h"
 #include "napiscope/record.h"
 
@@ -61,6 +62,7 @@ class TracedCommand {
     if (pid_ == 0) {
       // trace_pipe_raw files left open would keep the instance busy: only the error pipe
       // stays, as descriptor 3.
+      signal(SIGXFSZ, SIG_DFL);  // napiscope ignores it (main); the command gets the default
       if (exec_error[1] != 3) dup2(exec_error[1], 3);
       fcntl(3, F_SETFD, FD_CLOEXEC);
       close_range(4, ~0U, 0);
@@ -154,7 +156,11 @@ int RunRecord(const RecordArgs& args) {
     std::cerr << "napiscope record: " << error << "\n";
     return kExitError;
   }
-  options.output_path = args.output;
+  // The output policy of every command (output_file.h): a symlink's file is replaced, an
+  // existing file keeps its permissions.
+  OutputTarget target = ResolveOutputTarget(args.output);
+  options.output_path = target.destination;
+  options.output_mode = target.mode;
   options.duration_ns = args.duration_ns;
   options.stop = &StopRequested();
   options.keep_ns = args.keep_ns;
@@ -193,7 +199,7 @@ int RunRecord(const RecordArgs& args) {
   // for its trace.
   if (std::string not_run = command ? command->StartError() : ""; !not_run.empty()) {
     std::cerr << "napiscope record: " << not_run << "; " << args.output << " not kept\n";
-    RemoveRegularFile(args.output);
+    RemoveRegularFile(options.output_path);
     return kExitError;
   }
   int64_t pages = 0;

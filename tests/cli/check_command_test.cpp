@@ -186,12 +186,13 @@ TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
   json junit = ParseJUnit(xml);
   ASSERT_EQ(junit["suites"].size(), 3u);
   size_t rules = FindingRules().size();
-  EXPECT_EQ(junit["tests"], std::to_string(2 * rules + 1));
+  EXPECT_EQ(junit["tests"], std::to_string(2 * (rules + 1) + 1));  // "load" and each rule
   EXPECT_EQ(junit["failures"], "3");
   EXPECT_EQ(junit["errors"], "1");
   const json& failing = junit["suites"][0];
   EXPECT_EQ(failing["name"], Failing());
-  ASSERT_EQ(failing["cases"].size(), rules);
+  ASSERT_EQ(failing["cases"].size(), rules + 1);
+  EXPECT_EQ(failing["cases"]["load"], "pass");  // the loader did not warn
   for (const FindingRuleInfo& rule : FindingRules()) {
     EXPECT_TRUE(failing["cases"].contains(std::string(rule.id))) << rule.id;
   }
@@ -222,6 +223,66 @@ TEST_F(CheckCommand, JUnitHasATestcasePerRulePerTrace) {
   EXPECT_THAT(markdown, HasSubstr("| trace | result | errors | warnings | info |\n"));
   EXPECT_THAT(markdown, HasSubstr("scenarios/ksoftirqd\\_blocked.dat | ❌ fail | 0 | 6 | 4 |\n"));
   EXPECT_THAT(markdown, HasSubstr("- **warning** `ksoftirqd-blocked` ksoftirqd/0 was switched out"));
+}
+
+// A trace the loader warned about passed `check` as "0 errors, 0 warnings" in text, JUnit,
+// Markdown and HTML (issue 64). Every format now carries the warning, and it fails the trace
+// unless --allow-data-loss (or allow_data_loss in the config), which still shows it.
+TEST_F(CheckCommand, TheLoadersWarningsAreInEveryFormatAndFailTheTrace) {
+  // 2 of the 13 records (net_dev_xmit) get an event id the file has no format for.
+  std::string trace = ReadFile(TestData("scenarios/missed_events_gap.dat"));
+  size_t id = trace.find("ID: 2306\n");
+  ASSERT_NE(id, std::string::npos);
+  trace.replace(id, 9, "ID: 9306\n");
+  std::string lossy = dir_ + "/lossy.dat";
+  WriteFile(lossy, trace);
+  const std::string warning = "2 records with unknown event ids skipped";
+  std::string xml = dir_ + "/c.xml", md = dir_ + "/c.md", js = dir_ + "/c.json",
+              html = dir_ + "/c.html";
+  std::string outputs = "-f junit -o " + xml + " -f markdown -o " + md + " -f json -o " + js +
+                        " -f html -o " + html + " ";
+  auto result = RunCommand(Check(outputs + lossy));
+  EXPECT_EQ(result.exit_code, 2) << result.err;
+  EXPECT_EQ(result.out, "FAIL  " + lossy + ": 0 errors, 0 warnings, 5 info, 1 loader warning\n" +
+                            "      loader   " + warning + "\n");
+  json junit = ParseJUnit(xml);
+  EXPECT_EQ(junit["failures"], "1");
+  const json& load = junit["suites"][0]["cases"]["load"];
+  EXPECT_EQ(load["tag"], "failure");
+  EXPECT_EQ(load["type"], "data-loss");
+  EXPECT_EQ(load["message"], warning);
+  std::string markdown = ReadFile(md);
+  EXPECT_THAT(markdown, HasSubstr("### napiscope check: the trace failed\n"));
+  EXPECT_THAT(markdown, HasSubstr("So do the loader's warnings"));
+  EXPECT_THAT(markdown, HasSubstr("- **loader** " + warning + "\n"));
+  json report = json::parse(ReadFile(js));
+  EXPECT_EQ(report["result"], "fail");
+  EXPECT_EQ(report["fail_on_data_loss"], true);
+  EXPECT_EQ(report["traces"][0]["load_warnings"], json::array({warning}));
+  EXPECT_THAT(ReadFile(html), HasSubstr("loader warning: " + warning + " (fails the trace)"));
+  auto valid = RunCommand("python3 " + SourcePath("tests/cli/validate_output.py") + " schema " +
+                          SourcePath("docs/report-schema.json") + " check " + js);
+  EXPECT_EQ(valid.exit_code, 0) << valid.out;
+
+  // Allowed: the trace passes on its findings, the warning still in each format.
+  result = RunCommand(Check("--allow-data-loss " + outputs + lossy));
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out, "pass  " + lossy +
+                            ": 0 errors, 0 warnings, 5 info, 1 loader warning (allowed)\n" +
+                            "      loader   " + warning + "\n");
+  junit = ParseJUnit(xml);
+  EXPECT_EQ(junit["failures"], "0");
+  EXPECT_EQ(junit["suites"][0]["cases"]["load"]["system-err"], "loader warning: " + warning + "\n");
+  EXPECT_THAT(ReadFile(md), HasSubstr("- **loader** " + warning + " (allowed)\n"));
+  EXPECT_EQ(json::parse(ReadFile(js))["fail_on_data_loss"], false);
+  EXPECT_THAT(ReadFile(html), HasSubstr("loader warning: " + warning + " (allowed)"));
+  std::string config = dir_ + "/napiscope.toml";
+  WriteFile(config, "allow_data_loss = true\n");
+  EXPECT_EQ(RunCommand(Check("-q --config " + config + " " + lossy)).exit_code, 0);
+  WriteFile(config, "allow_data_loss = \"yes\"\n");
+  result = RunCommand(Check("--config " + config + " " + lossy));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_THAT(result.err, HasSubstr("'allow_data_loss' wants true or false, not '\"yes\"'"));
 }
 
 TEST_F(CheckCommand, XmlSpecialsAreEscaped) {

@@ -10,8 +10,10 @@ namespace {
 
 using ::napiscope::testing::CliPath;
 using ::napiscope::testing::MakeTempDir;
+using ::napiscope::testing::ReadFile;
 using ::napiscope::testing::RunCommand;
 using ::napiscope::testing::TestData;
+using ::napiscope::testing::WriteFile;
 using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
@@ -184,6 +186,29 @@ TEST(DiffCommand, NoiseSetsTheBandOfUnchangedAndZeroJudgesEveryChange) {
   auto text = RunCommand(CliPath() + " diff --noise 50" + pair);
   EXPECT_THAT(text.out, HasSubstr(" within 50%)"));
   EXPECT_EQ(RunCommand(CliPath() + " diff --noise -1" + pair).exit_code, 1);
+}
+
+// `diff` never mentioned that the loader skipped records of a trace (issue 64): its warnings
+// are the diff's first, in every format, naming the side.
+TEST(DiffCommand, TheLoadersWarningsOfEachSideAreInEveryFormat) {
+  std::string before = TestData("scenarios/missed_events_gap.dat");
+  std::string trace = ReadFile(before);
+  size_t id = trace.find("ID: 2306\n");  // 2 of the 13 records (net_dev_xmit)
+  ASSERT_NE(id, std::string::npos);
+  trace.replace(id, 9, "ID: 9306\n");
+  std::string after = MakeTempDir() + "/lossy.dat";
+  WriteFile(after, trace);
+  const std::string warning =
+      "the after trace's loader warned: 2 records with unknown event ids skipped";
+  auto result = RunCommand(CliPath() + " diff --width 0 " + before + " " + after);
+  EXPECT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_THAT(result.out, HasSubstr("\nwarning: " + warning + "\n"));
+  result = RunCommand(CliPath() + " diff -f markdown " + before + " " + after);
+  EXPECT_THAT(result.out, HasSubstr("> **warning:** " + warning + "\n"));
+  result = RunCommand(CliPath() + " diff -f json " + after + " " + before);
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(json::parse(result.out)["warnings"][0],
+            "the before trace's loader warned: 2 records with unknown event ids skipped");
 }
 
 TEST(DiffCommand, ErrorsExitOne) {

@@ -87,10 +87,10 @@ TEST(OutputFile, AFullDiskLeavesThePreviousFileAndNamesTheOutput) {
   EXPECT_EQ(left, (std::vector<std::string>{"out.pftrace", "report.json"}));
 }
 
-// Killed while it writes: the temporary file goes with the process and no output appears.
-// The export is stopped as soon as its temporary file exists, then terminated; a run that
-// ended before it could be stopped is tried again.
-TEST(OutputFile, AKilledExportLeavesNoFile) {
+// Killed by `signal_number` while it writes: the temporary file goes with the process and no
+// output appears. The export is stopped as soon as its temporary file exists, then signalled;
+// a run that ended before it could be stopped is tried again.
+void ExpectASignalledExportLeavesNoFile(int signal_number) {
   std::string dir = MakeTempDir();
   std::string out = dir + "/out.pftrace";
   std::string cli = CliPath();
@@ -99,7 +99,7 @@ TEST(OutputFile, AKilledExportLeavesNoFile) {
     pid_t child = fork();
     ASSERT_GE(child, 0);
     if (child == 0) {
-      signal(SIGTERM, SIG_DFL);
+      signal(signal_number, SIG_DFL);
       execl(cli.c_str(), cli.c_str(), "export", "--format", "perfetto", "-q", "-o", out.c_str(),
             trace.c_str(), static_cast<char*>(nullptr));
       _exit(127);
@@ -127,15 +127,48 @@ TEST(OutputFile, AKilledExportLeavesNoFile) {
       fs::remove(out);
       continue;
     }
-    kill(child, SIGTERM);
+    kill(child, signal_number);
     kill(child, SIGCONT);
     ASSERT_EQ(waitpid(child, &status, 0), child);
     ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << status;
-    EXPECT_EQ(WTERMSIG(status), SIGTERM);
+    EXPECT_EQ(WTERMSIG(status), signal_number);
     EXPECT_TRUE(Listing(dir).empty()) << "left: " << Listing(dir).front();
     return;
   }
   FAIL() << "the export ended before it could be stopped, five times";
+}
+
+TEST(OutputFile, AKilledExportLeavesNoFile) { ExpectASignalledExportLeavesNoFile(SIGTERM); }
+
+// Every signal that ends a process is handled as SIGTERM: SIGUSR1, SIGALRM and the others
+// killed the export and left its .out.pftrace.XXXXXX (issue 64).
+TEST(OutputFile, EveryTerminatingSignalLeavesNoFile) {
+  for (int signal_number : {SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM, SIGRTMIN + 3}) {
+    SCOPED_TRACE(signal_number);
+    ExpectASignalledExportLeavesNoFile(signal_number);
+  }
+}
+
+// Past `ulimit -f`, SIGXFSZ killed `report -o` and `export -o` without a word, leaving their
+// temporary file (issue 64): now the write fails with EFBIG, one line as for a full disk.
+TEST(OutputFile, AFileSizeLimitIsOneLineLikeAFullDiskAndLeavesThePreviousFile) {
+  std::string dir = MakeTempDir();
+  std::string out = dir + "/out.pftrace";
+  std::string json = dir + "/report.json";
+  WriteFile(out, "the previous export");
+  WriteFile(json, "{}");
+  // 16 blocks (8 or 16 KiB, as the shell counts them): far less than either output.
+  CommandResult exported = RunCommand("ulimit -f 16; " + CliPath() +
+                                      " export --format perfetto -q -o " + out + " " + Server16());
+  CommandResult reported = RunCommand("ulimit -f 16; " + CliPath() + " report --format json -o " +
+                                      json + " " + Server16());
+  EXPECT_EQ(exported.exit_code, 1);
+  EXPECT_EQ(exported.err, "napiscope: " + out + ": cannot write: File too large\n");
+  EXPECT_EQ(reported.exit_code, 1);
+  EXPECT_EQ(reported.err, "napiscope report: " + json + ": cannot write: File too large\n");
+  EXPECT_EQ(ReadFile(out), "the previous export");
+  EXPECT_EQ(ReadFile(json), "{}");
+  EXPECT_EQ(Listing(dir), (std::vector<std::string>{"out.pftrace", "report.json"}));
 }
 
 }  // namespace

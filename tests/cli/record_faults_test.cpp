@@ -2,6 +2,7 @@
 // every way out removes the tracefs instance, instances of dead napiscopes are removed at
 // start, spools never follow symlinks, a killed recording leaves no file that looks whole.
 // Skipped (with the reason) where the tests are not root or tracefs is missing.
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -57,6 +58,28 @@ std::string SignalOnceTracing(const std::string& file, const std::string& signal
         << "kill -0 $pid 2>/dev/null || break; sleep 0.05; done; sleep 0.2; kill -" << signal
         << " $pid; wait $pid; echo $pid";
   return shell.str();
+}
+
+// Shell: record into `file` in the tracefs instance `instance` (with `options`), send
+// SIG`signal` once it traces, wait for it and print its pid and exit status on one line each.
+std::string SignalInstanceOnceTracing(const std::string& file, const std::string& instance,
+                                      const std::string& signal,
+                                      const std::string& options = "-- sleep 30") {
+  std::ostringstream shell;
+  shell << "ulimit -c 0; " << CliPath() << " record --instance " << instance << " -o " << file
+        << " " << options << " & pid=$!; until [ \"$(cat " << kInstances << "/" << instance
+        << "/tracing_on 2>/dev/null)\" = 1 ]; do kill -0 $pid 2>/dev/null || break; "
+        << "sleep 0.05; done; sleep 0.2; kill -" << signal << " $pid; wait $pid; "
+        << "echo $? >&2; echo $pid";
+  return shell.str();
+}
+
+// A name of this test's own for a tracefs instance: not napiscope-PID, so only the locks tell
+// whose it is.
+std::string TestInstance(const std::string& what) {
+  std::ostringstream name;
+  name << "nsfault-" << what << "-" << getpid();
+  return name.str();
 }
 
 class RecordFaults : public ::testing::Test {
@@ -214,6 +237,113 @@ TEST_F(RecordFaults, AnAbortOrACrashRemovesTheInstance) {
     EXPECT_FALSE(Exists(file)) << "a crashed recording left a file under the output's name";
     rmdir(InstanceDir("napiscope-" + pid).c_str());
   }
+}
+
+// SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM and a real-time signal killed `record` and left its
+// instance tracing (issue 64): every signal that ends a process now stops the recording as
+// SIGTERM does, keeping the file.
+TEST_F(RecordFaults, EveryTerminatingSignalStopsTheRecordingAndRemovesTheInstance) {
+  for (const char* signal : {"USR1", "USR2", "ALRM", "VTALRM", "PROF", "XCPU", "PWR", "IO"}) {
+    SCOPED_TRACE(signal);
+    std::string file = dir_ + "/" + signal + ".dat";
+    auto run = RunCommand(SignalOnceTracing(file, signal));
+    std::string pid = run.out.substr(0, run.out.find('\n'));
+    ASSERT_FALSE(pid.empty()) << run.err;
+    EXPECT_FALSE(Exists(InstanceDir("napiscope-" + pid))) << run.err;
+    EXPECT_TRUE(Exists(file)) << "the recording up to the signal is kept: " << run.err;
+    rmdir(InstanceDir("napiscope-" + pid).c_str());
+  }
+  std::string instance = TestInstance("rt");
+  std::string file = dir_ + "/rt.dat";
+  auto run = RunCommand(SignalInstanceOnceTracing(file, instance, std::to_string(SIGRTMIN + 5)));
+  EXPECT_THAT(run.err, ::testing::EndsWith("\n0\n")) << "exit status";
+  EXPECT_FALSE(Exists(InstanceDir(instance)));
+  EXPECT_TRUE(Exists(file));
+  rmdir(InstanceDir(instance).c_str());
+}
+
+// A SIGKILLed recording's instance went at the next start only when named napiscope-PID
+// (issue 64): the lock it held tells, whatever the name; and an instance whose napiscope
+// lives is never removed, whatever its name.
+TEST_F(RecordFaults, TheNextStartRemovesADeadRecordingsInstanceWhateverItsName) {
+  std::string dead = TestInstance("dead");
+  auto killed = RunCommand(SignalInstanceOnceTracing(dir_ + "/killed.dat", dead, "KILL"));
+  ASSERT_TRUE(Exists(InstanceDir(dead))) << "SIGKILL cannot be caught: the instance is left";
+  // A recording that lives, named as no napiscope names its own.
+  std::string alive = TestInstance("alive");
+  std::string shell = CliPath() + " record --duration 4 --instance " + alive + " -o " + dir_ +
+                      "/alive.dat & pid=$!; until [ -e " + InstanceDir(alive) +
+                      " ]; do sleep 0.05; done; " + CliPath() + " record --duration 0.2 -o " +
+                      dir_ + "/next.dat; echo next $?; [ -e " + InstanceDir(alive) +
+                      " ] && echo alive kept; wait $pid; echo alive $?";
+  auto run = RunCommand(shell);
+  EXPECT_EQ(run.out, "next 0\nalive kept\nalive 0\n") << run.err;
+  EXPECT_FALSE(Exists(InstanceDir(dead))) << "the dead recording's instance is still there";
+  EXPECT_FALSE(Exists(InstanceDir(alive)));
+  rmdir(InstanceDir(dead).c_str());
+}
+
+// Two `record -o SAME` at once both said "wrote SAME", one file replacing the other (issue
+// 64): the second is refused, naming the first, before it traces.
+TEST_F(RecordFaults, ASecondRecordingToTheSameOutputIsRefused) {
+  std::string out = dir_ + "/same.dat";
+  std::string first = TestInstance("first");
+  std::string second = TestInstance("second");
+  std::string shell = CliPath() + " record --duration 3 --instance " + first + " -o " + out +
+                      " & pid=$!; until [ -e " + InstanceDir(first) +
+                      " ]; do sleep 0.05; done; echo $pid; " + CliPath() +
+                      " record --duration 0.2 --instance " + second + " -o " + dir_ +
+                      "/./same.dat; echo second $?; wait $pid; echo first $?";
+  auto run = RunCommand(shell);
+  std::string pid = run.out.substr(0, run.out.find('\n'));
+  EXPECT_EQ(run.out, pid + "\nsecond 1\nfirst 0\n");
+  EXPECT_THAT(run.err, ::testing::StartsWith("napiscope record: " + dir_ +
+                                             "/./same.dat: another napiscope record (pid " + pid +
+                                             ") is writing it\nnapiscope record: wrote " + out +
+                                             " ("));
+  EXPECT_FALSE(Exists(InstanceDir(second)));
+  EXPECT_TRUE(Exists(out));
+}
+
+// `record -o` over a 0600 file made it 0644 and replaced a symlink with a file, unlike
+// `report -o` (issue 64): one policy for every output (cli/output_file.h).
+TEST_F(RecordFaults, RecordKeepsAnExistingFilesModeAndTheLinkToIt) {
+  std::string kept = dir_ + "/kept.dat";
+  testing::WriteFile(kept, "an older recording");
+  ASSERT_EQ(chmod(kept.c_str(), 0600), 0);
+  ASSERT_EQ(symlink("kept.dat", (dir_ + "/link.dat").c_str()), 0);
+  auto record = RunCommand(CliPath() + " record --duration 0.2 -o " + dir_ + "/link.dat");
+  ASSERT_EQ(record.exit_code, 0) << record.err;
+  struct stat link {}, file {};
+  ASSERT_EQ(lstat((dir_ + "/link.dat").c_str(), &link), 0);
+  EXPECT_TRUE(S_ISLNK(link.st_mode)) << "the link was replaced by a file";
+  ASSERT_EQ(stat(kept.c_str(), &file), 0);
+  EXPECT_EQ(file.st_mode & 07777, 0600u);
+  EXPECT_GT(file.st_size, 1000) << "the link's file holds the recording";
+  // A new file: 0666 less the umask, as report -o makes it.
+  auto fresh = RunCommand("umask 027; " + CliPath() + " record --duration 0.2 -o " + dir_ +
+                          "/fresh.dat");
+  ASSERT_EQ(fresh.exit_code, 0) << fresh.err;
+  ASSERT_EQ(stat((dir_ + "/fresh.dat").c_str(), &file), 0);
+  EXPECT_EQ(file.st_mode & 07777, 0640u);
+}
+
+// Past `ulimit -f`, SIGXFSZ killed `record`, leaving its instance tracing and its spool
+// directory (issue 64): the limit is a full disk for the file, one line, exit 1.
+TEST_F(RecordFaults, AFileSizeLimitIsOneLineAndLeavesNoInstanceOrSpool) {
+  std::string instance = TestInstance("fsize");
+  std::string out = dir_ + "/t.dat";
+  auto record = RunCommand("ulimit -f 64; ulimit -c 0; " + CliPath() + " record --instance " +
+                           instance +
+                           " --events raw_syscalls:sys_enter,raw_syscalls:sys_exit -o " + out +
+                           " -- dd if=/dev/zero of=/dev/null bs=1 count=300000 status=none");
+  EXPECT_EQ(record.exit_code, 1) << record.err;
+  EXPECT_THAT(record.err, ::testing::MatchesRegex("napiscope record: " + out +
+                                                  ": File too large[^\n]*\n"));
+  EXPECT_FALSE(Exists(InstanceDir(instance)));
+  auto leftovers = RunCommand("ls -A " + dir_ + " | grep -v '^t.dat$'");
+  EXPECT_EQ(leftovers.out, "") << "left beside the output";
+  rmdir(InstanceDir(instance).c_str());
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "napiscope/tracedat_writer.h"
 #include "napiscope/unnamed_file.h"
 #include "record/cpu_spool.h"
+#include "record/owner_lock.h"
 #include "record/recent_pages.h"
 #include "record/tracefs_session.h"
 
@@ -32,7 +33,10 @@ constexpr size_t kSpoolFlushBytes = 1 << 20;
 absl::Status FlushSpool(const std::string& name, CpuSpool* spool) {
   if (int error = WriteAll(spool->fd, spool->pending.data(), spool->pending.size()); error != 0) {
     std::string message = absl::StrCat(name, ": ", std::strerror(error));
-    if (error == ENOSPC || error == EDQUOT) return absl::ResourceExhaustedError(message);
+    // A file-size limit (ulimit -f; SIGXFSZ ignored) is a full disk for this file.
+    if (error == ENOSPC || error == EDQUOT || error == EFBIG) {
+      return absl::ResourceExhaustedError(message);
+    }
     return absl::DataLossError(message);
   }
   spool->pending.clear();
@@ -72,6 +76,8 @@ using internal::CpuSpool;
 using internal::kSpoolFlushBytes;
 
 constexpr absl::string_view kPrivateDirPrefix = ".napiscope-record-";
+// The lock a recording holds on its output ("output-HASH", record/owner_lock.h).
+constexpr char kOutputLock[] = "output-";
 
 // Empties and removes `name` in `parent_fd` when it is a directory of ours (not a symlink);
 // only the files a recording leaves there (a partial trace.dat) are removed.
@@ -116,8 +122,10 @@ void RemoveDirsOfDeadRecordings(const std::string& parent) {
 // name holds our pid, so a later recording can tell when it was left by a dead one.
 absl::Status MakePrivateDir(const std::string& output, std::string* dir) {
   size_t slash = output.rfind('/');
-  std::string parent = slash == std::string::npos ? "." : output.substr(0, slash);
-  if (parent.empty()) parent = "/";
+  // (Not `parent = "/"` after the substr: GCC 12 -O2 sees a false overlap there, -Wrestrict.)
+  std::string parent = slash == std::string::npos ? std::string(".")
+                       : slash == 0                ? std::string("/")
+                                                   : output.substr(0, slash);
   RemoveDirsOfDeadRecordings(parent);
   std::string pattern = absl::StrCat(parent, "/", kPrivateDirPrefix, getpid(), "-XXXXXX");
   if (mkdtemp(pattern.data()) == nullptr) {
@@ -167,8 +175,17 @@ absl::Status NamingOutput(const absl::Status& status, const std::string& partial
   return absl::Status(status.code(), absl::StrReplaceAll(status.message(), {{partial, output}}));
 }
 
-// Gives the finished file the output's name (a killed or failed recording leaves none).
-absl::Status MoveIntoPlace(const std::string& partial, const std::string& output) {
+// Gives the finished file the output's name (a killed or failed recording leaves none) and
+// `mode` (0: a new file's, 0666 less the umask).
+absl::Status MoveIntoPlace(const std::string& partial, const std::string& output, unsigned mode) {
+  if (mode == 0) {
+    mode_t mask = umask(0);
+    umask(mask);
+    mode = 0666 & ~mask;
+  }
+  if (chmod(partial.c_str(), mode & 07777) != 0) {
+    return absl::PermissionDeniedError(absl::StrCat(output, ": ", std::strerror(errno)));
+  }
   if (rename(partial.c_str(), output.c_str()) == 0) return absl::OkStatus();
   return absl::PermissionDeniedError(absl::StrCat(output, ": ", std::strerror(errno)));
 }
@@ -181,6 +198,17 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   // is clobbered or followed, and the output appears under its name only when complete. It is
   // made before tracing starts, so an output that cannot be written never touches tracefs.
   if (absl::Status usable = RequireFileOutput(options.output_path); !usable.ok()) return usable;
+  // One recording per output: a second `record -o SAME` would replace the first one's file
+  // and both would say they wrote it. The lock goes with the process, however it ends.
+  internal::ForEachAbandonedLock(kOutputLock, [](const std::string&) {});
+  internal::OwnerLock output_lock;
+  int64_t holder = 0;
+  if (output_lock.Take(internal::OutputLockName(kOutputLock, options.output_path), &holder) ==
+      internal::OwnerLock::Outcome::kHeld) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        options.output_path, ": another napiscope record",
+        holder > 0 ? absl::StrCat(" (pid ", holder, ")") : "", " is writing it"));
+  }
   std::string private_dir;
   absl::Status made = MakePrivateDir(options.output_path, &private_dir);
   if (!made.ok()) return made;
@@ -230,10 +258,12 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   // A full disk ends the capture; what is on disk then is kept (KeepWhatFits) and the file
   // is marked as cut short.
   bool disk_full = false;
+  int full_errno = ENOSPC;  // or EFBIG: the file-size limit
   auto flush = [&](CpuSpool* spool) -> absl::Status {
     absl::Status status = internal::FlushSpool(options.output_path, spool);
     if (status.code() != absl::StatusCode::kResourceExhausted) return status;
     disk_full = true;
+    if (absl::StrContains(status.message(), std::strerror(EFBIG))) full_errno = EFBIG;
     return absl::OkStatus();
   };
   RecordProgress progress;  // what on_progress is told
@@ -324,7 +354,7 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
     }
     session.reset();
     status = internal::WriteRecentPages(*recent, *header, partial, &result->file_bytes);
-    if (status.ok()) status = MoveIntoPlace(partial, options.output_path);
+    if (status.ok()) status = MoveIntoPlace(partial, options.output_path, options.output_mode);
     result->kept_first_ns = recent->first_ns();
     result->kept_last_ns = recent->last_ns();
     result->kept_events = recent->events();
@@ -360,12 +390,12 @@ absl::Status Record(const RecordOptions& options, RecordResult* result) {
   // The writer names the file it writes, the private one: the user knows the output's name.
   if (!status.ok()) return NamingOutput(status, partial, options.output_path);
   result->file_bytes = writer.bytes();
-  status = MoveIntoPlace(partial, options.output_path);
+  status = MoveIntoPlace(partial, options.output_path, options.output_mode);
   if (status.ok() && disk_full) {
     int64_t kept = 0;
     for (const RecordCpuStats& cpu : result->cpus) kept += cpu.pages;
     status = absl::ResourceExhaustedError(absl::StrCat(
-        options.output_path, ": ", std::strerror(ENOSPC), "; kept what fitted (", kept,
+        options.output_path, ": ", std::strerror(full_errno), "; kept what fitted (", kept,
         " pages), marked as cut short (", result->pages_not_kept, " captured pages not kept)"));
   }
   return status;

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fnmatch.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -27,6 +28,9 @@ namespace {
 
 std::string Errno() { return std::strerror(errno); }
 
+// The lock a recording holds on its instance, "instance-NAME" (record/owner_lock.h).
+const std::string kInstanceLock = "instance-";
+
 // The pid an instance name ends with ("napiscope-1234", "napiscope-test-1234"), or -1 when it
 // is not a napiscope instance named that way.
 int64_t InstancePid(const std::string& name) {
@@ -47,9 +51,23 @@ bool NapiscopeRuns(int64_t pid) {
   return name.rfind("napiscope", 0) == 0;
 }
 
-// Instances a napiscope left when it was killed or aborted (named with its pid, which no
-// napiscope runs as now) are removed, so they do not trace on forever.
+// Removes the instance `name`, if there is one.
+void DestroyInstance(const std::string& tracing_dir, const std::string& name) {
+  struct stat info {};
+  if (lstat(absl::StrCat(tracing_dir, "/instances/", name).c_str(), &info) != 0) return;
+  tracefs_instance* instance = tracefs_instance_alloc(tracing_dir.c_str(), name.c_str());
+  if (instance == nullptr) return;
+  tracefs_instance_destroy(instance);
+  tracefs_instance_free(instance);
+}
+
+// Instances a napiscope left when it was killed (SIGKILL) are removed, so they do not trace on
+// forever: whatever their name, those whose lock (kInstanceLock) its process no longer holds;
+// and those named with the pid of a process that is no napiscope (napiscope-1234, as versions
+// without the locks left them) unless a live napiscope holds their lock.
 void RemoveStaleInstances(const std::string& tracing_dir) {
+  ForEachAbandonedLock(kInstanceLock,
+                       [&](const std::string& name) { DestroyInstance(tracing_dir, name); });
   std::string instances = tracing_dir + "/instances";
   DIR* dir = opendir(instances.c_str());
   if (dir == nullptr) return;
@@ -61,10 +79,10 @@ void RemoveStaleInstances(const std::string& tracing_dir) {
   }
   closedir(dir);
   for (const std::string& name : stale) {
-    tracefs_instance* instance = tracefs_instance_alloc(tracing_dir.c_str(), name.c_str());
-    if (instance == nullptr) continue;
-    tracefs_instance_destroy(instance);
-    tracefs_instance_free(instance);
+    OwnerLock probe;
+    int64_t holder = 0;
+    if (probe.Take(kInstanceLock + name, &holder) == OwnerLock::Outcome::kHeld) continue;
+    DestroyInstance(tracing_dir, name);
   }
 }
 
@@ -151,6 +169,12 @@ absl::Status TracefsSession::Setup(const TracefsSessionOptions& options) {
   tracing_dir_ = mount_point;
   RemoveStaleInstances(tracing_dir_);
   name_ = options.instance_name;
+  int64_t holder = 0;
+  if (instance_lock_.Take(kInstanceLock + name_, &holder) == OwnerLock::Outcome::kHeld) {
+    return absl::AlreadyExistsError(absl::StrCat(
+        tracing_dir_, "/instances/", name_, ": the tracefs instance is in use by napiscope",
+        holder > 0 ? absl::StrCat(" (pid ", holder, ")") : ""));
+  }
   if (tracefs_instance_exists(name_.c_str())) {
     return absl::AlreadyExistsError(absl::StrCat(
         tracing_dir_, "/instances/", name_, ": the tracefs instance exists (another napiscope "

@@ -13,6 +13,7 @@
 #include <absl/status/statusor.h>
 
 #include "napiscope/tracedat_writer.h"
+#include "record/owner_lock.h"
 
 struct tracefs_instance;
 struct tracefs_cpu;
@@ -88,6 +89,10 @@ class TracefsSession {
   // trace-cmd's -e takes them, a system ("irq") or an event of any system ("sched_switch").
   std::vector<std::pair<std::string, std::string>> EventsOf(const std::string& spec) const;
 
+  // Held while the instance is ours, released after it is destroyed (the members go after
+  // the destructor's body): a napiscope killed with SIGKILL leaves it free, so the next one
+  // knows the instance was a dead one's whatever its name.
+  OwnerLock instance_lock_;
   tracefs_instance* instance_ = nullptr;
   std::string name_;
   std::string tracing_dir_;

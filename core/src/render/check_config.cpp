@@ -93,9 +93,17 @@ namespace {
 
 using nlohmann::json;
 
+// A key or value the user wrote, in quotes as a message shows it: a long one cut, saying how
+// long it was (a hostile config's 950 KB key made a 950 KB error line).
+std::string Quoted(std::string_view text) {
+  constexpr size_t kShown = 64;
+  if (text.size() <= kShown) return fmt::format("'{}'", text);
+  return fmt::format("'{}...' ({} characters)", text.substr(0, kShown), text.size());
+}
+
 absl::Status BadValue(std::string_view shown_key, std::string_view wants, std::string_view value) {
   return absl::InvalidArgumentError(
-      fmt::format("'{}' wants {}, not '{}'", shown_key, wants, value));
+      fmt::format("{} wants {}, not {}", Quoted(shown_key), wants, Quoted(value)));
 }
 
 bool ParseVector(std::string_view name, uint32_t* vec) {
@@ -157,7 +165,7 @@ absl::Status ApplyThreshold(std::string_view key, std::string_view value,
   if (entry == nullptr || (!vector_name.empty() &&
                            (entry->by_vec == nullptr || !ParseVector(vector_name, &vec)))) {
     return absl::InvalidArgumentError(
-        fmt::format("unknown key '{}'{}", shown_key, SuggestKey(key, vector_name, shown_key)));
+        fmt::format("unknown key {}{}", Quoted(shown_key), SuggestKey(key, vector_name, shown_key)));
   }
   if (auto* double_field = std::get_if<double Thresholds::*>(&entry->field)) {
     double parsed;
@@ -206,6 +214,9 @@ absl::Status ApplyConfig(const json& root, CheckConfig* config) {
         return BadValue("fail_on", "\"warning\" or \"error\"", JsonText(value));
       }
       config->fail_on = severity;
+    } else if (name == "allow_data_loss") {
+      if (!value.is_boolean()) return BadValue("allow_data_loss", "true or false", JsonText(value));
+      config->allow_data_loss = value.get<bool>();
     } else if (name == "thresholds") {
       if (!value.is_object()) return BadValue("thresholds", "a table", JsonText(value));
       for (const auto& [key, setting] : value.items()) {
@@ -228,9 +239,9 @@ absl::Status ApplyConfig(const json& root, CheckConfig* config) {
       bool is_threshold = std::any_of(ThresholdKeys().begin(), ThresholdKeys().end(),
                                       [&](const ThresholdKey& t) { return t.key == key; });
       return absl::InvalidArgumentError(
-          fmt::format("unknown key '{}'{}", name,
+          fmt::format("unknown key {}{}", Quoted(name),
                       is_threshold ? "; thresholds go in a [thresholds] table"
-                                   : DidYouMean(name, {"fail_on", "thresholds"})));
+                                   : DidYouMean(name, {"fail_on", "allow_data_loss", "thresholds"})));
     }
   }
   return absl::OkStatus();

@@ -87,6 +87,26 @@ std::string TestCase(const TraceCheck& check, const FindingRuleInfo& rule, Sever
   return fmt::format("{}>\n{}    </testcase>\n", head, body);
 }
 
+// The testcase "load" of a readable trace: it fails with the loader's warnings (records skipped,
+// data lost or suspect) when they fail the trace, else passes with them in its system-err.
+std::string LoadTestCase(const TraceCheck& check, SuiteCounts* counts) {
+  std::string head =
+      fmt::format(R"(    <testcase classname="{}" name="load")", XmlEscape(check.path));
+  ++counts->tests;
+  const std::vector<std::string>& warnings = check.report.trace.meta.warnings;
+  if (warnings.empty()) return head + "/>\n";
+  std::string all;
+  for (const std::string& warning : warnings) all += "loader warning: " + warning + "\n";
+  if (!check.data_loss_fails) {
+    return fmt::format("{}>\n      <system-err>{}</system-err>\n    </testcase>\n", head,
+                       XmlEscape(all));
+  }
+  ++counts->failures;
+  return fmt::format(
+      "{}>\n      <failure message=\"{}\" type=\"data-loss\">{}</failure>\n    </testcase>\n",
+      head, XmlEscape(warnings.front()), XmlEscape(all));
+}
+
 }  // namespace
 
 std::string ChecksToJUnit(const std::vector<TraceCheck>& checks, Severity fail_on) {
@@ -102,6 +122,7 @@ std::string ChecksToJUnit(const std::vector<TraceCheck>& checks, Severity fail_o
           "      <error message=\"{1}\" type=\"load\">{1}</error>\n    </testcase>\n",
           XmlEscape(check.path), XmlEscape(std::string(check.status.message())));
     } else {
+      cases += LoadTestCase(check, &counts);
       for (const FindingRuleInfo& rule : FindingRules()) {
         cases += TestCase(check, rule, fail_on, &counts);
       }

@@ -23,6 +23,7 @@ std::string MarkdownEscape(std::string_view text) {
 std::string ChecksToMarkdown(const std::vector<TraceCheck>& checks, Severity fail_on) {
   std::string table, details;
   int failed = 0, unreadable = 0;
+  bool loader_warned = false;
   for (const TraceCheck& check : checks) {
     std::string path = MarkdownEscape(check.path);
     if (!check.status.ok()) {
@@ -35,8 +36,13 @@ std::string ChecksToMarkdown(const std::vector<TraceCheck>& checks, Severity fai
     failed += outcome.failed;
     table += fmt::format("| {} | {} | {} | {} | {} |\n", path, outcome.failed ? "❌ fail" : "✅ pass",
                          outcome.errors, outcome.warnings, outcome.infos);
-    if (!outcome.failed) continue;
+    if (!outcome.failed && outcome.load_warnings == 0) continue;
     details += fmt::format("\n**{}**\n\n", path);
+    for (const std::string& warning : check.report.trace.meta.warnings) {
+      details += fmt::format("- **loader** {}{}\n", MarkdownEscape(warning),
+                             check.data_loss_fails ? "" : " (allowed)");
+    }
+    loader_warned = loader_warned || outcome.load_warnings > 0;
     int shown = 0, hidden = 0;
     for (const Finding& finding : check.report.findings) {
       if (finding.severity < fail_on) continue;
@@ -61,10 +67,16 @@ std::string ChecksToMarkdown(const std::vector<TraceCheck>& checks, Severity fai
   if (unreadable > 0) {
     verdict += fmt::format("{}{} unreadable", verdict.empty() ? "" : ", ", unreadable);
   }
+  std::string loss;
+  if (loader_warned) {
+    loss = checks.front().data_loss_fails
+               ? " So do the loader's warnings (records skipped, data lost or suspect)."
+               : " The loader's warnings (records skipped, data lost or suspect) are allowed.";
+  }
   return fmt::format(
-      "### napiscope check: {}\n\nFindings at or above **{}** fail a trace.\n\n"
+      "### napiscope check: {}\n\nFindings at or above **{}** fail a trace.{}\n\n"
       "| trace | result | errors | warnings | info |\n|---|---|--:|--:|--:|\n{}{}",
-      verdict, SeverityName(fail_on), table, details);
+      verdict, SeverityName(fail_on), loss, table, details);
 }
 
 }  // namespace napiscope

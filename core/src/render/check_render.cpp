@@ -16,15 +16,22 @@ CheckOutcome JudgeCheck(const TraceCheck& check, Severity fail_on) {
                                                 : outcome.infos);
     outcome.failed = outcome.failed || finding.severity >= fail_on;
   }
+  outcome.load_warnings = static_cast<int>(check.report.trace.meta.warnings.size());
+  outcome.failed = outcome.failed || (outcome.load_warnings > 0 && check.data_loss_fails);
   outcome.failed = outcome.failed && check.status.ok();
   return outcome;
 }
 
 namespace {
 
-std::string Counts(const CheckOutcome& outcome) {
-  return fmt::format("{}, {}, {} info", Counted(outcome.errors, "error"),
-                     Counted(outcome.warnings, "warning"), outcome.infos);
+std::string Counts(const TraceCheck& check, const CheckOutcome& outcome) {
+  std::string counts = fmt::format("{}, {}, {} info", Counted(outcome.errors, "error"),
+                                   Counted(outcome.warnings, "warning"), outcome.infos);
+  if (outcome.load_warnings > 0) {
+    counts += fmt::format(", {}{}", Counted(outcome.load_warnings, "loader warning"),
+                          check.data_loss_fails ? "" : " (allowed)");
+  }
+  return counts;
 }
 
 std::string_view Verdict(const TraceCheck& check, const CheckOutcome& outcome) {
@@ -42,7 +49,15 @@ std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on
     }
     CheckOutcome outcome = JudgeCheck(check, fail_on);
     text += fmt::format("{}  {}: {}\n", outcome.failed ? "FAIL" : "pass", check.path,
-                        Counts(outcome));
+                        Counts(check, outcome));
+    // The loader's warnings first: records skipped or suspect make every finding less sure.
+    for (const std::string& warning : check.report.trace.meta.warnings) {
+      std::string line = fmt::format("      {:<8} {}", "loader", warning);
+      text += width == 0 || line.size() <= width
+                  ? line + "\n"
+                  : internal::JoinLines(internal::Wrap(warning, width, line.substr(0, 15),
+                                                       std::string(15, ' ')));
+    }
     for (const Finding& finding : check.report.findings) {
       if (finding.severity < fail_on) continue;
       std::string line = fmt::format("      {:<8} {:<24} {}", SeverityName(finding.severity),
@@ -73,10 +88,13 @@ nlohmann::json ChecksToJson(const std::vector<TraceCheck>& checks, Severity fail
                       {"errors", outcome.errors},
                       {"warnings", outcome.warnings},
                       {"infos", outcome.infos},
+                      {"load_warnings", check.report.trace.meta.warnings},
                       {"report", ok ? ReportToJson(check.report) : nlohmann::json(nullptr)}});
   }
+  bool data_loss_fails = checks.empty() || checks.front().data_loss_fails;
   return {{"schema", "napiscope.check/1"},
           {"fail_on", SeverityName(fail_on)},
+          {"fail_on_data_loss", data_loss_fails},
           {"result", overall},
           {"traces", traces}};
 }

@@ -96,6 +96,12 @@ std::string HtmlCheckSection(const TraceCheck& check, const HtmlTraceView* view,
   out << fmt::format("<p>{}, {}, {} info; the trace fails at {} or above.</p>\n",
                      Counted(outcome.errors, "error"), Counted(outcome.warnings, "warning"),
                      outcome.infos, SeverityName(fail_on));
+  // The loader's warnings, above the report they make less sure.
+  for (const std::string& warning : check.report.trace.meta.warnings) {
+    out << "<p class=\"error\">loader warning: ";
+    out.Text(warning);
+    out << (check.data_loss_fails ? " (fails the trace)" : " (allowed)") << "</p>\n";
+  }
   TraceBody(*view, id, out);
   out << "</section>\n";
   return out.Take();

@@ -257,6 +257,12 @@ std::string UnrecordedAnalysesWarning(std::string_view side, std::string_view ot
 
 std::vector<std::string> ComparabilityWarnings(const Report& before, const Report& after) {
   std::vector<std::string> out;
+  // The loader's own first: a trace that lost records makes every number of its side less sure.
+  for (const auto& [side, report] : {std::pair{"before", &before}, std::pair{"after", &after}}) {
+    for (const std::string& warning : report->trace.meta.warnings) {
+      out.push_back(fmt::format("the {} trace's loader warned: {}", side, warning));
+    }
+  }
   if (before.trace.meta.cpus != after.trace.meta.cpus) {
     out.push_back(fmt::format("the traces have different CPU counts ({} before, {} after): "
                               "per-CPU rows and shares of all CPUs do not compare one to one",

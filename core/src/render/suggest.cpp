@@ -30,10 +30,13 @@ std::string ClosestName(std::string_view typed, const std::vector<std::string>& 
   // One edit in three letters at most (and one in any word): "xml" is not a typo of "html".
   size_t best_distance = std::max<size_t>(1, typed.size() / 3) + 1;
   for (const std::string& name : names) {
-    size_t distance = EditDistance(typed, name);
-    if (name.size() > typed.size() && name.starts_with(typed)) {
-      distance = std::min<size_t>(distance, 1);
-    }
+    // The lengths' difference is a lower bound of the distance: a name far longer or shorter is
+    // skipped before the table, which costs the product of the lengths (a 950 KB config key).
+    size_t length_gap =
+        typed.size() > name.size() ? typed.size() - name.size() : name.size() - typed.size();
+    bool prefix = name.size() > typed.size() && name.starts_with(typed);
+    if (!prefix && length_gap >= best_distance) continue;
+    size_t distance = prefix ? 1 : EditDistance(typed, name);
     if (distance < best_distance) best_distance = distance, best = name;
   }
   return best;

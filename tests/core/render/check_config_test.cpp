@@ -183,6 +183,34 @@ TEST_F(CheckConfigFile, HostileConfigsAreErrorsNamingTheFile) {
   EXPECT_THAT(message(dotted_key), HasSubstr(dotted_key + ": nested 50000 deep"));
 }
 
+// An unknown key of 950 KB took 15-30 s and 300 MB in the "did you mean" search and made a
+// 950 KB error line (issue 64): the search skips names whose length alone is too far, and the
+// message quotes the start of what was written and its length.
+TEST_F(CheckConfigFile, AHugeKeyOrValueIsQuotedShortInTheError) {
+  auto message = [](const std::string& file) {
+    CheckConfig config;
+    absl::Status status = LoadCheckConfig(file, &config);
+    EXPECT_FALSE(status.ok()) << file;
+    return std::string(status.message());
+  };
+  const std::string huge(950000, 'a');
+  std::string path = Write("key.toml", "[thresholds]\n" + huge + " = 1\n");
+  EXPECT_EQ(message(path), path + ": unknown key 'thresholds." + std::string(53, 'a') +
+                               "...' (950011 characters)");
+  path = Write("top.toml", huge + " = 1\n");
+  EXPECT_EQ(message(path),
+            path + ": unknown key '" + std::string(64, 'a') + "...' (950000 characters)");
+  path = Write("vector.toml", "[thresholds." + huge + "]\nsoftirq_latency_max_error_ns = 1\n");
+  EXPECT_EQ(message(path), path + ": unknown key 'thresholds." + std::string(53, 'a') +
+                               "...' (950040 characters)");
+  path = Write("value.toml", "[thresholds]\nordering_stall_ns = \"" + huge + "\"\n");
+  EXPECT_EQ(message(path), path + ": 'thresholds.ordering_stall_ns' wants a duration like 500us "
+                                  "or 1ms, not '" + std::string(64, 'a') + "...' (950000 characters)");
+  // A long typo of a long key is still a typo.
+  path = Write("typo.toml", "[thresholds]\nsoftirq_latency_p99_warnng_ns = 1\n");
+  EXPECT_THAT(message(path), HasSubstr("did you mean 'thresholds.softirq_latency_p99_warning_ns'?"));
+}
+
 TEST_F(CheckConfigFile, ValuesOutsideTheirRangeAreRefused) {
   auto message = [&](const std::string& line) {
     std::string path = Write("range.toml", "[thresholds]\n" + line + "\n");

@@ -25,6 +25,13 @@ TEST(ClosestName, NothingCloseIsNoSuggestion) {
   EXPECT_EQ(ClosestName("jsn", {"text", "json", "html"}), "json");
 }
 
+// A name far longer than every known one is no typo of them, whatever its letters.
+TEST(ClosestName, ANameFarLongerThanAnyIsNone) {
+  EXPECT_EQ(ClosestName(std::string(1 << 20, 'r'), kCommands), "");
+  EXPECT_EQ(ClosestName("report" + std::string(1 << 20, 'x'), kCommands), "");
+  EXPECT_EQ(ClosestName("re", kCommands), "report");  // a prefix, however much shorter
+}
+
 TEST(DidYouMean, IsTheSentenceTailOrNothing) {
   EXPECT_EQ(DidYouMean("dif", kCommands), "; did you mean 'diff'?");
   EXPECT_EQ(DidYouMean("qqqqqq", kCommands), "");

@@ -43,7 +43,9 @@ struct RecordProgress {
 
 struct RecordOptions {
   CaptureOptions capture;
-  std::string output_path;      ///< the trace.dat to write
+  std::string output_path;      ///< the trace.dat to write (replaced whole when complete)
+  /// Permissions the written file gets; 0: 0666 less the umask, as a new file's.
+  unsigned output_mode = 0;
   TimestampNs duration_ns = 0;  ///< stop after this long; 0: only when `stop` is set
   const std::atomic<bool>* stop = nullptr;  ///< set (from a signal handler) to stop
   int poll_interval_ms = 20;                ///< how often the ring buffers are read

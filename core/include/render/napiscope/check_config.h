@@ -34,6 +34,7 @@ std::string ThresholdValueText(const ThresholdKey& key, const Thresholds& thresh
 struct CheckConfig {
   Thresholds thresholds;                  ///< the rules' limits
   Severity fail_on = Severity::kWarning;  ///< a finding at or above this fails the check
+  bool allow_data_loss = false;  ///< the loader's warnings do not fail a trace (TraceCheck)
 };
 
 /// Sets threshold `key` ("ordering_stall_ns", or "NET_RX.softirq_latency_max_error_ns" for one

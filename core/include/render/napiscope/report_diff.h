@@ -114,7 +114,7 @@ struct ReportDiff {
   std::string after_path;     ///< the after trace as given
   std::vector<DiffRow> rows;  ///< by metric, then subject
   std::vector<FindingDiff> findings;  ///< new, then worse, then better, then gone
-  std::vector<std::string> warnings;  ///< why the traces may not compare (CPUs, kernel, losses)
+  std::vector<std::string> warnings;  ///< why the traces may not compare (loader warnings, CPUs, kernel, losses)
   double noise_percent = kDefaultNoisePercent;  ///< changes of at most this are within noise
 };
 

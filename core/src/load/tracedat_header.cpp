@@ -2,9 +2,12 @@
 
 #include <algorithm>
 
+#include <absl/numeric/int128.h>
+
 namespace napiscope::internal {
 
-__extension__ typedef unsigned __int128 Uint128;  // mul_u64_u32_shr without overflow
+// mul_u64_u32_shr without overflow; Abseil's, as 32-bit targets (armhf) have no __int128.
+using Uint128 = absl::uint128;
 
 TimestampConversion TimeConversionOfCpu(const TraceDatHeader& header, int cpu) {
   TimestampConversion conversion = header.time;
@@ -28,7 +31,9 @@ uint64_t ConvertTimestamp(const TimestampConversion& conversion, uint64_t raw) {
     return UINT64_MAX;
   }
   Uint128 scaled = raw;
-  if (conversion.mult != 0) scaled = (scaled * conversion.mult) >> conversion.shift;
+  if (conversion.mult != 0) {
+    scaled = (scaled * conversion.mult) >> static_cast<int>(conversion.shift);
+  }
   int64_t shifted = 0;
   if (scaled > static_cast<Uint128>(INT64_MAX) ||
       __builtin_add_overflow(static_cast<int64_t>(scaled), conversion.offset_ns, &shifted) ||

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <absl/numeric/int128.h>
 #include <absl/strings/str_cat.h>
 
 #include "load/time_plausibility.h"
@@ -10,7 +11,8 @@
 namespace napiscope::internal {
 namespace {
 
-__extension__ typedef __int128 TimeShiftInt128;
+// Abseil's, not the compiler's __int128: 32-bit targets (armhf) have none.
+using TimeShiftInt128 = absl::int128;
 
 constexpr size_t kTimeShiftHeaderBytes = 16;    // trace id (8), flags (4), CPU count (4)
 constexpr uint64_t kTimeShiftSampleBytes = 24;  // time, offset and scaling, 8 bytes each
@@ -72,6 +74,31 @@ absl::Status FinishCpuSamples(int cpu, TimeShiftSamples* samples) {
                              }),
                  samples->end());
   return absl::OkStatus();
+}
+
+// *sum = a + b; false when that leaves the 128-bit range (__builtin_add_overflow, which has no
+// 128-bit form where __int128 is missing).
+bool AddTimeShift(TimeShiftInt128 a, TimeShiftInt128 b, TimeShiftInt128* sum) {
+  if ((b > 0 && a > absl::Int128Max() - b) || (b < 0 && a < absl::Int128Min() - b)) return false;
+  *sum = a + b;
+  return true;
+}
+
+// The magnitude of `value`, exact for every value (the minimum too).
+absl::uint128 TimeShiftMagnitude(TimeShiftInt128 value) {
+  return value < 0 ? -static_cast<absl::uint128>(value) : static_cast<absl::uint128>(value);
+}
+
+// *product = a * b; false when that leaves the 128-bit range.
+bool MultiplyTimeShift(TimeShiftInt128 a, TimeShiftInt128 b, TimeShiftInt128* product) {
+  const absl::uint128 magnitude_a = TimeShiftMagnitude(a);
+  const absl::uint128 magnitude_b = TimeShiftMagnitude(b);
+  // A negative product may reach -2^127, a positive one 2^127 - 1.
+  const bool negative = (a < 0) != (b < 0);
+  const absl::uint128 limit = static_cast<absl::uint128>(absl::Int128Max()) + (negative ? 1 : 0);
+  if (magnitude_a != 0 && magnitude_b > limit / magnitude_a) return false;
+  *product = a * b;
+  return true;
 }
 
 bool FitsHostTimeRange(TimeShiftInt128 value, uint64_t* host) {
@@ -196,19 +223,20 @@ bool GuestToHostTime(const TimeShiftSamples& samples, bool interpolate, uint64_t
     const TimeShiftInt128 delta =
         static_cast<TimeShiftInt128>(high.time) - low.time;  // > 0: times differ
     TimeShiftInt128 product = 0;
-    if (__builtin_mul_overflow(static_cast<TimeShiftInt128>(raw) - low.time,
-                               static_cast<TimeShiftInt128>(high.offset) - low.offset, &product)) {
+    if (!MultiplyTimeShift(static_cast<TimeShiftInt128>(raw) - low.time,
+                           static_cast<TimeShiftInt128>(high.offset) - low.offset, &product)) {
       return false;
     }
-    if (__builtin_add_overflow(product, delta / 2, &product) ||
-        __builtin_add_overflow(correction, product / delta, &correction)) {
+    if (!AddTimeShift(product, delta / 2, &product) ||
+        !AddTimeShift(correction, product / delta, &correction)) {
       return false;
     }
   }
   // raw < 2^64 and scaling < 2^63: the product fits in 127 bits.
-  const TimeShiftInt128 scaled = (static_cast<TimeShiftInt128>(raw) * low.scaling) >> low.fraction;
+  const TimeShiftInt128 scaled =
+      (static_cast<TimeShiftInt128>(raw) * low.scaling) >> static_cast<int>(low.fraction);
   TimeShiftInt128 shifted = 0;
-  if (__builtin_add_overflow(scaled, correction, &shifted)) return false;
+  if (!AddTimeShift(scaled, correction, &shifted)) return false;
   return FitsHostTimeRange(shifted, host);
 }
 

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include <absl/numeric/int128.h>
 #include <gtest/gtest.h>
 
 #include "napiscope/loader.h"
@@ -19,7 +20,7 @@ constexpr uint16_t kOptionDate = 1;
 constexpr uint16_t kOptionTraceClock = 4;
 constexpr uint16_t kOptionOffset = 7;
 constexpr uint16_t kOptionTsc2Nsec = 14;
-__extension__ typedef unsigned __int128 Uint128;
+using Uint128 = absl::uint128;  // as the loader: 32-bit targets have no __int128
 
 // The trace with its UNAME option turned, in place, into the options `options` (id, payload):
 // each takes its payload's size, the last one the rest of the UNAME option's room, padded with

@@ -202,8 +202,11 @@ void KsoftirqdBlockedFindings(const std::vector<KsoftirqdBlockedRow>& rows, cons
         entry.second > 1 ? fmt::format(" ({} such intervals on CPU{})", entry.second, cpu) : "");
     nlohmann::json named = nlohmann::json::array();
     for (size_t h = 0; h < row.cpu_held_by.size() && h < 2; ++h) {
-      named.push_back(HeldByTask(cpu, row.start_ns, row.end_ns, row.cpu_held_by[h].pid,
-                                 row.cpu_held_by[h].time_ns));
+      // The time it was the CPU's task, its IRQs and softirqs included ("task_context").
+      nlohmann::json holder = HeldByTask(cpu, row.start_ns, row.end_ns, row.cpu_held_by[h].pid,
+                                         row.cpu_held_by[h].time_ns);
+      holder["kind"] = "task_context";
+      named.push_back(holder);
     }
     nlohmann::json links = nlohmann::json::array();
     for (const ChainLink& link : row.chain) {

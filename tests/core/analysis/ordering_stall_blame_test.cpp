@@ -68,9 +68,11 @@ TEST(OrderingStallBlame, AFinishedLowerVectorIsNotBlamedForTheWait) {
   EXPECT_EQ(row.blame.front().time_ns, 1050 * kUs);
   // No ordering stall; the wait is the starvation finding's, which names the busy loop.
   EXPECT_TRUE(Rule(report, "softirq-ordering-stall").empty());
-  std::vector<const Finding*> starved = Rule(report, "softirq-starvation");
+  std::vector<const Finding*> starved;  // (ksoftirqd's own wakeup has one too)
+  for (const Finding* finding : Rule(report, "softirq-starvation")) {
+    if (finding->vec == kHrtimer) starved.push_back(finding);
+  }
   ASSERT_EQ(starved.size(), 1u);
-  EXPECT_EQ(starved[0]->vec, kHrtimer);
   EXPECT_THAT(starved[0]->summary, ::testing::HasSubstr("busy (pid 600"));
   EXPECT_EQ(starved[0]->evidence["rt_tasks_ns"], 1056 * kUs);  // busy 1050 + iperf3 6
 }

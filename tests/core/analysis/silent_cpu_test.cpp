@@ -17,7 +17,7 @@ constexpr TimestampNs kUs = 1000;
 
 // napi/eth0-1 (FIFO 60) is woken on CPU0 at 1001 us while QThread runs; QThread keeps the CPU
 // until 4700 us, with nothing recorded in between, or with the tick every millisecond.
-Report Run(bool ticks) {
+Report Analyze(bool ticks) {
   EventBuilder b(1);
   b.Task(kQThread, "QThread", 120).Task(kNapi, "napi/eth0-1", 39);
   b.Other(0, 0, 0, "x")
@@ -46,7 +46,7 @@ const Finding* WakeFinding(const Report& report) {
 }
 
 TEST(SilentCpu, ANoEventStretchNamesBothCauses) {
-  Report report = Run(false);
+  Report report = Analyze(false);
   ASSERT_EQ(report.rt_wake_latency.size(), 1u);
   ASSERT_FALSE(report.rt_wake_latency[0].worst.empty());
   EXPECT_EQ(report.rt_wake_latency[0].worst[0].silent_ns, 3698 * kUs);  // 1002 .. 4700
@@ -60,7 +60,7 @@ TEST(SilentCpu, ANoEventStretchNamesBothCauses) {
 }
 
 TEST(SilentCpu, WithTheTickRecordedItIsANonPreemptibleSection) {
-  Report report = Run(true);
+  Report report = Analyze(true);
   ASSERT_EQ(report.rt_wake_latency.size(), 1u);
   EXPECT_EQ(report.rt_wake_latency[0].worst[0].silent_ns, 0);  // no stretch of 1 ms
   const Finding* finding = WakeFinding(report);

@@ -375,7 +375,8 @@ std::vector<HostileFile> MakeHostileFiles(const std::string& dir) {
     std::string claim = small_zstd;
     PutLe(&claim, formats + 20, 256u << 20, 4);
     add("a compressed section claiming 256 MiB", "zstd-section-256mib.dat", claim, false,
-        "claims 268435456 uncompressed bytes, but its zstd frame holds 13550 bytes");
+        "claims 268435456 uncompressed bytes, but that is more than 256 times its 1659 "
+        "compressed bytes");
   }
 
   // ftrace text: an RT thread woken before a jump in time and switched in after it.

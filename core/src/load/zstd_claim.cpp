@@ -15,7 +15,7 @@ std::string ZstdClaimProblem(const void* data, size_t size, uint64_t claimed) {
   }
   const uint64_t bound = std::max<uint64_t>(kMinUncompressedBound, size * kMaxCompressionRatio);
   if (claimed > bound) {
-    return absl::StrCat("more than ", kMaxCompressionRatio, " times its ", size,
+    return absl::StrCat("that is more than ", kMaxCompressionRatio, " times its ", size,
                         " compressed bytes");
   }
   return "";

@@ -14,7 +14,7 @@ struct AnalysisSession::Parts {
   std::unique_ptr<ContextTracker> tracker;     // !outputs.report
   std::unique_ptr<FactProducers> facts;        // !outputs.report
   std::unique_ptr<TimelineBuilder> timeline;   // outputs.timeline
-  std::vector<EventSink*> sinks;
+  FanoutSink order;  // the pipeline (or the tracker, then the producers), timeline, sinks
 
   void Listen(ContextListener* listener) {
     if (pipeline) {
@@ -49,46 +49,23 @@ AnalysisSession::AnalysisSession(const AnalysisOptions& options, const SessionOu
   }
   for (ContextListener* listener : outputs.context_listeners) parts.Listen(listener);
   for (FactListener* listener : outputs.fact_listeners) parts.Listen(listener);
-  parts.sinks = outputs.sinks;
+  if (parts.pipeline) {
+    parts.order.Add(parts.pipeline.get());
+  } else {
+    parts.order.Add(parts.tracker.get());
+    parts.order.Add(parts.facts.get());
+  }
+  if (parts.timeline) parts.order.Add(parts.timeline.get());
+  for (EventSink* sink : outputs.sinks) parts.order.Add(sink);
 }
 
 AnalysisSession::~AnalysisSession() = default;
 
-void AnalysisSession::OnBegin(const TraceContext& context) {
-  Parts& parts = *parts_;
-  if (parts.pipeline) {
-    parts.pipeline->OnBegin(context);
-  } else {
-    parts.tracker->OnBegin(context);
-    parts.facts->OnBegin(context);
-  }
-  if (parts.timeline) parts.timeline->OnBegin(context);
-  for (EventSink* sink : parts.sinks) sink->OnBegin(context);
-}
+void AnalysisSession::OnBegin(const TraceContext& context) { parts_->order.OnBegin(context); }
 
-void AnalysisSession::OnEvent(const Event& event) {
-  Parts& parts = *parts_;
-  if (parts.pipeline) {
-    parts.pipeline->OnEvent(event);
-  } else {
-    parts.tracker->OnEvent(event);
-    parts.facts->OnEvent(event);
-  }
-  if (parts.timeline) parts.timeline->OnEvent(event);
-  for (EventSink* sink : parts.sinks) sink->OnEvent(event);
-}
+void AnalysisSession::OnEvent(const Event& event) { parts_->order.OnEvent(event); }
 
-void AnalysisSession::OnEnd() {
-  Parts& parts = *parts_;
-  if (parts.pipeline) {
-    parts.pipeline->OnEnd();
-  } else {
-    parts.tracker->OnEnd();
-    parts.facts->OnEnd();
-  }
-  if (parts.timeline) parts.timeline->OnEnd();
-  for (EventSink* sink : parts.sinks) sink->OnEnd();
-}
+void AnalysisSession::OnEnd() { parts_->order.OnEnd(); }
 
 absl::Status AnalysisSession::Load(const std::string& path, TraceContext& context) {
   return LoadTrace(path, context, *this, options_.load);

@@ -1,5 +1,7 @@
 #include "derived_tables.h"
 
+#include <pybind11/stl.h>  // the string column names Take() returns
+
 #include <algorithm>
 #include <deque>
 #include <functional>

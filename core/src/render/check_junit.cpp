@@ -93,7 +93,7 @@ std::string LoadTestCase(const TraceCheck& check, SuiteCounts* counts) {
   std::string head =
       fmt::format(R"(    <testcase classname="{}" name="load")", XmlEscape(check.path));
   ++counts->tests;
-  const std::vector<std::string>& warnings = check.report.trace.meta.warnings;
+  const std::vector<std::string> warnings = LoaderDataWarnings(check.report.trace.meta);
   if (warnings.empty()) return head + "/>\n";
   std::string all;
   for (const std::string& warning : warnings) all += "loader warning: " + warning + "\n";

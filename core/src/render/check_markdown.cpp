@@ -38,7 +38,7 @@ std::string ChecksToMarkdown(const std::vector<TraceCheck>& checks, Severity fai
                          outcome.errors, outcome.warnings, outcome.infos);
     if (!outcome.failed && outcome.load_warnings == 0) continue;
     details += fmt::format("\n**{}**\n\n", path);
-    for (const std::string& warning : check.report.trace.meta.warnings) {
+    for (const std::string& warning : LoaderDataWarnings(check.report.trace.meta)) {
       details += fmt::format("- **loader** {}{}\n", MarkdownEscape(warning),
                              check.data_loss_fails ? "" : " (allowed)");
     }

@@ -8,6 +8,16 @@
 
 namespace napiscope {
 
+std::vector<std::string> LoaderDataWarnings(const TraceMeta& meta) {
+  std::vector<std::string> warnings;
+  for (const std::string& warning : meta.warnings) {
+    // The text loader's note on its timestamps' step (text_loader.cpp): precision, not loss.
+    if (meta.time_resolution_ns > 1 && warning.starts_with("timestamps are printed to ")) continue;
+    warnings.push_back(warning);
+  }
+  return warnings;
+}
+
 CheckOutcome JudgeCheck(const TraceCheck& check, Severity fail_on) {
   CheckOutcome outcome;
   for (const Finding& finding : check.report.findings) {
@@ -16,7 +26,7 @@ CheckOutcome JudgeCheck(const TraceCheck& check, Severity fail_on) {
                                                 : outcome.infos);
     outcome.failed = outcome.failed || finding.severity >= fail_on;
   }
-  outcome.load_warnings = static_cast<int>(check.report.trace.meta.warnings.size());
+  outcome.load_warnings = static_cast<int>(LoaderDataWarnings(check.report.trace.meta).size());
   outcome.failed = outcome.failed || (outcome.load_warnings > 0 && check.data_loss_fails);
   outcome.failed = outcome.failed && check.status.ok();
   return outcome;
@@ -51,7 +61,7 @@ std::string ChecksToText(const std::vector<TraceCheck>& checks, Severity fail_on
     text += fmt::format("{}  {}: {}\n", outcome.failed ? "FAIL" : "pass", check.path,
                         Counts(check, outcome));
     // The loader's warnings first: records skipped or suspect make every finding less sure.
-    for (const std::string& warning : check.report.trace.meta.warnings) {
+    for (const std::string& warning : LoaderDataWarnings(check.report.trace.meta)) {
       std::string line = fmt::format("      {:<8} {}", "loader", warning);
       text += width == 0 || line.size() <= width
                   ? line + "\n"
@@ -88,7 +98,7 @@ nlohmann::json ChecksToJson(const std::vector<TraceCheck>& checks, Severity fail
                       {"errors", outcome.errors},
                       {"warnings", outcome.warnings},
                       {"infos", outcome.infos},
-                      {"load_warnings", check.report.trace.meta.warnings},
+                      {"load_warnings", LoaderDataWarnings(check.report.trace.meta)},
                       {"report", ok ? ReportToJson(check.report) : nlohmann::json(nullptr)}});
   }
   bool data_loss_fails = checks.empty() || checks.front().data_loss_fails;

@@ -97,7 +97,7 @@ std::string HtmlCheckSection(const TraceCheck& check, const HtmlTraceView* view,
                      Counted(outcome.errors, "error"), Counted(outcome.warnings, "warning"),
                      outcome.infos, SeverityName(fail_on));
   // The loader's warnings, above the report they make less sure.
-  for (const std::string& warning : check.report.trace.meta.warnings) {
+  for (const std::string& warning : LoaderDataWarnings(check.report.trace.meta)) {
     out << "<p class=\"error\">loader warning: ";
     out.Text(warning);
     out << (check.data_loss_fails ? " (fails the trace)" : " (allowed)") << "</p>\n";

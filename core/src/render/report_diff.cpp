@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "napiscope/check_render.h"
 #include "napiscope/format.h"
 #include "napiscope/phrasing.h"
 #include "render/diff_significance.h"
@@ -259,7 +260,7 @@ std::vector<std::string> ComparabilityWarnings(const Report& before, const Repor
   std::vector<std::string> out;
   // The loader's own first: a trace that lost records makes every number of its side less sure.
   for (const auto& [side, report] : {std::pair{"before", &before}, std::pair{"after", &after}}) {
-    for (const std::string& warning : report->trace.meta.warnings) {
+    for (const std::string& warning : LoaderDataWarnings(report->trace.meta)) {
       out.push_back(fmt::format("the {} trace's loader warned: {}", side, warning));
     }
   }

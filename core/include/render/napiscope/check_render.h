@@ -22,6 +22,11 @@ struct TraceCheck {
   bool data_loss_fails = true;
 };
 
+/// The loader's warnings that say data was skipped, lost or is suspect: `meta.warnings` but the
+/// note that a text trace's timestamps are printed to a step coarser than 1 ns
+/// (`meta.time_resolution_ns`), which loses no event. These fail `check` and head a diff.
+std::vector<std::string> LoaderDataWarnings(const TraceMeta& meta);
+
 /// How one trace fared: counts of findings by severity, and whether it failed.
 struct CheckOutcome {
   int errors = 0;    ///< findings of severity error

@@ -12,7 +12,8 @@ build_packages=(
 )
 # The test suite (scripts/test.sh): clang for the sanitizer and fuzz build, the test and bench
 # libraries, the Python module and its tests, the headless GUI and HTML checks, trace-cmd and
-# the network tools the recording tests drive, the archive formats the loader tests read.
+# the network tools the recording tests drive, the archive formats the loader tests read, and
+# what scripts/test-packages.sh needs to build the .debs and a clean Debian 12 root.
 test_packages=(
   clang libclang-rt-14-dev trace-cmd
   libprotobuf-dev protobuf-compiler
@@ -22,6 +23,7 @@ test_packages=(
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib
   python3-dask python3-distributed
   chromium-headless-shell
+  debhelper dh-python lintian fakeroot debootstrap
 )
 case "${1:-all}" in
   build) packages=("${build_packages[@]}") ;;

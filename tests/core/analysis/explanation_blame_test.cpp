@@ -11,8 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
-#include "napiscope/loader.h"
+#include "napiscope/analysis_session.h"
 #include "support/test_support.h"
 
 namespace napiscope {
@@ -117,12 +116,12 @@ TEST(ExplanationBlame, EveryNamedHolderHeldItsCpuAsLongAsTheSentenceSays) {
   for (const std::string& path : traces) {
     SCOPED_TRACE(path);
     TraceContext context;
-    AnalysisOptions options;
-    AnalysisPipeline pipeline(options);
     Segments segments;
-    pipeline.AddContextListener(&segments);
-    ASSERT_TRUE(LoadTrace(path, context, pipeline, options.load).ok());
-    Report report = pipeline.Finish(context);
+    SessionOutputs outputs;
+    outputs.context_listeners.push_back(&segments);
+    AnalysisSession session(AnalysisOptions{}, outputs);
+    ASSERT_TRUE(session.Load(path, context).ok());
+    Report report = session.Finish(context);
     for (const Finding& finding : report.findings) {
       SCOPED_TRACE(finding.summary);
       bool names_holders = RulesThatNameHolders().count(finding.rule) > 0 ||

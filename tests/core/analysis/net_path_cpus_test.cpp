@@ -40,7 +40,7 @@ EventBuilder TwoQueues() {
 
 TEST(NetPathCpus, EachHolderIsCountedOnTheCpuItHeld) {
   EventBuilder b = TwoQueues();
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisPipeline pipeline(PipelineOptions{});
   b.Play(pipeline);
   Report report = pipeline.Finish(b.context());
   ASSERT_EQ(report.net_path.size(), 1u);

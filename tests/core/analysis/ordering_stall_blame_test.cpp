@@ -18,7 +18,7 @@ constexpr int32_t kKsoftirqd = 12;
 constexpr TimestampNs kUs = 1000;
 
 Report Analyze(EventBuilder& b) {
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisPipeline pipeline(PipelineOptions{});
   b.Play(pipeline);
   return pipeline.Finish(b.context());
 }

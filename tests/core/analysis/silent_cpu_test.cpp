@@ -33,7 +33,7 @@ Report Analyze(bool ticks) {
   }
   b.Switch(0, 4700 * kUs, kQThread, kStatePreempted, kNapi)
       .Switch(0, 4800 * kUs, kNapi, kStateInterruptible, kQThread);
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisPipeline pipeline(PipelineOptions{});
   b.Play(pipeline);
   return pipeline.Finish(b.context());
 }

@@ -40,7 +40,7 @@ EventBuilder BusyCpu1(bool ksoftirqd_runs) {
 }
 
 Report Analyze(EventBuilder& b) {
-  AnalysisPipeline pipeline(AnalysisOptions{});
+  AnalysisPipeline pipeline(PipelineOptions{});
   b.Play(pipeline);
   return pipeline.Finish(b.context());
 }
@@ -98,7 +98,7 @@ TEST(SoftirqThreadStarved, NoFindingWhenKsoftirqdRanOnce) {
 
 TEST(SoftirqThreadStarved, NoFindingWhenRtTasksHeldLessThanTheShare) {
   EventBuilder b = BusyCpu1(false);
-  AnalysisOptions options;
+  PipelineOptions options;
   options.thresholds.softirq_thread_starved_rt_share = 1.0;  // they held 99.97%
   AnalysisPipeline pipeline(options);
   b.Play(pipeline);

@@ -9,7 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "napiscope/analysis_pipeline.h"
+#include "napiscope/analysis_session.h"
 #include "napiscope/report_diff.h"
 #include "support/test_support.h"
 #include "tracegen/scenario.h"

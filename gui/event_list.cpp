@@ -322,7 +322,7 @@ bool EventListPanel::FindNext() {
     });
     if (found) return SelectMatch(*found);
   }
-  ShowStatus(status_, "no match after the selected event");
+  ShowStatus(status_, "no further match after the selected event");
   return false;
 }
 
@@ -331,7 +331,7 @@ bool EventListPanel::FindPrevious() {
   if (!SearchQuery(&query)) return false;
   int current = current_ >= 0 ? current_ : model_->rowCount();
   if (current <= 0) {
-    ShowStatus(status_, "no match before the selected event");
+    ShowStatus(status_, "no further match before the selected event");
     return false;
   }
   uint64_t end = model_->EventRow(current - 1) + 1;
@@ -346,7 +346,7 @@ bool EventListPanel::FindPrevious() {
     if (last) return SelectMatch(*last);
     end = begin;
   }
-  ShowStatus(status_, "no match before the selected event");
+  ShowStatus(status_, "no further match before the selected event");
   return false;
 }
 

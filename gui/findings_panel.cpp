@@ -8,6 +8,7 @@
 #include <QTextBrowser>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "napiscope/finding_evidence.h"
 #include "napiscope/format.h"
@@ -16,10 +17,26 @@
 
 namespace napiscope::gui {
 
+namespace {
+
+// A finding about where a service thread ran: "*-pingpong" (it bounced) or "*-placement" (it
+// ran elsewhere than where it was woken).
+bool AboutThreadPlacement(const Finding& finding) {
+  return finding.rule.ends_with("-pingpong") || finding.rule.ends_with("-placement");
+}
+
+}  // namespace
+
 FindingFocus FocusOf(const Finding& finding, const std::vector<int>& active_cpus) {
   FindingFocus focus;
+  bool placement = AboutThreadPlacement(finding);
   if (finding.cpu >= 0) {
     focus.cpus.push_back(finding.cpu);
+  } else if (placement && !finding.other_cpus.empty()) {
+    // Where it was woken (where to pin it) and the CPUs it ran on, not every CPU.
+    focus.cpus = finding.other_cpus;
+    std::sort(focus.cpus.begin(), focus.cpus.end());
+    focus.cpus.erase(std::unique(focus.cpus.begin(), focus.cpus.end()), focus.cpus.end());
   } else {
     focus.cpus = active_cpus;
   }
@@ -29,9 +46,10 @@ FindingFocus FocusOf(const Finding& finding, const std::vector<int>& active_cpus
   if (finding.vec >= 0) focus.named.vecs.push_back(static_cast<uint32_t>(finding.vec));
   focus.named.AddInterrupt(finding.irq);
   focus.named.pids = TasksNamed(finding);
-  // A thread bouncing between CPUs is best seen in its own lane.
+  // A thread bouncing between CPUs, or running elsewhere than where it is woken, is best seen
+  // in its own lane.
   constexpr size_t kMaxPins = 4;
-  if (finding.rule.find("pingpong") != std::string::npos) {
+  if (placement) {
     for (size_t i = 0; i < focus.named.pids.size() && i < kMaxPins; ++i) {
       focus.pins.push_back(focus.named.pids[i]);
     }
@@ -133,6 +151,7 @@ void FindingsPanel::SetFindings(const std::vector<Finding>& findings, TimestampN
     item->setData(0, Qt::UserRole, -1);
     item->setFlags(Qt::ItemIsEnabled);
     item->setFirstColumnSpanned(true);
+    tree_->viewport()->update();
     return;
   }
   for (size_t i = 0; i < findings.size(); ++i) {
@@ -152,6 +171,9 @@ void FindingsPanel::SetFindings(const std::vector<Finding>& findings, TimestampN
     item->setToolTip(3, QString::fromStdString(finding.summary));
     item->setData(0, Qt::UserRole, static_cast<int>(i));
   }
+  // The rows of the list before (one selected) stayed on screen, blank, until clicked: the list
+  // is repainted whole with the new rows.
+  tree_->viewport()->update();
 }
 
 void FindingsPanel::Select(int index) {

@@ -21,12 +21,13 @@ struct FindingFocus {
   std::vector<int> cpus;                                      ///< CPUs to highlight
   std::optional<std::pair<TimestampNs, TimestampNs>> window;  ///< the finding's time window
   TimelineFilter named;       ///< the tasks, IRQ and vector it names
-  std::vector<int32_t> pins;  ///< threads to pin as lanes: those a ping-pong finding names
+  std::vector<int32_t> pins;  ///< threads to pin as lanes: those a ping-pong/placement names
 };
 
 /// Where a finding points: its CPU (all of `active_cpus`, those with events, when it names none),
 /// its window when it has one, and the vector, IRQ and tasks it names (`TasksNamed`);
-/// a ping-pong finding (rule "*-pingpong") pins the threads it names (at most 4).
+/// a ping-pong or placement finding (rule "*-pingpong", "*-placement") pins the threads it
+/// names (at most 4) and points at its other_cpus (where woken, where it ran), not every CPU.
 FindingFocus FocusOf(const Finding& finding, const std::vector<int>& active_cpus);
 
 /// A list of findings, most severe first (as the report sorts them).

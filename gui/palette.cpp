@@ -35,6 +35,7 @@ QColor SameCpu() { return Q(core::SameCpu()); }
 QColor CrossCpu() { return Q(core::CrossCpu()); }
 QColor ExhaustedMark() { return Q(core::ExhaustedMark()); }
 QColor GapFill() { return QColor(0xf3ead9); }
+QColor SoftirqWait() { return Q(core::WaitColor()); }
 QColor WakeWait() { return QColor(0x4a6fa5); }
 QColor GapHatch() { return QColor(0xc2a878); }
 QColor SeverityColor(Severity severity) { return Q(core::SeverityColor(severity)); }
@@ -72,7 +73,7 @@ std::vector<LegendGroup> Legend(const std::vector<TaskClass>& task_classes) {
     vectors.entries.push_back(
         {VectorColor(vec), Str(SoftirqVectorName(vec))});
   }
-  vectors.entries.push_back({Q(core::WaitColor(kNetRx)), "raise → entry", true});
+  vectors.entries.push_back({SoftirqWait(), "raise → entry", true});
   groups.push_back(vectors);
   groups.push_back({"NAPI", {{ExhaustedMark(), "work ≥ budget"}}});
   groups.push_back({"Cross-CPU",

@@ -47,6 +47,9 @@ QColor CpuColor(int cpu);
 /// Colour of an activation arrow.
 QColor ActivationColor(ActivationKind kind);
 
+/// A softirq's raise -> entry wait, of any vector, in compact and expanded rows alike.
+QColor SoftirqWait();
+
 /// A wake -> run wait of a pinned task that is no service thread (no activation kind).
 QColor WakeWait();
 

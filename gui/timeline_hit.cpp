@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <span>
 
 #include "napiscope/format.h"
@@ -14,6 +15,8 @@ namespace {
 
 // Pixels of slack around the mouse when picking an interval.
 constexpr double kSlackPixels = 3;
+// A compact row's wait bar is 4 pixels through its middle; this far from the middle is on it.
+constexpr int kWaitBarPixels = 3;
 // More intervals than this under the mouse are summarised instead of picked.
 constexpr size_t kMaxPicked = 12;
 
@@ -99,7 +102,13 @@ std::optional<TimelineHit> HitTest(const LoadedTrace& trace, const TimelineViewS
   static constexpr std::array<Lane, 4> kCompactLanes = {Lane::kHardirq, Lane::kSoftirq,
                                                         Lane::kNapiPoll, Lane::kTask};
   std::array<Lane, 2> row_lanes = {TimelineLayout::LaneOf(row->kind), Lane::kSoftirqWait};
-  std::span<const Lane> lanes = row->kind == RowKind::kCompact ? std::span<const Lane>(kCompactLanes)
+  // Its wait bar (through the row's middle, over the task) where the pointer is on that bar.
+  static constexpr std::array<Lane, 5> kCompactWaitLanes = {
+      Lane::kHardirq, Lane::kSoftirq, Lane::kNapiPoll, Lane::kSoftirqWait, Lane::kTask};
+  bool on_wait_bar = std::abs(pos.y() - row->center()) <= kWaitBarPixels;
+  std::span<const Lane> lanes = row->kind == RowKind::kCompact
+                                    ? on_wait_bar ? std::span<const Lane>(kCompactWaitLanes)
+                                                  : std::span<const Lane>(kCompactLanes)
                                 : row->kind == RowKind::kSoftirq
                                     ? std::span<const Lane>(row_lanes)
                                     : std::span<const Lane>(row_lanes).first(1);

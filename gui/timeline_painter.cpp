@@ -265,12 +265,16 @@ void TimelinePainter::PaintRow(QPainter& painter, const LaneRow& row) {
 void TimelinePainter::PaintCompactRow(QPainter& painter, const LaneRow& row) {
   // One line per CPU: the task at full height, softirqs over its lower two thirds, hard IRQs
   // over its lower third (innermost context in front), NAPI polls as a strip along the top.
+  // Raise -> entry waits are the thin bar through the middle, as in an expanded softirq row:
+  // over the task, under the softirq that ends them.
   int top = row.top + 1;
   int height = row.height - 2;
   int softirq = height * 2 / 3;
   int hardirq = std::max(2, height / 3);
   int napi = std::max(2, height / 5);
   PaintSlice(painter, row, Lane::kTask, top, height, height >= 14);
+  PaintSlice(painter, row, Lane::kSoftirqWait, row.center() - kWaitBarHeight / 2, kWaitBarHeight,
+             false);
   PaintSlice(painter, row, Lane::kSoftirq, top + height - softirq, softirq, false);
   PaintSlice(painter, row, Lane::kHardirq, top + height - hardirq, hardirq, false);
   PaintSlice(painter, row, Lane::kNapiPoll, top, napi, false);

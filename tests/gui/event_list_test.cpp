@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScrollBar>
@@ -214,6 +215,39 @@ TEST(EventList, SearchJumpsToMatchesAndFiltersKeepOnlyThem) {
             QVariant(3));
   ASSERT_TRUE(panel.SetFilterText(""));
   EXPECT_EQ(static_cast<uint64_t>(panel.model()->rowCount()), trace->events.size());
+}
+
+// Issue 66: a search with no further match says so and stays on the last match: no wrap to the
+// trace's first match, nor an offer to.
+TEST(EventList, ASearchWithNoFurtherMatchSaysSoAndStays) {
+  auto trace = testing::LoadTestTrace("scenarios/softirq_contexts.dat");
+  ASSERT_NE(trace, nullptr);
+  EventListPanel panel;
+  panel.resize(1000, 400);
+  panel.SetTrace(trace);
+  ASSERT_TRUE(panel.Find("vec==TIMER", true));
+  std::optional<Event> first = panel.SelectedEvent();
+  ASSERT_TRUE(first);
+  int matches = 1;
+  while (panel.FindNext()) ++matches;
+  ASSERT_GT(matches, 1);
+  std::optional<Event> last = panel.SelectedEvent();
+  ASSERT_TRUE(last);
+  EXPECT_GT(last->ts_ns, first->ts_ns);
+  auto status = [&panel] {
+    for (const QLabel* label : panel.findChildren<QLabel*>()) {
+      if (label->toolTip().contains("match")) return label->toolTip();
+    }
+    return QString();
+  };
+  EXPECT_EQ(status().toStdString(), "no further match after the selected event");
+  EXPECT_FALSE(panel.FindNext());  // again: still the last match, not the first
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, last->ts_ns);
+  EXPECT_EQ(status().toStdString(), "no further match after the selected event");
+  while (panel.FindPrevious()) {
+  }
+  EXPECT_EQ(panel.SelectedEvent()->ts_ns, first->ts_ns);
+  EXPECT_EQ(status().toStdString(), "no further match before the selected event");
 }
 
 // The time text of list row `row`, as the list model gives it.

@@ -12,6 +12,7 @@
 #include "palette.h"
 #include "support/test_support.h"
 #include "timeline_hit.h"
+#include "timeline_painter.h"
 
 namespace napiscope::gui {
 namespace {
@@ -117,6 +118,35 @@ TEST_F(RenderedScenario, KnownPixelsHaveTheirVectorAndKindColours) {
   // ksoftirqd/3 holds CPU3 while it runs TIMER.
   EXPECT_EQ(ColorAt(view_, image, 3, RowKind::kTask, mid_run, NearTop(RowKind::kTask)).name(),
             palette::TaskClassColor(TaskClass::kKsoftirqd).name());
+}
+
+// One colour rule for raise -> entry waits: a compact row draws them too, in the colour of an
+// expanded row's wait bar and of the legend's "raise → entry" swatch, whatever the vector.
+TEST_F(RenderedScenario, CompactAndExpandedRowsDrawWaitsInTheLegendsColour) {
+  TimestampNs mid_wait = (kTimerRaise + kTimerEntry) / 2;
+  QColor legend;
+  for (const LegendGroup& group : palette::Legend()) {
+    for (const LegendEntry& entry : group.entries) {
+      if (entry.label == "raise → entry") legend = entry.color;
+    }
+  }
+  ASSERT_TRUE(legend.isValid());
+  QImage expanded = Render(view_);
+  EXPECT_EQ(ColorAt(view_, expanded, 3, RowKind::kSoftirq, mid_wait).name(), legend.name());
+  view_.SetCpuExpanded(3, false);
+  QImage compact = Render(view_);
+  EXPECT_EQ(ColorAt(view_, compact, 3, RowKind::kCompact, mid_wait).name(), legend.name());
+  // The bar is thin: above it the task that holds CPU3 shows.
+  EXPECT_NE(ColorAt(view_, compact, 3, RowKind::kCompact, mid_wait, -6).name(), legend.name());
+  // Its tooltip names the wait.
+  TimelineLayout layout = view_.Layout();
+  const LaneRow* row = layout.Find(3, RowKind::kCompact);
+  ASSERT_NE(row, nullptr);
+  TimeAxis axis = AxisOf(view_.state(), layout);
+  std::optional<TimelineHit> hit =
+      HitTest(*trace_, view_.state(), layout, QPoint(static_cast<int>(axis.XOf(mid_wait)), row->center()));
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(hit->lane, Lane::kSoftirqWait);
 }
 
 TEST_F(RenderedScenario, VectorFilterHidesOtherVectors) {

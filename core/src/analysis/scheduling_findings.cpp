@@ -148,9 +148,19 @@ void PingPongFindings(const std::vector<ThreadActivityRow>& rows, const Threshol
                         {"cpu_changes", row.cpu_changes},
                         {"cpu_changes_per_s", row.cpu_changes_per_s},
                         {"migrations", row.migrations},
-                        {"wake_to_run_same_cpu_p50_ns", same.p50_ns},
-                        {"wake_to_run_cross_cpu_p50_ns", cross.p50_ns},
                         {"suggested_cpu", pin_cpu}};
+    // A median only of waits that were measured: activations whose switch-in was not recorded
+    // have none, and a median of none is unknown, not 0 ns.
+    auto median = [&](const char* key, const DurationStats& stats, int64_t activations) {
+      if (stats.count > 0) {
+        finding.evidence[key] = stats.p50_ns;
+      } else if (activations > 0) {
+        finding.evidence[key] = fmt::format("unknown: none of its {} had its switch-in recorded",
+                                            Counted(activations, "activation"));
+      }
+    };
+    median("wake_to_run_same_cpu_p50_ns", same, row.activations - row.cross_cpu_activations);
+    median("wake_to_run_cross_cpu_p50_ns", cross, row.cross_cpu_activations);
     findings->push_back(std::move(finding));
   }
 }

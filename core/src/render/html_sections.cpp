@@ -122,7 +122,7 @@ void Legend(HtmlOut& out) {
   for (uint32_t vec : {kNetRx, kNetTx, kTimer, kSched, kRcu, kHrtimer, kTasklet}) {
     swatch(palette::VectorColor(vec), SoftirqVectorName(vec));
   }
-  swatch(palette::WaitColor(kNetRx), "raise → entry wait", true);
+  swatch(palette::WaitColor(), "raise → entry wait", true);
   swatch(palette::ExhaustedMark(), "NAPI budget exhausted", true);
   swatch({0xb0b0b0}, "unknown (events lost)");
   swatch(palette::Highlight(), "the finding's interval");

@@ -86,7 +86,9 @@ Rgb VectorColor(uint32_t vec) {
   return vec < kVectorColors.size() ? Rgb{kVectorColors[vec]} : Rgb{0x7f7f7f};
 }
 
-Rgb WaitColor(uint32_t vec) { return Lighter(VectorColor(vec), 125); }
+// One light blue for every vector's wait: a thin bar of it, wherever drawn, is a wait (the run
+// that follows it says which vector).
+Rgb WaitColor() { return {0x78b6ff}; }
 
 Rgb HandlerColor(uint16_t key) { return {kHandlerColors[key % kHandlerColors.size()]}; }
 
@@ -101,7 +103,7 @@ Rgb KeyColor(Lane lane, uint16_t key) {
     case Lane::kSoftirq:
       return VectorColor(key);
     case Lane::kSoftirqWait:
-      return WaitColor(key);
+      return WaitColor();
     case Lane::kNapiPoll:
       return DeviceColor(key);
   }

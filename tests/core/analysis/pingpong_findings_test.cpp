@@ -90,6 +90,34 @@ TEST(PingPongFindings, TheIntervalIsTheSlowestCrossCpuActivation) {
   EXPECT_THAT(findings[0].summary, Not(HasSubstr("at worst")));
 }
 
+// Issue 66: "napi/va-260 ran on another CPU than the one that woke it in 1001 of 1002
+// activations" had `wake_to_run_cross_cpu_p50_ns: 0`: none of the 1001 had its switch-in
+// recorded, so no wait was measured, and the median of none was written as 0 ns.
+TEST(PingPongFindings, AMedianOfNoMeasuredWaitIsUnknownNotZero) {
+  ThreadActivityRow row = IrqThread();
+  row.task_class = TaskClass::kNapiKthread;
+  row.comm = "napi/va-260";
+  row.irq = -1;
+  row.activations = 1002;
+  row.cross_cpu_activations = 1001;
+  row.inexact_activations = 1002;
+  row.activation_paths = {{{0, 0}, 1}, {{0, 1}, 1001}};
+  row.runs = 1002;
+  row.run_ns_by_cpu = {{1, 50'000'000}};
+  std::vector<Finding> findings = Judge(row);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].rule, "napi-thread-placement");
+  EXPECT_EQ(findings[0].evidence.at("wake_to_run_cross_cpu_p50_ns"),
+            "unknown: none of its 1001 activations had its switch-in recorded");
+  EXPECT_EQ(findings[0].evidence.at("wake_to_run_same_cpu_p50_ns"),
+            "unknown: none of its 1 activation had its switch-in recorded");
+  // Measured waits give their median, as before.
+  row.wake_to_run_cross_cpu = {.count = 1001, .p50_ns = 2'700, .max_ns = 9'000};
+  findings = Judge(row);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].evidence.at("wake_to_run_cross_cpu_p50_ns"), 2'700);
+}
+
 TEST(PingPongFindings, AThreadThatNeverMovedStaysOnItsCpu) {
   ThreadActivityRow row = IrqThread();
   row.runs = 600;

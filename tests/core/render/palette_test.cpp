@@ -136,14 +136,17 @@ TEST(PaletteTest, KeyColorFollowsTheLane) {
   EXPECT_EQ(palette::VectorColor(kNetRx).Hex(), "#5f96d6");
 }
 
-TEST(PaletteTest, WaitsAreLighterThanTheirVector) {
+TEST(PaletteTest, EveryWaitHasTheOneWaitColourUnlikeAnyVector) {
   for (uint32_t vec = 0; vec < kSoftirqVectorCount; ++vec) {
-    Rgb vector = palette::VectorColor(vec), wait = palette::WaitColor(vec);
-    EXPECT_GE(wait.red() + wait.green() + wait.blue(),
-              vector.red() + vector.green() + vector.blue())
+    EXPECT_EQ(palette::KeyColor(Lane::kSoftirqWait, static_cast<uint16_t>(vec)),
+              palette::WaitColor())
         << SoftirqVectorName(vec);
-    EXPECT_NE(wait, vector) << SoftirqVectorName(vec);
+    EXPECT_NE(palette::WaitColor(), palette::VectorColor(vec)) << SoftirqVectorName(vec);
   }
+  EXPECT_EQ(palette::WaitColor().Hex(), "#78b6ff");
+}
+
+TEST(PaletteTest, LighterScalesValueLikeQt) {
   EXPECT_EQ(palette::Lighter({0x808080}, 125).Hex(), "#a0a0a0");
 }
 

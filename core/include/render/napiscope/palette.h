@@ -46,8 +46,8 @@ std::vector<TaskClass> LegendTaskClasses();
 /// Colour of a softirq vector (grey past the ten known vectors).
 Rgb VectorColor(uint32_t vec);
 
-/// Colour of the raise-to-entry wait of a softirq vector: its vector colour, lighter.
-Rgb WaitColor(uint32_t vec);
+/// Colour of every raise-to-entry wait, whatever its vector (timelines and legends alike).
+Rgb WaitColor();
 
 /// Colour of hard IRQ handler key `key` (muted, so softirqs stay the loudest colour).
 Rgb HandlerColor(uint16_t key);

@@ -114,8 +114,7 @@ TEST_F(HostileCliTest, PeakMemoryOfEveryCaseStaysUnder256MB) {
 // (the zstd frame's content size, 256 times the compressed bytes), so the file costs what the
 // trace it was made from costs (both about 15 MB).
 TEST_F(HostileCliTest, AClaimedUncompressedSizeTakesNoMemoryOfItsOwn) {
-  const std::string original =
-      std::string(NAPISCOPE_FUZZ_DIR) + "/corpus/trace_dat/ksoftirqd_blocked-v7-zstd.dat";
+  const std::string original = NAPISCOPE_FUZZ_DIR "/corpus/trace_dat/ksoftirqd_blocked-v7-zstd.dat";
   for (const HostileFile& file : testing::MakeHostileFiles(dir_)) {
     if (file.name != "a compressed section claiming 256 MiB") continue;
     long peak_kib = PeakRssKib({"report", file.path});

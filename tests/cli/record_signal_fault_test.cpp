@@ -30,7 +30,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kTracing[] = "/sys/kernel/tracing";
+#define NAPISCOPE_TRACING "/sys/kernel/tracing"
+constexpr char kTracingOn[] = NAPISCOPE_TRACING "/tracing_on";
+constexpr char kInstances[] = NAPISCOPE_TRACING "/instances";
 
 bool Exists(const std::string& path) {
   struct stat info {};
@@ -38,9 +40,7 @@ bool Exists(const std::string& path) {
 }
 
 std::string TopTracingOn() {
-  return Exists(std::string(kTracing) + "/tracing_on")
-             ? testing::ReadFile(std::string(kTracing) + "/tracing_on")
-             : "";
+  return Exists(kTracingOn) ? testing::ReadFile(kTracingOn) : "";
 }
 
 std::vector<std::string> Listing(const std::string& dir) {
@@ -95,9 +95,8 @@ class RecordSignalFaults : public ::testing::Test {
  protected:
   void SetUp() override {
     if (geteuid() != 0) GTEST_SKIP() << "recording needs root; this test runs only as root";
-    std::string instances = std::string(kTracing) + "/instances";
-    if (!Exists(instances)) testing::RunCommand("mount -t tracefs nodev " + std::string(kTracing));
-    if (!Exists(instances)) GTEST_SKIP() << "tracefs is not available and cannot be mounted";
+    if (!Exists(kInstances)) testing::RunCommand("mount -t tracefs nodev " NAPISCOPE_TRACING);
+    if (!Exists(kInstances)) GTEST_SKIP() << "tracefs is not available and cannot be mounted";
   }
 };
 
@@ -145,14 +144,14 @@ TEST_F(RecordSignalFaults, EveryTerminatingSignalAtARandomMomentLeavesNothing) {
       // Stopped as by SIGTERM (exit 0), or killed before it had set anything up.
       EXPECT_TRUE(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) == 0))
           << "status " << status << ": " << output;
-      EXPECT_FALSE(Exists(std::string(kTracing) + "/instances/" + instance))
+      EXPECT_FALSE(Exists(std::string(kInstances) + "/" + instance))
           << "the instance is left: " << output;
       EXPECT_FALSE(Exists("/run/napiscope/instance-" + instance)) << "its lock is left";
       EXPECT_EQ(TopTracingOn(), tracing_on) << "the top-level tracing_on changed";
       for (const std::string& name : Listing(run_dir)) {
         EXPECT_EQ(name, "out.dat") << "left beside the output: " << output;
       }
-      rmdir((std::string(kTracing) + "/instances/" + instance).c_str());
+      rmdir((std::string(kInstances) + "/" + instance).c_str());
     }
   }
   fs::remove_all(dir);

@@ -354,7 +354,7 @@ TEST(EventList, TableShowsAWindowThatReachesEveryRow) {
   // A filter gives a new list, still shown through a window, and keeps the selected event
   // (it matches the filter).
   ASSERT_TRUE(panel.SetFilterText(QString("cpu==%1").arg(last.cpu)));
-  ASSERT_NE(panel.SelectedEvent(), nullptr);
+  ASSERT_TRUE(panel.SelectedEvent().has_value());
   EXPECT_EQ(panel.SelectedEvent()->ts_ns, last.ts_ns);
   EXPECT_EQ(panel.scroll_bar()->maximum(), std::max(list.rowCount() - visible, 0));
   EXPECT_LE(table->model()->rowCount(), visible + 1);

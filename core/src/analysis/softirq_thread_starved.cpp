@@ -55,6 +55,10 @@ void SoftirqThreadStarved::OnSoftirqWaitDropped(const SoftirqRaiseFact& raise,
   Cpu(raise.cpu).pending.erase(raise.vec);
 }
 
+void SoftirqThreadStarved::OnWakeQueued(const WakeWaitFact& wait) {
+  if (wait.waking_ns < window_.to_ns) woken_.insert(wait.pid);
+}
+
 std::vector<StarvedSoftirqThreadRow> SoftirqThreadStarved::Rows(const TraceContext& context,
                                                                 const Thresholds& t) const {
   std::vector<StarvedSoftirqThreadRow> rows;
@@ -100,6 +104,7 @@ std::vector<StarvedSoftirqThreadRow> SoftirqThreadStarved::Rows(const TraceConte
         row.pid = pid;
       }
     }
+    if (woken_.count(row.pid) > 0) continue;
     rows.push_back(std::move(row));
   }
   return rows;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "napiscope/contexts.h"
@@ -26,8 +27,10 @@ class SoftirqThreadStarved : public ContextListener, public FactListener {
   void OnSoftirqRaise(const SoftirqRaiseFact& raise) override;
   void OnSoftirqWait(const SoftirqWaitFact& wait) override;
   void OnSoftirqWaitDropped(const SoftirqRaiseFact& raise, TimestampNs gap_ns) override;
+  void OnWakeQueued(const WakeWaitFact& wait) override;
 
-  /// One row per CPU whose ksoftirqd did not run while a softirq waited there at least
+  /// One row per CPU whose ksoftirqd was never woken before the window's end (a woken one has a
+  /// wakeup to time: softirq-starvation explains its wait) and did not run while a softirq waited there at least
   /// `thresholds.softirq_starvation_warning_ns` and RT tasks held at least
   /// `thresholds.softirq_thread_starved_rt_share` of it; by CPU.
   std::vector<StarvedSoftirqThreadRow> Rows(const TraceContext& context,
@@ -52,6 +55,7 @@ class SoftirqThreadStarved : public ContextListener, public FactListener {
 
   AnalysisWindow window_;
   std::vector<CpuState> cpus_;
+  std::set<int32_t> woken_;  // tasks woken before the window's end
 };
 
 /// softirq-thread-starved: one warning per row, naming the thread, the CPU, the RT tasks that

@@ -102,6 +102,11 @@ def compare(a, b, path, rules, conditions, out):
         if len(a) != len(b):
             out.append(f"{path}: {len(a)} items from the trace.dat, {len(b)} from the text")
             return
+        for rule in allowed:
+            if rule["allow"] == "unordered":
+                def key(item, fields=rule["key"]):
+                    return [json.dumps(item.get(f)) for f in fields] if isinstance(item, dict) else []
+                a, b = sorted(a, key=key), sorted(b, key=key)
         for i, (x, y) in enumerate(zip(a, b)):
             compare(x, y, f"{path}[{i}]", rules, conditions, out)
         return
